@@ -1,0 +1,84 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.StepStore;
+import java.util.List;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.repository.ProcessDefinition;
+import org.camunda.bpm.engine.runtime.Incident;
+import org.camunda.bpm.engine.task.Task;
+
+/**
+ * Starts agent runs and tells how they stand: the public API behind the REST resource and any
+ * Java code embedding AgentLoop. Thread-safe.
+ */
+public class AgentRuns {
+
+  private final ProcessEngine engine;
+  private final StepStore store;
+  private final AgentDefinitions definitions;
+
+  public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions) {
+    this.engine = engine;
+    this.store = store;
+    this.definitions = definitions;
+  }
+
+  /**
+   * Starts a run of the latest version of an agent.
+   *
+   * @return the run id, which is the process instance id
+   * @throws UnknownAgentException when no agent with that key is deployed
+   */
+  public String start(String agentKey, String question) {
+    if (!deployedAgents().contains(agentKey)) {
+      throw new UnknownAgentException(agentKey, deployedAgents());
+    }
+    return engine.getRuntimeService()
+        .startProcessInstanceByKey(agentKey, ReactAgentProcess.QUESTION.with(question))
+        .getId();
+  }
+
+  /** The keys of all deployed agent processes, sorted. */
+  public List<String> deployedAgents() {
+    return engine.getRepositoryService().createProcessDefinitionQuery().latestVersion().list().stream()
+        .filter(definition -> definitions.isAgent(definition.getId()))
+        .map(ProcessDefinition::getKey)
+        .sorted()
+        .toList();
+  }
+
+  /** @throws dev.agentloop.trace.UnknownRunException when there is no such run */
+  public RunView view(String runId) {
+    RunRecord run = store.run(runId);
+    RunStatus status = run.status();
+    List<String> waitingFor = List.of();
+    String incident = null;
+    if (status == RunStatus.RUNNING) {
+      List<Incident> incidents = engine.getRuntimeService().createIncidentQuery().processInstanceId(runId).list();
+      waitingFor = engine.getTaskService().createTaskQuery().processInstanceId(runId).list().stream()
+          .map(Task::getTaskDefinitionKey).toList();
+      if (!incidents.isEmpty()) {
+        status = RunStatus.FAILED;
+        incident = incidents.get(0).getIncidentMessage();
+      } else if (!waitingFor.isEmpty()) {
+        status = RunStatus.WAITING;
+      }
+    }
+    String answer = store.latestActive(runId, StepKind.FINAL_ANSWER).map(step -> step.text("text")).orElse(null);
+    return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
+        incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt());
+  }
+
+  /**
+   * The run's trace: the active path root first, or with {@code allBranches} every step ever
+   * written, superseded ones included, in the order they were written.
+   */
+  public List<Step> trace(String runId, boolean allBranches) {
+    store.run(runId);
+    return allBranches ? store.allSteps(runId) : store.activePath(runId);
+  }
+}

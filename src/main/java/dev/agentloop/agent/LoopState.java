@@ -1,0 +1,60 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.trace.RunHead;
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What a handler knows about a run when it prepares the next step: the run, its plan, and the
+ * most recent steps of the active path (root first). Reading it costs the same at step 10 and at
+ * step 1,000.
+ *
+ * @param plan the plan on the active path, or {@code null}
+ * @param truncated whether older steps of the active path are left out of {@code recent}
+ */
+public record LoopState(RunRecord run, Step plan, List<Step> recent, boolean truncated) {
+
+  public LoopState {
+    recent = List.copyOf(recent);
+  }
+
+  public RunHead head() {
+    return run.head();
+  }
+
+  /** The number of the model turn that comes next. */
+  public int nextTurn() {
+    return run.head().headTurn() + 1;
+  }
+
+  public Optional<Step> headStep() {
+    return recent.isEmpty() ? Optional.empty() : Optional.of(recent.get(recent.size() - 1));
+  }
+
+  /**
+   * The tool calls of the current turn that have no observation yet, in the order the model made
+   * them. Empty when the newest turn was not a tool-calling one.
+   */
+  public List<Action> pendingActions() {
+    List<Action> actions = new ArrayList<>();
+    Set<String> observed = new HashSet<>();
+    for (int i = recent.size() - 1; i >= 0; i--) {
+      Step step = recent.get(i);
+      if (step.kind() == StepKind.ACTION) {
+        actions.add(0, Action.from(step));
+      } else if (step.kind() == StepKind.OBSERVATION) {
+        observed.add(step.text("callId"));
+      } else {
+        break;
+      }
+    }
+    actions.removeIf(action -> observed.contains(action.callId()));
+    return actions;
+  }
+}

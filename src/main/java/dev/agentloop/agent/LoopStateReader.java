@@ -1,0 +1,26 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.StepStore;
+import java.util.List;
+
+/** Reads a {@link LoopState} with a few indexed queries and no transaction. */
+class LoopStateReader {
+
+  private final StepStore store;
+
+  LoopStateReader(StepStore store) {
+    this.store = store;
+  }
+
+  LoopState read(String runId, int window) {
+    RunRecord run = store.run(runId);
+    List<Step> recent = store.recentPath(runId, window);
+    Step plan = recent.stream().filter(s -> s.kind() == StepKind.PLAN).reduce((a, b) -> b)
+        .orElseGet(() -> recent.size() < window ? null : store.latestActive(runId, StepKind.PLAN).orElse(null));
+    boolean truncated = !recent.isEmpty() && recent.get(0).parentNo() != null;
+    return new LoopState(run, plan, recent, truncated);
+  }
+}

@@ -1,0 +1,72 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.StepStore;
+import java.util.Locale;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.delegate.ExecutionListener;
+import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
+
+/**
+ * Keeps the step store's run record in step with the process instance: created when the instance
+ * starts (in the same transaction), closed with its outcome when it ends. The listeners are added
+ * to every agent process at deployment, as built-in listeners, so neither an analyst's diagram nor
+ * a modification that skips custom listeners can lose them.
+ */
+public class RunLifecycle {
+
+  private final StepStore store;
+
+  public RunLifecycle(StepStore store) {
+    this.store = store;
+  }
+
+  /** Creates the run record, whose loop begins with a thought; a start without a question fails clearly. */
+  public ExecutionListener onStart() {
+    return execution -> {
+      String question = ReactAgentProcess.QUESTION.get(execution);
+      if (question == null || question.isBlank()) {
+        throw new IllegalArgumentException("an agent run needs a non-empty variable '"
+            + ReactAgentProcess.QUESTION.name() + "' with the question to answer");
+      }
+      store.createRun(execution.getProcessInstanceId(), processKey(execution), question);
+      execution.setVariable(ReactAgentProcess.ROUTE.name(), Route.THINK.value());
+    };
+  }
+
+  /** For a top-level end event: the run ended with the outcome the end event stands for. */
+  public ExecutionListener onEndEvent(String endEventId) {
+    RunStatus outcome = outcomeOf(endEventId);
+    return execution -> store.markEnded(execution.getProcessInstanceId(), outcome, null);
+  }
+
+  /** For the process: an instance deleted from Cockpit or the API was cancelled. */
+  public ExecutionListener onEnd() {
+    return execution -> {
+      if (execution.isCanceled()) {
+        store.markEnded(execution.getProcessInstanceId(), RunStatus.CANCELLED, deleteReason(execution));
+      }
+    };
+  }
+
+  /**
+   * An end event named like a finished status ({@code answered}, {@code rejected}, {@code stopped})
+   * ends the run with that status; any other end event counts as answered.
+   */
+  static RunStatus outcomeOf(String endEventId) {
+    try {
+      RunStatus status = RunStatus.valueOf(endEventId.toUpperCase(Locale.ROOT));
+      return status.isFinished() ? status : RunStatus.ANSWERED;
+    } catch (IllegalArgumentException e) {
+      return RunStatus.ANSWERED;
+    }
+  }
+
+  private static String processKey(DelegateExecution execution) {
+    return ((ExecutionEntity) execution).getProcessDefinition().getKey();
+  }
+
+  private static String deleteReason(DelegateExecution execution) {
+    return execution instanceof ExecutionEntity entity ? entity.getDeleteReason() : null;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.trace.RunStatus;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A run as people see it: its status from both the step store and the engine (a person to act, an
+ * incident), the newest final answer, and what it has used so far.
+ *
+ * @param waitingFor the user tasks the run waits on (empty unless WAITING)
+ * @param incident the incident message when FAILED, else {@code null}
+ */
+public record RunView(
+    String id,
+    String agent,
+    String question,
+    RunStatus status,
+    String statusReason,
+    String finalAnswer,
+    List<String> waitingFor,
+    String incident,
+    int steps,
+    int modelCalls,
+    int toolCalls,
+    long tokens,
+    Instant createdAt,
+    Instant endedAt) {}

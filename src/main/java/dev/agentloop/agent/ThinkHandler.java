@@ -1,0 +1,77 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.llm.ChatModel;
+import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.ModelRequest.Purpose;
+import dev.agentloop.llm.ModelRequest.RunInfo;
+import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Usage;
+import dev.agentloop.worker.TaskResult;
+import dev.agentloop.worker.TopicHandler;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.camunda.bpm.engine.externaltask.LockedExternalTask;
+
+/**
+ * Serves {@code agentloop.think}: shows the model the recent active path and the agent's tools,
+ * and writes what it answered (thought and tool calls, or a final answer) as the next steps.
+ */
+class ThinkHandler implements TopicHandler {
+
+  private final AgentDefinitions definitions;
+  private final LoopStateReader reader;
+  private final StepStore store;
+  private final ChatModel model;
+  private final ToolRegistry tools;
+  private final Router router;
+
+  ThinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
+      ToolRegistry tools, Router router) {
+    this.definitions = definitions;
+    this.reader = reader;
+    this.store = store;
+    this.model = model;
+    this.tools = tools;
+    this.router = router;
+  }
+
+  @Override
+  public String topic() {
+    return ReactAgentProcess.TOPIC_THINK;
+  }
+
+  @Override
+  public CompletionStage<TaskResult> handle(LockedExternalTask task) {
+    AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
+    LoopState state = reader.read(task.getProcessInstanceId(), settings.contextWindowSteps());
+    int turn = state.nextTurn();
+    boolean finalTurn = turn >= settings.maxSteps();
+    ModelRequest request = new ModelRequest(Purpose.THINK, PromptBuilder.forThinking(state, settings, finalTurn),
+        finalTurn ? List.of() : toolSpecs(settings),
+        new RunInfo(state.run().runId(), state.run().question(), turn, 0));
+    return model.chat(request).thenApply(reply -> {
+      ModelTurn result = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
+      Map<String, Object> variables = new HashMap<>();
+      if (result.finalAnswer() != null) {
+        variables.put(ReactAgentProcess.ROUTE.name(), Route.DONE.value());
+        variables.put(ReactAgentProcess.FINAL_ANSWER.name(), result.finalAnswer());
+      } else {
+        variables.put(ReactAgentProcess.ROUTE.name(), router.next(result.actions()).value());
+      }
+      return new TaskResult.Complete(variables,
+          () -> store.append(state.head(), result.steps(), Usage.modelCall(reply.tokens())));
+    });
+  }
+
+  private List<ToolSpec> toolSpecs(AgentSettings settings) {
+    return tools.names().stream()
+        .filter(settings::allows)
+        .map(name -> tools.find(name).orElseThrow())
+        .map(tool -> new ToolSpec(tool.name(), tool.description(), tool.parameters()))
+        .toList();
+  }
+}

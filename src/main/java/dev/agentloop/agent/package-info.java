@@ -1,0 +1,5 @@
+/**
+ * The agent itself: the process constants, agent settings from BPMN, loop state, prompts, the
+ * interpretation of model replies, routing, and the handlers of the plan, think and act topics.
+ */
+package dev.agentloop.agent;

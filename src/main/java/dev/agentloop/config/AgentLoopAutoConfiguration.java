@@ -1,0 +1,29 @@
+package dev.agentloop.config;
+
+import dev.agentloop.agent.AgentConfiguration;
+import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.llm.LlmConfiguration;
+import dev.agentloop.tool.ToolConfiguration;
+import dev.agentloop.trace.TraceConfiguration;
+import dev.agentloop.web.WebConfiguration;
+import dev.agentloop.worker.WorkerConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Brings AgentLoop into a Camunda 7 Spring Boot application: step store, tools, model, agent
+ * handlers, embedded worker, REST API and the engine plugin that recognises agent processes.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(AgentLoopProperties.class)
+@Import({TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, AgentConfiguration.class,
+    WorkerConfiguration.class, WebConfiguration.class})
+public class AgentLoopAutoConfiguration {
+
+  @Bean
+  AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle) {
+    return new AgentLoopEnginePlugin(lifecycle);
+  }
+}

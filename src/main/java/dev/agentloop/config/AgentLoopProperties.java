@@ -1,0 +1,84 @@
+package dev.agentloop.config;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Every setting of AgentLoop, bound from {@code agentloop.*}. The defaults live in
+ * {@code agentloop-defaults.yaml} (shipped in the jar, lowest precedence), so an application that
+ * embeds AgentLoop gets them too and overrides only what it needs. Agent-specific settings
+ * (prompt, tools, budgets) can be overridden per agent in its BPMN diagram.
+ */
+@Validated
+@ConfigurationProperties("agentloop")
+public record AgentLoopProperties(
+    @NotNull @Valid Llm llm,
+    @NotNull @Valid Worker worker,
+    @NotNull @Valid Agent agent,
+    @NotNull @Valid Tools tools) {
+
+  /** Which chat model serves the agents. */
+  public record Llm(
+      @NotNull Provider provider,
+      String baseUrl,
+      /* only from the environment or a properties source; never written to variables, trace or logs */
+      String apiKey,
+      String model,
+      @NotNull Duration timeout,
+      Double temperature,
+      @Positive int maxConcurrentCalls,
+      @NotNull @Valid Scripted scripted) {
+
+    public enum Provider { SCRIPTED, OPENAI }
+
+    /** The scripted model: a JSON script resource, see {@code llm.scripted.Script}. */
+    public record Scripted(@NotBlank String script) {}
+
+    @Override
+    public String toString() {
+      return "Llm[provider=" + provider + ", baseUrl=" + baseUrl + ", model=" + model + ", apiKey=***]";
+    }
+  }
+
+  /** The embedded external-task worker that serves the agent topics. */
+  public record Worker(
+      boolean enabled,
+      /* empty: host name plus a random suffix, unique per JVM */
+      String workerId,
+      @Positive int maxConcurrency,
+      @Positive int maxTasksPerFetch,
+      @NotNull Duration lockDuration,
+      @NotNull Duration idleWait,
+      @PositiveOrZero int retries,
+      @NotNull Duration retryBackoff,
+      @Positive int threads,
+      @NotNull Duration shutdownGrace) {}
+
+  /** Defaults for every agent; a diagram overrides them with extension properties. */
+  public record Agent(
+      @NotBlank String systemPrompt,
+      @NotBlank String plannerPrompt,
+      @Positive int maxSteps,
+      @Positive int contextWindowSteps,
+      @Positive int observationPromptChars,
+      @Positive int maxStepChars) {}
+
+  /** Built-in tools and how tools are run. */
+  public record Tools(
+      @NotNull Duration timeout,
+      @Positive int maxConcurrent,
+      @NotNull @Valid HttpGet httpGet,
+      @NotNull @Valid ReadDocument readDocument) {
+
+    public record HttpGet(@NotNull List<String> allowedHosts, @Positive int maxBytes, @NotNull Duration timeout) {}
+
+    public record ReadDocument(@NotBlank String folder, @Positive int maxChars) {}
+  }
+}

@@ -1,0 +1,52 @@
+package dev.agentloop.llm;
+
+import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.llm.openai.OpenAiCompatibleChatModel;
+import dev.agentloop.llm.scripted.Script;
+import dev.agentloop.llm.scripted.ScriptedChatModel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+
+/** The chat model chosen by {@code agentloop.llm.provider}; a {@link ChatModel} bean of your own wins. */
+@Configuration(proxyBeanMethods = false)
+public class LlmConfiguration {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LlmConfiguration.class);
+
+  @Bean
+  @ConditionalOnMissingBean
+  ChatModel chatModel(AgentLoopProperties properties, ResourceLoader resources) {
+    AgentLoopProperties.Llm llm = properties.llm();
+    ChatModel model = switch (llm.provider()) {
+      case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()));
+      case OPENAI -> new OpenAiCompatibleChatModel(llm.baseUrl(), llm.apiKey(), llm.model(), llm.timeout(),
+          llm.temperature(), modelPool(llm.maxConcurrentCalls()));
+    };
+    LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
+    return model;
+  }
+
+  private static Script readScript(ResourceLoader resources, String location) {
+    try (InputStream in = resources.getResource(location).getInputStream()) {
+      return ScriptedChatModel.read(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the model script " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static ExecutorService modelPool(int threads) {
+    CustomizableThreadFactory factory = new CustomizableThreadFactory("agentloop-model-");
+    factory.setDaemon(true);
+    return Executors.newFixedThreadPool(threads, factory);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.agentloop.llm;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One call to a model.
+ *
+ * @param purpose planning or thinking; a real model sees only the prompt, the scripted model uses it
+ * @param run which run and turn the call is for
+ */
+public record ModelRequest(Purpose purpose, List<ChatMessage> messages, List<ToolSpec> tools, RunInfo run) {
+
+  public enum Purpose { PLAN, THINK }
+
+  /**
+   * @param turn the number of the model turn this call answers, counted on the active path from 1
+   * @param attempt how many answers this run already had at this point (regenerate), from 0
+   */
+  public record RunInfo(String runId, String question, int turn, int attempt) {}
+
+  public ModelRequest {
+    Objects.requireNonNull(purpose, "purpose");
+    Objects.requireNonNull(run, "run");
+    messages = List.copyOf(messages);
+    tools = List.copyOf(tools);
+  }
+
+  /** The text of the newest tool result in the prompt, or "" when there is none. */
+  public String lastToolResult() {
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (messages.get(i) instanceof ChatMessage.ToolResultMessage tool) {
+        return tool.text();
+      }
+    }
+    return "";
+  }
+}

@@ -1,0 +1,63 @@
+package dev.agentloop.llm.openai;
+
+import dev.agentloop.llm.ChatModel;
+import dev.agentloop.llm.ModelReply;
+import dev.agentloop.llm.ModelRequest;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * A {@link ChatModel} for OpenAI-compatible endpoints. LangChain4j's client blocks, so calls run on
+ * a bounded pool of their own ({@code agentloop.llm.max-concurrent-calls}); LangChain4j's own
+ * retries are off because AgentLoop's resilience layer and the external-task retries decide.
+ * The API key goes only into the client's Authorization header.
+ */
+public class OpenAiCompatibleChatModel implements ChatModel {
+
+  private final OpenAiChatModel client;
+  private final ExecutorService pool;
+  private final String endpoint;
+
+  /**
+   * @param apiKey may be blank for local servers (Ollama, vLLM) that do not check it
+   */
+  public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
+      ExecutorService pool) {
+    this.client = OpenAiChatModel.builder()
+        .baseUrl(baseUrl)
+        .apiKey(apiKey == null || apiKey.isBlank() ? "not-needed" : apiKey)
+        .modelName(model)
+        .timeout(timeout)
+        .temperature(temperature)
+        .maxRetries(0)
+        .build();
+    this.pool = pool;
+    this.endpoint = "openai:" + baseUrl;
+  }
+
+  @Override
+  public String endpoint() {
+    return endpoint;
+  }
+
+  @Override
+  public CompletionStage<ModelReply> chat(ModelRequest request) {
+    ChatRequest chatRequest = WireMapping.toChatRequest(request);
+    return CompletableFuture.supplyAsync(() -> call(chatRequest), pool);
+  }
+
+  private ModelReply call(ChatRequest chatRequest) {
+    try {
+      ChatResponse response = client.chat(chatRequest);
+      return WireMapping.toModelReply(response);
+    } catch (RuntimeException e) {
+      throw new CompletionException(ProviderErrors.classify(endpoint, e));
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package dev.agentloop.llm.scripted;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.llm.ChatModel;
+import dev.agentloop.llm.ModelCallException;
+import dev.agentloop.llm.ModelReply;
+import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.ToolCall;
+import dev.agentloop.llm.scripted.Script.Reply;
+import dev.agentloop.llm.scripted.Script.Scenario;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * A {@link ChatModel} that answers from a {@link Script}. Simulated latency is a timer, not a
+ * sleeping thread, so thousands of runs can wait on it at once. Thread-safe.
+ */
+public class ScriptedChatModel implements ChatModel {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Script script;
+  private final AtomicLong calls = new AtomicLong();
+
+  public ScriptedChatModel(Script script) {
+    this.script = script;
+  }
+
+  /** Reads a script; an unknown key is an error, so a typo in a script never goes unnoticed. */
+  public static Script read(InputStream json) throws IOException {
+    return JSON.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(json, Script.class);
+  }
+
+  @Override
+  public String endpoint() {
+    return "scripted";
+  }
+
+  /** How many calls this model has answered or failed; tests count model calls with it. */
+  public long calls() {
+    return calls.get();
+  }
+
+  @Override
+  public CompletionStage<ModelReply> chat(ModelRequest request) {
+    calls.incrementAndGet();
+    Scenario scenario = script.scenarioFor(request.run().question());
+    if (request.purpose() == ModelRequest.Purpose.PLAN) {
+      return after(script.latencyMillis(), () -> planReply(scenario));
+    }
+    Reply reply = replyFor(scenario, request);
+    long latency = reply.latencyMillis() != null ? reply.latencyMillis() : script.latencyMillis();
+    if ("hang".equals(reply.fail())) {
+      return new CompletableFuture<>();
+    }
+    return after(latency, () -> toModelReply(reply, request));
+  }
+
+  private Reply replyFor(Scenario scenario, ModelRequest request) {
+    int turn = request.run().turn();
+    String lastResult = request.lastToolResult();
+    return scenario.rules().stream()
+        .filter(rule -> rule.applies(turn, lastResult))
+        .map(Script.Rule::reply)
+        .findFirst()
+        .orElseGet(() -> turn >= 1 && turn <= scenario.turns().size() ? scenario.turns().get(turn - 1) : script.fallback());
+  }
+
+  private ModelReply planReply(Scenario scenario) {
+    List<String> plan = scenario.plan() == null ? List.of("Answer the question") : scenario.plan();
+    try {
+      return new ModelReply(JSON.writeValueAsString(plan), List.of(), 0);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private ModelReply toModelReply(Reply reply, ModelRequest request) {
+    if (reply.fail() != null) {
+      throw failure(reply.fail());
+    }
+    if (reply.empty()) {
+      return new ModelReply("", List.of(), 0);
+    }
+    List<ToolCall> calls = new ArrayList<>();
+    for (int i = 0; i < reply.toolCalls().size(); i++) {
+      Script.ScriptedCall call = reply.toolCalls().get(i);
+      String arguments = call.rawArguments() != null ? call.rawArguments()
+          : call.arguments() == null ? "{}" : call.arguments().toString();
+      calls.add(new ToolCall("call_" + request.run().turn() + "_" + (i + 1), call.tool(), arguments));
+    }
+    long tokens = reply.tokens() == null ? 0 : reply.tokens();
+    return new ModelReply(text(reply, request.run().attempt()), calls, tokens);
+  }
+
+  private static String text(Reply reply, int attempt) {
+    if (!reply.finalAnswers().isEmpty()) {
+      return reply.finalAnswers().get(Math.min(attempt, reply.finalAnswers().size() - 1));
+    }
+    return reply.finalAnswer() != null ? reply.finalAnswer() : reply.thought();
+  }
+
+  private static ModelCallException failure(String kind) {
+    return switch (kind) {
+      case "http-429" -> new ModelCallException("scripted: HTTP 429 Too Many Requests", true, 429, null);
+      case "http-500" -> new ModelCallException("scripted: HTTP 500 Internal Server Error", true, 500, null);
+      case "http-400" -> new ModelCallException("scripted: HTTP 400 Bad Request", false, 400, null);
+      case "timeout" -> new ModelCallException("scripted: the model did not answer in time", true, 0, null);
+      default -> throw new IllegalStateException("unknown scripted failure '" + kind + "'");
+    };
+  }
+
+  private static <T> CompletionStage<T> after(long latencyMillis, Supplier<T> reply) {
+    if (latencyMillis <= 0) {
+      try {
+        return CompletableFuture.completedFuture(reply.get());
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+    return CompletableFuture.supplyAsync(reply, CompletableFuture.delayedExecutor(latencyMillis, TimeUnit.MILLISECONDS));
+  }
+}

@@ -1,0 +1,40 @@
+package dev.agentloop.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A tool the model can call. Register one as a Spring bean and list its name in an agent's
+ * {@code allowedTools}. Arguments are checked against {@link #parameters()} before
+ * {@link #execute(JsonNode)} is called, so an implementation may rely on their shape.
+ *
+ * <p>Implementations must be thread-safe: one instance serves all runs. {@code execute} runs on
+ * the tool pool with a timeout and is interrupted when the timeout passes.
+ */
+public interface AgentTool {
+
+  /** Unique, as the model sees it: letters, digits, '_' and '-', at most 64 characters. */
+  String name();
+
+  /** What the tool does and when to use it, for the model. */
+  String description();
+
+  /** JSON Schema (draft 2020-12) of the arguments object. */
+  JsonNode parameters();
+
+  /**
+   * Whether a call changes the world (sends, writes, books). Side-effecting calls need a person's
+   * approval by default and are never repeated silently after an edit. Default: {@code false}.
+   */
+  default boolean sideEffects() {
+    return false;
+  }
+
+  /**
+   * Runs the tool.
+   *
+   * @return the observation the model will see
+   * @throws ToolException for a failure the model should read and work around
+   * @throws Exception for anything else; the message reaches the model as an error observation
+   */
+  String execute(JsonNode arguments) throws Exception;
+}

@@ -1,0 +1,58 @@
+package dev.agentloop.tool;
+
+import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.tool.builtin.CalculatorTool;
+import dev.agentloop.tool.builtin.CurrentTimeTool;
+import dev.agentloop.tool.builtin.HttpGetTool;
+import dev.agentloop.tool.builtin.ReadDocumentTool;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+
+/** The built-in tools, the registry of every {@link AgentTool} bean, and the runner's pool. */
+@Configuration(proxyBeanMethods = false)
+public class ToolConfiguration {
+
+  @Bean
+  CalculatorTool calculatorTool() {
+    return new CalculatorTool();
+  }
+
+  @Bean
+  CurrentTimeTool currentTimeTool() {
+    return new CurrentTimeTool();
+  }
+
+  @Bean
+  HttpGetTool httpGetTool(AgentLoopProperties properties) {
+    AgentLoopProperties.Tools.HttpGet settings = properties.tools().httpGet();
+    return new HttpGetTool(settings.allowedHosts(), settings.maxBytes(), settings.timeout());
+  }
+
+  @Bean
+  ReadDocumentTool readDocumentTool(AgentLoopProperties properties) {
+    AgentLoopProperties.Tools.ReadDocument settings = properties.tools().readDocument();
+    return new ReadDocumentTool(Path.of(settings.folder()), settings.maxChars());
+  }
+
+  @Bean
+  ToolRegistry toolRegistry(List<AgentTool> tools) {
+    return new ToolRegistry(tools);
+  }
+
+  @Bean(destroyMethod = "shutdownNow")
+  ExecutorService agentLoopToolPool(AgentLoopProperties properties) {
+    CustomizableThreadFactory threads = new CustomizableThreadFactory("agentloop-tool-");
+    threads.setDaemon(true);
+    return Executors.newFixedThreadPool(properties.tools().maxConcurrent(), threads);
+  }
+
+  @Bean
+  ToolRunner toolRunner(ToolRegistry registry, ExecutorService agentLoopToolPool, AgentLoopProperties properties) {
+    return new ToolRunner(registry, agentLoopToolPool, properties.tools().timeout(), properties.agent().maxStepChars());
+  }
+}

@@ -1,0 +1,34 @@
+package dev.agentloop.tool;
+
+import java.util.Objects;
+
+/**
+ * What a tool call produced: a result, or a failure the model reads as an error observation.
+ *
+ * @param result the tool's output; {@code null} when it failed
+ * @param failure why it failed; {@code null} when it succeeded
+ */
+public record ToolOutcome(String result, Failure failure) {
+
+  /** Kinds of failure; each becomes an error observation with its message. */
+  public enum FailureKind { UNKNOWN_TOOL, NOT_ALLOWED, INVALID_ARGUMENTS, TIMED_OUT, FAILED }
+
+  public record Failure(FailureKind kind, String message) {
+    public Failure {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  public static ToolOutcome success(String result) {
+    return new ToolOutcome(Objects.requireNonNull(result, "result"), null);
+  }
+
+  public static ToolOutcome failure(FailureKind kind, String message) {
+    return new ToolOutcome(null, new Failure(kind, message));
+  }
+
+  public boolean failed() {
+    return failure != null;
+  }
+}

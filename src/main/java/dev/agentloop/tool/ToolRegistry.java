@@ -1,0 +1,79 @@
+package dev.agentloop.tool;
+
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * All tools of this application by name, each with its compiled argument schema. Built once at
+ * start-up from the tool beans; a duplicate name or an invalid schema fails the start with a
+ * message naming the tool. Thread-safe (immutable).
+ */
+public class ToolRegistry {
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+  private final Map<String, RegisteredTool> tools;
+
+  public ToolRegistry(Collection<? extends AgentTool> beans) {
+    SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    Map<String, RegisteredTool> byName = new LinkedHashMap<>();
+    for (AgentTool tool : beans) {
+      if (!NAME.matcher(tool.name()).matches()) {
+        throw new IllegalArgumentException("tool name '" + tool.name() + "' must match " + NAME);
+      }
+      Schema schema = compile(schemas, tool);
+      if (byName.put(tool.name(), new RegisteredTool(tool, schema)) != null) {
+        throw new IllegalArgumentException("two tools are named '" + tool.name() + "'");
+      }
+    }
+    this.tools = Collections.unmodifiableMap(byName);
+  }
+
+  public Optional<AgentTool> find(String name) {
+    return Optional.ofNullable(tools.get(name)).map(RegisteredTool::tool);
+  }
+
+  public boolean contains(String name) {
+    return tools.containsKey(name);
+  }
+
+  public Collection<String> names() {
+    return tools.keySet();
+  }
+
+  /**
+   * Checks arguments against the tool's schema.
+   *
+   * @return one readable line per violation, empty when the arguments are valid
+   */
+  public List<String> violations(String toolName, JsonNode arguments) {
+    RegisteredTool tool = tools.get(toolName);
+    if (tool == null) {
+      throw new IllegalArgumentException("unknown tool " + toolName);
+    }
+    return tool.schema().validate(arguments).stream().map(error -> error.toString()).toList();
+  }
+
+  private static Schema compile(SchemaRegistry schemas, AgentTool tool) {
+    JsonNode parameters = tool.parameters();
+    if (parameters == null || !"object".equals(parameters.path("type").asText())) {
+      throw new IllegalArgumentException("tool '" + tool.name() + "': parameters must be a JSON Schema of type object");
+    }
+    try {
+      return schemas.getSchema(parameters);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("tool '" + tool.name() + "': invalid parameters schema: " + e.getMessage(), e);
+    }
+  }
+
+  private record RegisteredTool(AgentTool tool, Schema schema) {}
+}

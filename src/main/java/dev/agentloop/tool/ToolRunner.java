@@ -1,0 +1,83 @@
+package dev.agentloop.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.tool.ToolOutcome.FailureKind;
+import dev.failsafe.Failsafe;
+import dev.failsafe.Timeout;
+import dev.failsafe.TimeoutExceededException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one tool call: finds the tool, checks the arguments against its schema, executes it on the
+ * bounded tool pool under a timeout that interrupts a hanging tool. Never throws and never
+ * completes exceptionally: every problem becomes a {@link ToolOutcome} failure the model can read.
+ */
+public class ToolRunner {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
+
+  private final ToolRegistry registry;
+  private final ExecutorService pool;
+  private final Timeout<String> timeout;
+  private final Duration timeoutDuration;
+  private final int maxResultChars;
+
+  public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int maxResultChars) {
+    this.registry = registry;
+    this.pool = pool;
+    this.timeoutDuration = timeout;
+    this.timeout = Timeout.<String>builder(timeout).withInterrupt().build();
+    this.maxResultChars = maxResultChars;
+  }
+
+  public CompletionStage<ToolOutcome> run(String toolName, JsonNode arguments) {
+    AgentTool tool = registry.find(toolName).orElse(null);
+    if (tool == null) {
+      return CompletableFuture.completedFuture(ToolOutcome.failure(FailureKind.UNKNOWN_TOOL,
+          "there is no tool named '" + toolName + "'; available tools: " + String.join(", ", registry.names())));
+    }
+    List<String> violations = registry.violations(toolName, arguments);
+    if (!violations.isEmpty()) {
+      return CompletableFuture.completedFuture(ToolOutcome.failure(FailureKind.INVALID_ARGUMENTS,
+          "arguments for '" + toolName + "' do not match its schema: " + String.join("; ", violations)));
+    }
+    return Failsafe.with(timeout).with(pool)
+        .getAsync(() -> tool.execute(arguments))
+        .handle((result, error) -> error == null ? success(toolName, result) : failure(toolName, error));
+  }
+
+  private ToolOutcome success(String toolName, String result) {
+    if (result == null) {
+      return ToolOutcome.success("");
+    }
+    if (result.length() > maxResultChars) {
+      return ToolOutcome.success(result.substring(0, maxResultChars)
+          + "\n[cut: " + (result.length() - maxResultChars) + " more characters]");
+    }
+    return ToolOutcome.success(result);
+  }
+
+  private ToolOutcome failure(String toolName, Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof TimeoutExceededException) {
+      return ToolOutcome.failure(FailureKind.TIMED_OUT,
+          "'" + toolName + "' did not finish within " + timeoutDuration.toSeconds() + " s");
+    }
+    if (cause instanceof ToolException) {
+      return ToolOutcome.failure(FailureKind.FAILED, cause.getMessage());
+    }
+    LOG.warn("tool '{}' failed", toolName, cause);
+    return ToolOutcome.failure(FailureKind.FAILED, "'" + toolName + "' failed: " + describe(cause));
+  }
+
+  private static String describe(Throwable cause) {
+    return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+  }
+}

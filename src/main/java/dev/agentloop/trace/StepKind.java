@@ -1,0 +1,23 @@
+package dev.agentloop.trace;
+
+/**
+ * What a step is. The content of each kind is a JSON object:
+ * <ul>
+ *   <li>{@code PLAN}: {@code {"steps": ["..."]}}</li>
+ *   <li>{@code THOUGHT}: {@code {"text": "..."}} — the model's reasoning of one turn (may be empty)</li>
+ *   <li>{@code ACTION}: {@code {"callId", "tool", "arguments": {...}}}, or {@code "rawArguments"} when the
+ *       model's arguments were not JSON</li>
+ *   <li>{@code OBSERVATION}: {@code {"callId", "tool", "result"}} or {@code {..., "error"}}; a reply the
+ *       model got wrong as a whole is observed as {@code {"error"}} alone</li>
+ *   <li>{@code HUMAN_INPUT}: {@code {"text": "..."}} — a note, feedback or answer of a person</li>
+ *   <li>{@code FINAL_ANSWER}: {@code {"text": "..."}}</li>
+ * </ul>
+ */
+public enum StepKind {
+  PLAN, THOUGHT, ACTION, OBSERVATION, HUMAN_INPUT, FINAL_ANSWER;
+
+  /** A model turn begins with its thought, or with its final answer when it has nothing else to say. */
+  boolean startsTurn() {
+    return this == THOUGHT || this == FINAL_ANSWER;
+  }
+}

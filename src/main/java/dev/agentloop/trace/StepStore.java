@@ -1,0 +1,214 @@
+package dev.agentloop.trace;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import org.camunda.bpm.engine.impl.util.ClockUtil;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Reads and writes runs and their steps. Writes join the caller's transaction (the engine's, when
+ * called from a worker completion or a listener) or open their own. Writing a step costs one insert
+ * and one update of the run's head, however long the run is; reading the recent path costs one
+ * indexed query.
+ *
+ * <p>Thread-safe. Times come from Camunda's clock, so tests that move the engine clock see the
+ * same time in the trace.
+ */
+public class StepStore {
+
+  static final String STEP_COLUMNS =
+      "run_id, step_no, parent_no, kind, turn, content, status, author, created_at, supersedes, reason";
+
+  private final JdbcTemplate jdbc;
+  private final TransactionTemplate transaction;
+  private final ObjectMapper json;
+  private final RowMapper<Step> stepMapper = this::mapStep;
+  private final RowMapper<RunRecord> runMapper = this::mapRun;
+
+  public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json) {
+    this.jdbc = jdbc;
+    this.transaction = new TransactionTemplate(transactionManager);
+    this.json = json;
+  }
+
+  public void createRun(String runId, String agentKey, String question) {
+    jdbc.update(
+        "INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
+            + " model_calls, tool_calls, tokens, created_at) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)",
+        runId, agentKey, question, RunStatus.RUNNING.name(), now());
+  }
+
+  public Optional<RunRecord> findRun(String runId) {
+    return jdbc.query("SELECT * FROM agentloop_run WHERE run_id = ?", runMapper, runId).stream().findFirst();
+  }
+
+  public RunRecord run(String runId) {
+    return findRun(runId).orElseThrow(() -> new UnknownRunException(runId));
+  }
+
+  /** The active path, root first. */
+  public List<Step> activePath(String runId) {
+    return jdbc.query(
+        "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND status = 'ACTIVE' ORDER BY step_no",
+        stepMapper, runId);
+  }
+
+  /** The last {@code limit} steps of the active path, root first: what the next model call needs. */
+  public List<Step> recentPath(String runId, int limit) {
+    List<Step> newestFirst = jdbc.query(
+        "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND status = 'ACTIVE'"
+            + " ORDER BY step_no DESC LIMIT ?",
+        stepMapper, runId, limit);
+    List<Step> path = new ArrayList<>(newestFirst);
+    Collections.reverse(path);
+    return path;
+  }
+
+  /** The newest step of a kind on the active path. */
+  public Optional<Step> latestActive(String runId, StepKind kind) {
+    return jdbc.query(
+            "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND status = 'ACTIVE' AND kind = ?"
+                + " ORDER BY step_no DESC LIMIT 1",
+            stepMapper, runId, kind.name())
+        .stream().findFirst();
+  }
+
+  /** Every step of the run, superseded branches included, in the order they were written. */
+  public List<Step> allSteps(String runId) {
+    return jdbc.query(
+        "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? ORDER BY step_no", stepMapper, runId);
+  }
+
+  /**
+   * Appends steps as a chain below the expected head and moves the head to the last of them.
+   *
+   * @throws StaleHeadException when the head is no longer {@code expected}; nothing is written
+   */
+  public RunHead append(RunHead expected, List<NewStep> steps, Usage usage) {
+    if (steps.isEmpty()) {
+      throw new IllegalArgumentException("steps must not be empty");
+    }
+    return transaction.execute(status -> {
+      int newHead = expected.stepCount() + steps.size();
+      int turn = expected.headTurn();
+      Integer parent = expected.headStep();
+      OffsetDateTime time = now();
+      List<Object[]> rows = new ArrayList<>(steps.size());
+      for (int i = 0; i < steps.size(); i++) {
+        NewStep step = steps.get(i);
+        turn = step.kind().startsTurn() ? turn + 1 : turn;
+        int stepNo = expected.stepCount() + i + 1;
+        rows.add(row(expected.runId(), stepNo, parent, step, turn, time, null));
+        parent = stepNo;
+      }
+      moveHead(expected, newHead, turn, steps.size(), usage);
+      insert(rows);
+      return new RunHead(expected.runId(), expected.version() + 1, newHead, turn, newHead);
+    });
+  }
+
+  /** Records how a run ended; the trace itself is untouched. */
+  public void markEnded(String runId, RunStatus status, String reason) {
+    jdbc.update("UPDATE agentloop_run SET status = ?, status_reason = ?, ended_at = ? WHERE run_id = ?",
+        status.name(), reason, now(), runId);
+  }
+
+  private void moveHead(RunHead expected, int newHead, int headTurn, int added, Usage usage) {
+    int updated = jdbc.update(
+        "UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = step_count + ?, version = version + 1,"
+            + " model_calls = model_calls + ?, tool_calls = tool_calls + ?, tokens = tokens + ?"
+            + " WHERE run_id = ? AND version = ?",
+        newHead, headTurn, added, usage.modelCalls(), usage.toolCalls(), usage.tokens(),
+        expected.runId(), expected.version());
+    if (updated != 1) {
+      throw new StaleHeadException(expected.runId(), expected.version());
+    }
+  }
+
+  private void insert(List<Object[]> rows) {
+    String sql = "INSERT INTO agentloop_step (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    if (rows.size() == 1) {
+      jdbc.update(sql, rows.get(0));
+    } else {
+      jdbc.batchUpdate(sql, rows);
+    }
+  }
+
+  private Object[] row(String runId, int stepNo, Integer parent, NewStep step, int turn, OffsetDateTime time,
+      Integer supersedes) {
+    return new Object[] {runId, stepNo, parent, step.kind().name(), turn, write(step.content()),
+        StepStatus.ACTIVE.name(), step.author(), time, supersedes, step.reason()};
+  }
+
+  private String write(JsonNode content) {
+    try {
+      return json.writeValueAsString(content);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("step content cannot be written as JSON", e);
+    }
+  }
+
+  private JsonNode read(String content) {
+    try {
+      return json.readTree(content);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("stored step content is not JSON", e);
+    }
+  }
+
+  private Step mapStep(ResultSet rs, int row) throws SQLException {
+    return new Step(
+        rs.getString("run_id"),
+        rs.getInt("step_no"),
+        rs.getObject("parent_no", Integer.class),
+        StepKind.valueOf(rs.getString("kind")),
+        rs.getInt("turn"),
+        read(rs.getString("content")),
+        StepStatus.valueOf(rs.getString("status")),
+        rs.getString("author"),
+        instant(rs, "created_at"),
+        rs.getObject("supersedes", Integer.class),
+        rs.getString("reason"));
+  }
+
+  private RunRecord mapRun(ResultSet rs, int row) throws SQLException {
+    String runId = rs.getString("run_id");
+    return new RunRecord(
+        runId,
+        rs.getString("agent_key"),
+        rs.getString("question"),
+        RunStatus.valueOf(rs.getString("status")),
+        rs.getString("status_reason"),
+        new RunHead(runId, rs.getInt("version"), rs.getObject("head_step", Integer.class), rs.getInt("head_turn"),
+            rs.getInt("step_count")),
+        rs.getInt("model_calls"),
+        rs.getInt("tool_calls"),
+        rs.getLong("tokens"),
+        instant(rs, "created_at"),
+        instant(rs, "ended_at"),
+        rs.getString("restarted_from"),
+        rs.getObject("restarted_from_step", Integer.class));
+  }
+
+  private static Instant instant(ResultSet rs, String column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+
+  private static OffsetDateTime now() {
+    return ClockUtil.getCurrentTime().toInstant().atOffset(ZoneOffset.UTC);
+  }
+}

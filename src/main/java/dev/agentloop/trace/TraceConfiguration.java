@@ -1,0 +1,19 @@
+package dev.agentloop.trace;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import javax.sql.DataSource;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/** The step store, on the engine's data source so its writes share the engine's transactions. */
+@Configuration(proxyBeanMethods = false)
+public class TraceConfiguration {
+
+  @Bean
+  StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json) {
+    TraceSchema.create(dataSource);
+    return new StepStore(new JdbcTemplate(dataSource), transactionManager, json);
+  }
+}

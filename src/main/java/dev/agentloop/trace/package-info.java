@@ -1,0 +1,5 @@
+/**
+ * The step store: every step of every run as an append-only tree with a head per run.
+ * The active path (root to head) is what the model sees; edits supersede, nothing is deleted.
+ */
+package dev.agentloop.trace;

@@ -1,0 +1,61 @@
+package dev.agentloop.web;
+
+import dev.agentloop.agent.UnknownAgentException;
+import dev.agentloop.trace.UnknownRunException;
+import java.util.stream.Collectors;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Every error of {@code /api} as an RFC 9457 problem document whose {@code detail} says, in words,
+ * what was wrong and how to fix it.
+ */
+@RestControllerAdvice(basePackageClasses = ApiProblems.class)
+class ApiProblems extends ResponseEntityExceptionHandler {
+
+  @ExceptionHandler(UnknownRunException.class)
+  ProblemDetail unknownRun(UnknownRunException e) {
+    return problem(HttpStatus.NOT_FOUND, "Unknown run", e.getMessage());
+  }
+
+  @ExceptionHandler(UnknownAgentException.class)
+  ProblemDetail unknownAgent(UnknownAgentException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Unknown agent", e.getMessage());
+  }
+
+  @ExceptionHandler(InvalidParameterException.class)
+  ProblemDetail badParameter(InvalidParameterException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", e.getMessage());
+  }
+
+  @Override
+  protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+      HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Unreadable request body",
+        "the body must be a JSON object such as {\"question\": \"What is 17 * 23?\"}"));
+  }
+
+  @Override
+  protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e,
+      HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    String detail = e.getBindingResult().getFieldErrors().stream()
+        .map(error -> error.getField() + " " + error.getDefaultMessage())
+        .collect(Collectors.joining("; "));
+    return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Invalid request", detail));
+  }
+
+  static ProblemDetail problem(HttpStatus status, String title, String detail) {
+    ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+    problem.setTitle(title);
+    return problem;
+  }
+}

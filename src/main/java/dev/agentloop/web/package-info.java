@@ -1,0 +1,5 @@
+/**
+ * AgentLoop's REST API under {@code /api}: start runs, read their status and trace. Errors are
+ * RFC 9457 problem documents. (The engine's own REST API stays at {@code /engine-rest}.)
+ */
+package dev.agentloop.web;

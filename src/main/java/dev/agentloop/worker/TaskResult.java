@@ -1,0 +1,33 @@
+package dev.agentloop.worker;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a handled task ends. {@code write} runs first inside the completing transaction (trace
+ * steps); if it or the completion fails, neither is applied.
+ */
+public sealed interface TaskResult {
+
+  Map<String, Object> variables();
+
+  Runnable write();
+
+  /** The task completes; the process continues along its outgoing flow. */
+  record Complete(Map<String, Object> variables, Runnable write) implements TaskResult {
+    public Complete {
+      variables = Map.copyOf(variables);
+      Objects.requireNonNull(write, "write");
+    }
+  }
+
+  /** A modelled outcome: a BPMN error the diagram catches with a boundary event. */
+  record Escape(String errorCode, String message, Map<String, Object> variables, Runnable write) implements TaskResult {
+    public Escape {
+      Objects.requireNonNull(errorCode, "errorCode");
+      Objects.requireNonNull(message, "message");
+      variables = Map.copyOf(variables);
+      Objects.requireNonNull(write, "write");
+    }
+  }
+}

@@ -1,0 +1,19 @@
+package dev.agentloop.worker;
+
+import java.util.concurrent.CompletionStage;
+import org.camunda.bpm.engine.externaltask.LockedExternalTask;
+
+/**
+ * Serves one external-task topic. {@link #handle} is called with no transaction open; it may read
+ * the database briefly, then must not hold a connection while it waits (on a model, a tool).
+ * The returned {@link TaskResult} is applied by the worker in one transaction with the completion.
+ *
+ * <p>A stage that fails counts as a technical failure: the worker reports it with retries and
+ * back-off, and an incident when they run out. Implementations must be thread-safe.
+ */
+public interface TopicHandler {
+
+  String topic();
+
+  CompletionStage<TaskResult> handle(LockedExternalTask task);
+}

@@ -1,0 +1,37 @@
+-- AgentLoop step store. Portable between H2 2.x and PostgreSQL; idempotent, runs at every start.
+CREATE TABLE IF NOT EXISTS agentloop_run (
+  run_id         VARCHAR(64)  PRIMARY KEY,
+  agent_key      VARCHAR(255) NOT NULL,
+  question       VARCHAR      NOT NULL,
+  status         VARCHAR(32)  NOT NULL,
+  status_reason  VARCHAR,
+  head_step      INT,
+  head_turn      INT          NOT NULL,
+  step_count     INT          NOT NULL,
+  version        INT          NOT NULL,
+  model_calls    INT          NOT NULL,
+  tool_calls     INT          NOT NULL,
+  tokens         BIGINT       NOT NULL,
+  created_at     TIMESTAMP WITH TIME ZONE NOT NULL,
+  ended_at       TIMESTAMP WITH TIME ZONE,
+  restarted_from VARCHAR(64),
+  restarted_from_step INT
+);
+
+CREATE TABLE IF NOT EXISTS agentloop_step (
+  run_id     VARCHAR(64)  NOT NULL,
+  step_no    INT          NOT NULL,
+  parent_no  INT,
+  kind       VARCHAR(32)  NOT NULL,
+  turn       INT          NOT NULL,
+  content    VARCHAR      NOT NULL,
+  status     VARCHAR(16)  NOT NULL,
+  author     VARCHAR(255) NOT NULL,
+  created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+  supersedes INT,
+  reason     VARCHAR,
+  PRIMARY KEY (run_id, step_no)
+);
+
+-- the active path of a run, newest first: what every think/act reads
+CREATE INDEX IF NOT EXISTS agentloop_step_path ON agentloop_step (run_id, status, step_no);
