@@ -3,6 +3,8 @@ package dev.agentloop.web;
 import dev.agentloop.agent.UnknownAgentException;
 import dev.agentloop.trace.UnknownRunException;
 import java.util.stream.Collectors;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -17,9 +19,11 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 /**
  * Every error of {@code /api} as an RFC 9457 problem document whose {@code detail} says, in words,
- * what was wrong and how to fix it.
+ * what was wrong and how to fix it. Ordered first, so an application's own problem handling
+ * (or Spring Boot's) does not replace these messages for AgentLoop's endpoints.
  */
 @RestControllerAdvice(basePackageClasses = ApiProblems.class)
+@Order(Ordered.HIGHEST_PRECEDENCE)
 class ApiProblems extends ResponseEntityExceptionHandler {
 
   @ExceptionHandler(UnknownRunException.class)

@@ -1,0 +1,33 @@
+package dev.agentloop;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunView;
+import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+
+/** Waits for runs driven by the embedded worker; the bound is generous, it is not a timing assertion. */
+public final class Runs {
+
+  public static final Duration PATIENCE = Duration.ofSeconds(60);
+
+  private Runs() {}
+
+  public static RunView awaitStatus(AgentRuns runs, String runId, RunStatus status) {
+    return awaitView(runs, runId, view -> view.status() == status);
+  }
+
+  public static RunView awaitView(AgentRuns runs, String runId, Predicate<RunView> condition) {
+    return await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
+        .until(() -> runs.view(runId), condition);
+  }
+
+  public static List<StepKind> kinds(List<Step> steps) {
+    return steps.stream().map(Step::kind).toList();
+  }
+}

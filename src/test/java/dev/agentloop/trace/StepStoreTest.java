@@ -1,0 +1,100 @@
+package dev.agentloop.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentloop.AgentLoopTest;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/** The step store on the real database: chains, turns, counters and the versioned head. */
+@AgentLoopTest
+class StepStoreTest {
+
+  @Autowired StepStore store;
+
+  @Test
+  void should_append_a_chain_below_the_head_and_move_the_head() {
+    // given
+    String runId = newRun();
+    RunHead empty = store.run(runId).head();
+
+    // when
+    RunHead afterPlan = store.append(empty, List.of(step(StepKind.PLAN)), Usage.modelCall(10));
+    RunHead afterTurn = store.append(afterPlan,
+        List.of(step(StepKind.THOUGHT), step(StepKind.ACTION)), Usage.modelCall(5));
+
+    // then
+    assertThat(afterTurn).isEqualTo(store.run(runId).head());
+    assertThat(afterTurn.headStep()).isEqualTo(3);
+    assertThat(afterTurn.headTurn()).isEqualTo(1);
+    assertThat(afterTurn.version()).isEqualTo(2);
+    List<Step> path = store.activePath(runId);
+    assertThat(path).extracting(Step::stepNo).containsExactly(1, 2, 3);
+    assertThat(path).extracting(Step::parentNo).containsExactly(null, 1, 2);
+    assertThat(path).extracting(Step::turn).containsExactly(0, 1, 1);
+    RunRecord run = store.run(runId);
+    assertThat(run.modelCalls()).isEqualTo(2);
+    assertThat(run.tokens()).isEqualTo(15);
+  }
+
+  @Test
+  void should_refuse_an_append_against_a_stale_head_and_write_nothing() {
+    // given two writers that read the same head
+    String runId = newRun();
+    RunHead head = store.run(runId).head();
+    store.append(head, List.of(step(StepKind.PLAN)), Usage.NONE);
+
+    // when the second one appends
+    assertThatThrownBy(() -> store.append(head, List.of(step(StepKind.THOUGHT), step(StepKind.ACTION)), Usage.toolCall()))
+        .isInstanceOf(StaleHeadException.class)
+        .hasMessageContaining(runId);
+
+    // then only the first write is there
+    assertThat(store.allSteps(runId)).extracting(Step::kind).containsExactly(StepKind.PLAN);
+    assertThat(store.run(runId).toolCalls()).isZero();
+  }
+
+  @Test
+  void should_read_the_recent_path_root_first() {
+    String runId = newRun();
+    RunHead head = store.run(runId).head();
+    for (int i = 0; i < 10; i++) {
+      head = store.append(head, List.of(step(StepKind.THOUGHT)), Usage.NONE);
+    }
+
+    assertThat(store.recentPath(runId, 3)).extracting(Step::stepNo).containsExactly(8, 9, 10);
+    assertThat(store.latestActive(runId, StepKind.THOUGHT)).hasValueSatisfying(s -> assertThat(s.stepNo()).isEqualTo(10));
+    assertThat(store.latestActive(runId, StepKind.PLAN)).isEmpty();
+  }
+
+  @Test
+  void should_record_how_a_run_ended() {
+    String runId = newRun();
+
+    store.markEnded(runId, RunStatus.STOPPED, "operator stopped it");
+
+    RunRecord run = store.run(runId);
+    assertThat(run.status()).isEqualTo(RunStatus.STOPPED);
+    assertThat(run.statusReason()).isEqualTo("operator stopped it");
+    assertThat(run.endedAt()).isAfterOrEqualTo(run.createdAt());
+  }
+
+  @Test
+  void should_tell_an_unknown_run() {
+    assertThatThrownBy(() -> store.run("nope")).isInstanceOf(UnknownRunException.class).hasMessage("no run with id nope");
+  }
+
+  private String newRun() {
+    String runId = UUID.randomUUID().toString();
+    store.createRun(runId, "test-agent", "a question");
+    return runId;
+  }
+
+  private static NewStep step(StepKind kind) {
+    return new NewStep(kind, JsonNodeFactory.instance.objectNode().put("text", kind.name()), "test");
+  }
+}

@@ -1,0 +1,120 @@
+package dev.agentloop.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.AgentLoopTest;
+import dev.agentloop.Runs;
+import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.trace.RunStatus;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** {@code /api/runs} over real HTTP: what a client sends, what it gets back, and every kind of bad request. */
+@AgentLoopTest
+class RunApiTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @LocalServerPort int port;
+  @Autowired AgentRuns runs;
+
+  @Test
+  void should_start_a_run_and_show_its_status_and_trace() throws Exception {
+    // when
+    HttpResponse<String> created = post("{\"question\": \"multi-step: via REST\", \"agent\": \"test-agent\"}");
+
+    // then
+    assertThat(created.statusCode()).isEqualTo(201);
+    JsonNode run = JSON.readTree(created.body());
+    String id = run.get("id").asText();
+    assertThat(created.headers().firstValue("Location")).hasValue("/api/runs/" + id);
+    assertThat(run.get("question").asText()).isEqualTo("multi-step: via REST");
+    Runs.awaitStatus(runs, id, RunStatus.ANSWERED);
+
+    JsonNode view = JSON.readTree(get("/api/runs/" + id).body());
+    assertThat(view.get("status").asText()).isEqualTo("ANSWERED");
+    assertThat(view.get("finalAnswer").asText()).isEqualTo("757");
+    JsonNode trace = JSON.readTree(get("/api/runs/" + id + "/trace").body());
+    assertThat(trace.get("steps")).hasSize(8);
+    JsonNode action = trace.get("steps").get(2);
+    assertThat(action.get("kind").asText()).isEqualTo("ACTION");
+    assertThat(action.at("/content/tool").asText()).isEqualTo("calculator");
+    assertThat(action.at("/content/arguments/expression").asText()).isEqualTo("17 * 23");
+    assertThat(action.get("author").asText()).isEqualTo("model");
+    assertThat(action.get("createdAt").asText()).endsWith("Z");
+  }
+
+  @Test
+  void should_use_the_default_agent_when_none_is_named() throws Exception {
+    HttpResponse<String> created = post("{\"question\": \"What is 17 * 23 plus the number of days in a leap year?\"}");
+
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(JSON.readTree(created.body()).get("agent").asText()).isEqualTo("react-agent");
+  }
+
+  @Test
+  void should_answer_400_with_a_problem_when_the_body_is_not_json() throws Exception {
+    HttpResponse<String> response = post("question=what");
+
+    assertProblem(response, 400, "must be a JSON object");
+  }
+
+  @Test
+  void should_answer_400_when_the_question_is_missing_or_blank() throws Exception {
+    assertProblem(post("{}"), 400, "question must not be blank");
+    assertProblem(post("{\"question\": \"   \"}"), 400, "question must not be blank");
+  }
+
+  @Test
+  void should_answer_400_naming_the_deployed_agents_when_the_agent_is_unknown() throws Exception {
+    assertProblem(post("{\"question\": \"hi\", \"agent\": \"nope\"}"), 400, "there is no agent 'nope'");
+    assertThat(JSON.readTree(post("{\"question\": \"hi\", \"agent\": \"nope\"}").body()).get("detail").asText())
+        .contains("react-agent").contains("test-agent");
+  }
+
+  @Test
+  void should_answer_404_for_an_unknown_run() throws Exception {
+    assertProblem(get("/api/runs/no-such-run"), 404, "no run with id no-such-run");
+    assertProblem(get("/api/runs/no-such-run/trace"), 404, "no run with id no-such-run");
+  }
+
+  @Test
+  void should_answer_400_for_an_unknown_branches_value() throws Exception {
+    String id = JSON.readTree(post("{\"question\": \"multi-step: branches\", \"agent\": \"test-agent\"}").body())
+        .get("id").asText();
+
+    assertProblem(get("/api/runs/" + id + "/trace?branches=some"), 400, "parameter 'branches' is 'some'");
+    assertThat(get("/api/runs/" + id + "/trace?branches=all").statusCode()).isEqualTo(200);
+  }
+
+  private void assertProblem(HttpResponse<String> response, int status, String detail) throws Exception {
+    assertThat(response.statusCode()).isEqualTo(status);
+    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+        type -> assertThat(type).startsWith("application/problem+json"));
+    JsonNode problem = JSON.readTree(response.body());
+    assertThat(problem.get("status").asInt()).isEqualTo(status);
+    assertThat(problem.get("title").asText()).isNotBlank();
+    assertThat(problem.get("detail").asText()).contains(detail);
+  }
+
+  private HttpResponse<String> post(String body) throws Exception {
+    return http.send(HttpRequest.newBuilder(uri("/api/runs")).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://localhost:" + port + path);
+  }
+}
