@@ -29,7 +29,7 @@ final class PromptBuilder {
     messages.add(new SystemMessage(instructions(state, settings)));
     messages.add(new UserMessage(state.run().question()));
     List<Step> steps = fromTurnStart(state.recent());
-    if (state.truncated() || steps.size() < state.recent().size()) {
+    if (state.truncated()) {
       messages.add(new UserMessage("[Earlier steps of this run are left out; the most recent ones follow.]"));
     }
     appendSteps(messages, steps, settings.observationPromptChars());
@@ -52,7 +52,10 @@ final class PromptBuilder {
     return text.toString();
   }
 
-  /** A window must not begin inside a turn: a tool result without its call is invalid for providers. */
+  /**
+   * A window must not begin inside a turn: a tool result without its call is invalid for providers.
+   * Only a truncated window can begin inside one; the plan is skipped as it is in the instructions.
+   */
   private static List<Step> fromTurnStart(List<Step> recent) {
     int start = 0;
     while (start < recent.size() && (recent.get(start).kind() == StepKind.ACTION

@@ -48,8 +48,10 @@ final class ReplyInterpreter {
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < calls.size(); i++) {
       ToolCall call = calls.get(i);
-      String callId = call.id().isBlank() || !ids.add(call.id()) ? "call_" + turn + "_" + (i + 1) : call.id();
-      ids.add(callId);
+      String callId = call.id();
+      for (int n = i + 1; callId.isBlank() || !ids.add(callId); n += calls.size()) {
+        callId = "call_" + turn + "_" + n;
+      }
       Action action = toAction(callId, call);
       actions.add(action);
       steps.add(Steps.action(action));

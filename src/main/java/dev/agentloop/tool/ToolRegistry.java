@@ -1,5 +1,6 @@
 package dev.agentloop.tool;
 
+import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
@@ -60,7 +61,13 @@ public class ToolRegistry {
     if (tool == null) {
       throw new IllegalArgumentException("unknown tool " + toolName);
     }
-    return tool.schema().validate(arguments).stream().map(error -> error.toString()).toList();
+    return tool.schema().validate(arguments).stream().map(ToolRegistry::describe).toList();
+  }
+
+  /** "/times: string found, integer expected"; problems of the arguments object itself have no path. */
+  private static String describe(Error error) {
+    String path = error.getInstanceLocation().toString();
+    return path.isEmpty() ? error.getMessage() : path + ": " + error.getMessage();
   }
 
   private static Schema compile(SchemaRegistry schemas, AgentTool tool) {
@@ -69,7 +76,9 @@ public class ToolRegistry {
       throw new IllegalArgumentException("tool '" + tool.name() + "': parameters must be a JSON Schema of type object");
     }
     try {
-      return schemas.getSchema(parameters);
+      Schema schema = schemas.getSchema(parameters);
+      schema.initializeValidators(); // resolves every $ref now, so a broken schema fails the start, not a run
+      return schema;
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("tool '" + tool.name() + "': invalid parameters schema: " + e.getMessage(), e);
     }

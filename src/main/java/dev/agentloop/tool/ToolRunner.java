@@ -68,13 +68,17 @@ public class ToolRunner {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof TimeoutExceededException) {
       return ToolOutcome.failure(FailureKind.TIMED_OUT,
-          "'" + toolName + "' did not finish within " + timeoutDuration.toSeconds() + " s");
+          "'" + toolName + "' did not finish within " + readable(timeoutDuration));
     }
     if (cause instanceof ToolException) {
       return ToolOutcome.failure(FailureKind.FAILED, cause.getMessage());
     }
     LOG.warn("tool '{}' failed", toolName, cause);
     return ToolOutcome.failure(FailureKind.FAILED, "'" + toolName + "' failed: " + describe(cause));
+  }
+
+  private static String readable(Duration duration) {
+    return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
   }
 
   private static String describe(Throwable cause) {

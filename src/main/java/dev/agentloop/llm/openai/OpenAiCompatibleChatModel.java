@@ -23,6 +23,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   private final OpenAiChatModel client;
   private final ExecutorService pool;
   private final String endpoint;
+  private final String apiKey;
 
   /**
    * @param apiKey may be blank for local servers (Ollama, vLLM) that do not check it
@@ -39,6 +40,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
         .build();
     this.pool = pool;
     this.endpoint = "openai:" + baseUrl;
+    this.apiKey = apiKey;
   }
 
   @Override
@@ -57,7 +59,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
       ChatResponse response = client.chat(chatRequest);
       return WireMapping.toModelReply(response);
     } catch (RuntimeException e) {
-      throw new CompletionException(ProviderErrors.classify(endpoint, e));
+      throw new CompletionException(ProviderErrors.classify(endpoint, apiKey, e));
     }
   }
 }

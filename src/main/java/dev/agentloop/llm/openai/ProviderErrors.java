@@ -1,6 +1,7 @@
 package dev.agentloop.llm.openai;
 
 import dev.agentloop.llm.ModelCallException;
+import com.fasterxml.jackson.core.JacksonException;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.NonRetriableException;
 import java.io.IOException;
@@ -11,23 +12,48 @@ final class ProviderErrors {
 
   private ProviderErrors() {}
 
-  static ModelCallException classify(String endpoint, RuntimeException error) {
+  /**
+   * @param apiKey removed from every message, in case a provider or proxy echoes it in an error body
+   */
+  static ModelCallException classify(String endpoint, String apiKey, RuntimeException error) {
     HttpException http = find(error, HttpException.class);
     if (http != null) {
       int status = http.statusCode();
       boolean retryable = status == 408 || status == 429 || status >= 500;
-      return new ModelCallException(endpoint + " answered HTTP " + status + ": " + brief(http.getMessage()),
-          retryable, status, error);
+      return failure(endpoint + " answered HTTP " + status + ": " + http.getMessage(), apiKey, retryable, status, error);
     }
     if (find(error, NonRetriableException.class) != null) {
-      return new ModelCallException(endpoint + " refused the call: " + brief(error.getMessage()), false, 0, error);
+      return failure(endpoint + " refused the call: " + error.getMessage(), apiKey, false, 0, error);
+    }
+    // checked before I/O: Jackson's parse errors are IOExceptions too. Often a proxy's error page,
+    // so a later attempt may work.
+    if (find(error, JacksonException.class) != null) {
+      return failure(endpoint + " sent an unreadable answer: " + rootMessage(error), apiKey, true, 0, error);
     }
     if (find(error, IOException.class) != null || find(error, TimeoutException.class) != null
         || find(error, dev.langchain4j.exception.TimeoutException.class) != null) {
-      return new ModelCallException(endpoint + " did not answer: " + brief(rootMessage(error)), true, 0, error);
+      return failure(endpoint + " did not answer: " + rootMessage(error), apiKey, true, 0, error);
     }
-    // a body that is no chat completion: often a proxy's error page, so a later attempt may work
-    return new ModelCallException(endpoint + " sent an unreadable answer: " + brief(rootMessage(error)), true, 0, error);
+    return failure(endpoint + " failed: " + rootMessage(error), apiKey, true, 0, error);
+  }
+
+  private static ModelCallException failure(String message, String apiKey, boolean retryable, int status,
+      RuntimeException cause) {
+    String brief = message == null ? "(no message)" : message.length() > 400 ? message.substring(0, 400) + "…" : message;
+    if (apiKey == null || apiKey.isBlank() || !mentions(cause, apiKey)) {
+      return new ModelCallException(brief, retryable, status, cause);
+    }
+    // the cause would carry the key into the incident's details in Cockpit: leave it out
+    return new ModelCallException(brief.replace(apiKey, "***"), retryable, status, null);
+  }
+
+  private static boolean mentions(Throwable error, String secret) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains(secret)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static <T extends Throwable> T find(Throwable error, Class<T> type) {
@@ -45,12 +71,5 @@ final class ProviderErrors {
       root = root.getCause();
     }
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-  }
-
-  private static String brief(String message) {
-    if (message == null) {
-      return "(no message)";
-    }
-    return message.length() > 300 ? message.substring(0, 300) + "…" : message;
   }
 }

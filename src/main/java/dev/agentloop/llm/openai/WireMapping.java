@@ -69,7 +69,11 @@ final class WireMapping {
     return ToolExecutionRequest.builder().id(call.id()).name(call.name()).arguments(call.arguments()).build();
   }
 
-  /** Each property's schema goes over the wire as written, so no JSON-Schema feature is lost in translation. */
+  /**
+   * Each property's schema goes over the wire as written. LangChain4j sends {@code additionalProperties}
+   * only in strict mode, so the model may not see it; AgentLoop checks arguments against the full
+   * schema before any tool runs, so nothing the schema forbids gets through.
+   */
   private static ToolSpecification toSpecification(ToolSpec tool) {
     JsonNode schema = tool.parameters();
     JsonObjectSchema.Builder parameters = JsonObjectSchema.builder();
@@ -80,9 +84,6 @@ final class WireMapping {
     List<String> required = new ArrayList<>();
     schema.path("required").forEach(name -> required.add(name.asText()));
     parameters.required(required);
-    if (schema.has("additionalProperties")) {
-      parameters.additionalProperties(schema.get("additionalProperties").asBoolean(true));
-    }
     return ToolSpecification.builder().name(tool.name()).description(tool.description()).parameters(parameters.build()).build();
   }
 }

@@ -7,11 +7,14 @@ import java.math.MathContext;
 /**
  * A recursive-descent parser for arithmetic: numbers, + - * / % ^, parentheses, unary minus and
  * sqrt/abs. No script engine, no identifiers, bounded nesting: it can compute, nothing else.
+ * Addition, subtraction, multiplication, remainders and whole powers are exact; division and square
+ * roots keep 34 significant digits. A result longer than {@value #MAX_DIGITS} digits is refused.
  * Not thread-safe; create one per expression.
  */
 final class ArithmeticParser {
 
-  private static final MathContext PRECISION = MathContext.DECIMAL64;
+  static final int MAX_DIGITS = 1_000;
+  private static final MathContext DIVISION = MathContext.DECIMAL128;
   private static final int MAX_DEPTH = 64;
   private static final int MAX_EXPONENT = 10_000;
 
@@ -37,9 +40,9 @@ final class ArithmeticParser {
     BigDecimal value = product();
     while (true) {
       if (take('+')) {
-        value = value.add(product(), PRECISION);
+        value = bounded(value.add(product()));
       } else if (take('-')) {
-        value = value.subtract(product(), PRECISION);
+        value = bounded(value.subtract(product()));
       } else {
         return value;
       }
@@ -50,11 +53,11 @@ final class ArithmeticParser {
     BigDecimal value = power();
     while (true) {
       if (take('*')) {
-        value = value.multiply(power(), PRECISION);
+        value = bounded(value.multiply(power()));
       } else if (take('/')) {
-        value = value.divide(nonZero(power()), PRECISION);
+        value = bounded(value.divide(nonZero(power()), DIVISION));
       } else if (take('%')) {
-        value = value.remainder(nonZero(power()), PRECISION);
+        value = bounded(value.remainder(nonZero(power())));
       } else {
         return value;
       }
@@ -66,16 +69,38 @@ final class ArithmeticParser {
     if (!take('^')) {
       return base;
     }
-    BigDecimal exponent = power();
-    try {
-      int n = exponent.intValueExact();
-      if (Math.abs(n) > MAX_EXPONENT) {
-        throw error("exponent " + n + " is too large");
-      }
-      return n >= 0 ? base.pow(n, PRECISION) : BigDecimal.ONE.divide(nonZero(base).pow(-n, PRECISION), PRECISION);
-    } catch (ArithmeticException e) {
+    int n = wholeExponent(power());
+    // the result has at most n times the digits of the base: refuse early what cannot fit
+    if ((long) Math.abs(n) * digits(base) > 10L * MAX_DIGITS) {
+      throw error("the result is too large (more than " + MAX_DIGITS + " digits)");
+    }
+    BigDecimal magnitude = bounded(base.pow(Math.abs(n)));
+    return n >= 0 ? magnitude : bounded(BigDecimal.ONE.divide(nonZero(magnitude), DIVISION));
+  }
+
+  private int wholeExponent(BigDecimal exponent) throws ToolException {
+    if (exponent.stripTrailingZeros().scale() > 0) {
       throw error("only whole-number exponents are supported");
     }
+    if (exponent.abs().compareTo(BigDecimal.valueOf(MAX_EXPONENT)) > 0) {
+      throw error("exponent " + exponent.toPlainString() + " is too large");
+    }
+    return exponent.intValueExact();
+  }
+
+  private BigDecimal bounded(BigDecimal value) throws ToolException {
+    if (digits(value) > MAX_DIGITS) {
+      throw error("the result is too large (more than " + MAX_DIGITS + " digits)");
+    }
+    return value;
+  }
+
+  /** How many digits the value has when written out in full. */
+  private static long digits(BigDecimal value) {
+    BigDecimal stripped = value.stripTrailingZeros();
+    long precision = stripped.precision();
+    long scale = stripped.scale();
+    return scale <= 0 ? precision - scale : Math.max(precision, scale);
   }
 
   private BigDecimal unary() throws ToolException {
@@ -103,7 +128,7 @@ final class ArithmeticParser {
         if (value.signum() < 0) {
           throw error("square root of a negative number");
         }
-        return value.sqrt(PRECISION);
+        return value.sqrt(DIVISION);
       }
       if (word("abs")) {
         return parenthesised().abs();

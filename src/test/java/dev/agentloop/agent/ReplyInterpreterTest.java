@@ -1,0 +1,226 @@
+package dev.agentloop.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.agentloop.llm.ModelReply;
+import dev.agentloop.llm.ToolCall;
+import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.StepKind;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReplyInterpreterTest {
+
+  private static final int MAX_STEP_CHARS = 10_000;
+
+  private static ModelTurn interpret(String text, ToolCall... calls) {
+    return ReplyInterpreter.interpret(new ModelReply(text, List.of(calls), 0), 3, MAX_STEP_CHARS);
+  }
+
+  private static List<StepKind> kinds(ModelTurn turn) {
+    return turn.steps().stream().map(NewStep::kind).toList();
+  }
+
+  @Test
+  void should_read_text_alone_as_the_final_answer() {
+    // when
+    ModelTurn turn = interpret("The answer is 42.");
+
+    // then
+    assertThat(kinds(turn)).containsExactly(StepKind.FINAL_ANSWER);
+    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("The answer is 42.");
+    assertThat(turn.steps().get(0).author()).isEqualTo("model");
+    assertThat(turn.finalAnswer()).isEqualTo("The answer is 42.");
+    assertThat(turn.actions()).isEmpty();
+  }
+
+  @Test
+  void should_turn_text_and_tool_calls_into_a_thought_and_one_action_per_call() {
+    // when
+    ModelTurn turn = interpret("Let me compute and look it up.",
+        new ToolCall("call_a", "calculator", "{\"expression\": \"17*23\"}"),
+        new ToolCall("call_b", "read_document", "{\"name\": \"leave.md\"}"));
+
+    // then
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.ACTION, StepKind.ACTION);
+    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("Let me compute and look it up.");
+    assertThat(turn.finalAnswer()).isNull();
+    assertThat(turn.actions()).extracting(Action::callId, Action::tool)
+        .containsExactly(
+            tuple("call_a", "calculator"),
+            tuple("call_b", "read_document"));
+    assertThat(turn.actions().get(0).arguments().get("expression").asText()).isEqualTo("17*23");
+    assertThat(turn.actions().get(0).hasValidArguments()).isTrue();
+    assertThat(turn.steps().get(1).content().toString())
+        .isEqualTo("{\"callId\":\"call_a\",\"tool\":\"calculator\",\"arguments\":{\"expression\":\"17*23\"}}");
+    assertThat(turn.steps().get(2).content().get("callId").asText()).isEqualTo("call_b");
+  }
+
+  @Test
+  void should_keep_an_empty_thought_when_the_model_only_calls_tools() {
+    ModelTurn turn = interpret("", new ToolCall("c1", "calculator", "{\"expression\": \"1+1\"}"));
+
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.ACTION);
+    assertThat(turn.steps().get(0).content().get("text").asText()).isEmpty();
+  }
+
+  @Test
+  void should_replace_blank_call_ids() {
+    ModelTurn turn = interpret("", new ToolCall("", "a", "{}"), new ToolCall("  ", "b", "{}"));
+
+    assertThat(turn.actions()).extracting(Action::callId).containsExactly("call_3_1", "call_3_2");
+  }
+
+  @Test
+  void should_replace_duplicate_call_ids() {
+    ModelTurn turn = interpret("",
+        new ToolCall("x", "a", "{}"), new ToolCall("x", "b", "{}"), new ToolCall("y", "c", "{}"));
+
+    assertThat(turn.actions()).extracting(Action::callId).containsExactly("x", "call_3_2", "y");
+  }
+
+  @Test
+  void should_never_hand_out_the_same_call_id_twice() {
+    ModelTurn turn = interpret("", new ToolCall("call_3_2", "a", "{}"), new ToolCall("", "b", "{}"));
+
+    assertThat(turn.actions()).extracting(Action::callId).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void should_keep_arguments_that_are_not_json_as_raw_text() {
+    // when
+    ModelTurn turn = interpret("", new ToolCall("c1", "calculator", "expression=17*23"));
+
+    // then
+    Action action = turn.actions().get(0);
+    assertThat(action.hasValidArguments()).isFalse();
+    assertThat(action.arguments()).isNull();
+    assertThat(action.rawArguments()).isEqualTo("expression=17*23");
+    assertThat(turn.steps().get(1).content().toString())
+        .isEqualTo("{\"callId\":\"c1\",\"tool\":\"calculator\",\"rawArguments\":\"expression=17*23\"}");
+  }
+
+  @Test
+  void should_keep_json_that_is_not_an_object_as_raw_text() {
+    ModelTurn turn = interpret("",
+        new ToolCall("c1", "t", "[1,2]"), new ToolCall("c2", "t", "42"), new ToolCall("c3", "t", "null"));
+
+    assertThat(turn.actions()).extracting(Action::hasValidArguments).containsExactly(false, false, false);
+    assertThat(turn.actions()).extracting(Action::rawArguments).containsExactly("[1,2]", "42", "null");
+  }
+
+  @Test
+  void should_read_empty_arguments_as_an_empty_object() {
+    ModelTurn turn = interpret("", new ToolCall("c1", "current_time", ""), new ToolCall("c2", "current_time", "  "));
+
+    assertThat(turn.actions()).allSatisfy(action -> {
+      assertThat(action.hasValidArguments()).isTrue();
+      assertThat(action.arguments().toString()).isEqualTo("{}");
+      assertThat(action.rawArguments()).isNull();
+    });
+  }
+
+  @Test
+  void should_observe_an_empty_reply_as_an_error() {
+    // when
+    ModelTurn turn = interpret("  \n ");
+
+    // then
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
+    assertThat(turn.steps().get(0).content().get("text").asText()).isEmpty();
+    NewStep observation = turn.steps().get(1);
+    assertThat(observation.author()).isEqualTo("agentloop");
+    assertThat(observation.content().has("callId")).isFalse();
+    assertThat(observation.content().get("error").asText())
+        .isEqualTo("your reply was empty; call a tool or give your final answer");
+    assertThat(turn.actions()).isEmpty();
+    assertThat(turn.finalAnswer()).isNull();
+  }
+
+  @Test
+  void should_refuse_a_reply_larger_than_max_step_chars_naming_its_size() {
+    // given: 95 characters of text plus a call of 4 + 8 characters
+    ModelReply reply = new ModelReply("a".repeat(95), List.of(new ToolCall("c1", "tool", "{\"x\": 1}")), 0);
+
+    // when
+    ModelTurn turn = ReplyInterpreter.interpret(reply, 1, 100);
+
+    // then
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
+    assertThat(turn.actions()).isEmpty();
+    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("a".repeat(95));
+    assertThat(turn.steps().get(1).content().get("error").asText())
+        .isEqualTo("your reply had 107 characters, more than the 100 allowed; answer shorter");
+  }
+
+  @Test
+  void should_keep_only_a_preview_of_an_oversized_reply_as_thought() {
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("b".repeat(5_000), List.of(), 0), 1, 1_000);
+
+    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("b".repeat(2_000) + "[…]");
+    assertThat(turn.steps().get(1).content().get("error").asText()).startsWith("your reply had 5000 characters");
+    assertThat(turn.finalAnswer()).isNull();
+  }
+
+  @Test
+  void should_accept_a_reply_of_exactly_max_step_chars() {
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("c".repeat(100), List.of(), 0), 1, 100);
+
+    assertThat(turn.finalAnswer()).isEqualTo("c".repeat(100));
+  }
+
+  @Test
+  void should_refuse_more_tool_calls_than_allowed_per_turn() {
+    // given
+    List<ToolCall> calls = new ArrayList<>();
+    for (int i = 0; i <= ReplyInterpreter.MAX_TOOL_CALLS_PER_TURN; i++) {
+      calls.add(new ToolCall("c" + i, "calculator", "{}"));
+    }
+
+    // when
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("many", calls, 0), 1, MAX_STEP_CHARS);
+
+    // then
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
+    assertThat(turn.actions()).isEmpty();
+    assertThat(turn.steps().get(1).content().get("error").asText())
+        .isEqualTo("you called 17 tools at once; call at most 16 per turn");
+  }
+
+  @Test
+  void should_accept_the_maximum_number_of_tool_calls() {
+    List<ToolCall> calls = new ArrayList<>();
+    for (int i = 0; i < ReplyInterpreter.MAX_TOOL_CALLS_PER_TURN; i++) {
+      calls.add(new ToolCall("c" + i, "calculator", "{}"));
+    }
+
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("", calls, 0), 1, MAX_STEP_CHARS);
+
+    assertThat(turn.actions()).hasSize(16);
+  }
+
+  @Test
+  void should_not_throw_on_deeply_nested_garbage_arguments() {
+    // given
+    String garbage = "[".repeat(5_000);
+
+    // when / then
+    assertThatCode(() -> interpret("", new ToolCall("c1", "t", garbage))).doesNotThrowAnyException();
+    Action action = interpret("", new ToolCall("c1", "t", garbage)).actions().get(0);
+    assertThat(action.hasValidArguments()).isFalse();
+    assertThat(action.rawArguments()).isEqualTo(garbage);
+  }
+
+  @Test
+  void should_not_throw_on_deeply_nested_valid_json_arguments() {
+    String nested = "{\"a\":".repeat(1_500) + "1" + "}".repeat(1_500);
+
+    Action action = interpret("", new ToolCall("c1", "t", nested)).actions().get(0);
+
+    assertThat(action.hasValidArguments()).isFalse();
+    assertThat(action.rawArguments()).isEqualTo(nested);
+  }
+}

@@ -1,0 +1,264 @@
+package dev.agentloop.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.tool.ToolOutcome.FailureKind;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ToolRunnerTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonNode TEXT_SCHEMA = json("""
+      {"type": "object", "properties": {"text": {"type": "string"}},
+       "required": ["text"], "additionalProperties": false}
+      """);
+
+  private final ExecutorService pool = Executors.newFixedThreadPool(2);
+
+  @AfterEach
+  void stopPool() {
+    pool.shutdownNow();
+  }
+
+  @FunctionalInterface
+  private interface Body {
+    String execute(JsonNode arguments) throws Exception;
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (Exception e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  private static AgentTool tool(String name, Body body) {
+    return tool(name, TEXT_SCHEMA, body);
+  }
+
+  private static AgentTool tool(String name, JsonNode schema, Body body) {
+    return new AgentTool() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public String description() {
+        return "test tool " + name;
+      }
+
+      @Override
+      public JsonNode parameters() {
+        return schema;
+      }
+
+      @Override
+      public String execute(JsonNode arguments) throws Exception {
+        return body.execute(arguments);
+      }
+    };
+  }
+
+  private ToolRunner runner(Duration timeout, int maxResultChars, AgentTool... tools) {
+    return new ToolRunner(new ToolRegistry(List.of(tools)), pool, timeout, maxResultChars);
+  }
+
+  private ToolRunner runner(AgentTool... tools) {
+    return runner(Duration.ofSeconds(5), 1_000, tools);
+  }
+
+  private static ToolOutcome outcome(ToolRunner runner, String tool, JsonNode arguments) throws Exception {
+    CompletableFuture<ToolOutcome> stage = runner.run(tool, arguments).toCompletableFuture();
+    ToolOutcome outcome = stage.get(5, TimeUnit.SECONDS);
+    assertThat(stage.isCompletedExceptionally()).isFalse();
+    return outcome;
+  }
+
+  private static JsonNode text(String text) {
+    return JSON.createObjectNode().put("text", text);
+  }
+
+  @Test
+  void should_return_the_result_of_a_tool() throws Exception {
+    // given
+    ToolRunner runner = runner(tool("echo", arguments -> "echo: " + arguments.get("text").asText()));
+
+    // when
+    ToolOutcome outcome = outcome(runner, "echo", text("hi"));
+
+    // then
+    assertThat(outcome.failed()).isFalse();
+    assertThat(outcome.result()).isEqualTo("echo: hi");
+    assertThat(outcome.failure()).isNull();
+  }
+
+  @Test
+  void should_turn_a_null_result_into_empty_text() throws Exception {
+    ToolRunner runner = runner(tool("quiet", arguments -> null));
+
+    assertThat(outcome(runner, "quiet", text("x"))).isEqualTo(ToolOutcome.success(""));
+  }
+
+  @Test
+  void should_report_an_unknown_tool_with_the_available_tools() throws Exception {
+    // given
+    ToolRunner runner = runner(tool("echo", arguments -> "x"), tool("upper", arguments -> "X"));
+
+    // when
+    ToolOutcome outcome = outcome(runner, "translate", text("hi"));
+
+    // then
+    assertThat(outcome.result()).isNull();
+    assertThat(outcome.failure()).isEqualTo(new ToolOutcome.Failure(FailureKind.UNKNOWN_TOOL,
+        "there is no tool named 'translate'; available tools: echo, upper"));
+  }
+
+  @Test
+  void should_report_invalid_arguments_with_the_violation_without_running_the_tool() throws Exception {
+    // given
+    AtomicBoolean ran = new AtomicBoolean();
+    ToolRunner runner = runner(tool("echo", arguments -> {
+      ran.set(true);
+      return "x";
+    }));
+
+    // when
+    ToolOutcome outcome = outcome(runner, "echo", json("{\"text\": 42}"));
+
+    // then
+    assertThat(outcome.failure()).isEqualTo(new ToolOutcome.Failure(FailureKind.INVALID_ARGUMENTS,
+        "arguments for 'echo' do not match its schema: /text: integer found, string expected"));
+    assertThat(ran).isFalse();
+  }
+
+  @Test
+  void should_join_several_violations_with_semicolons() throws Exception {
+    ToolRunner runner = runner(tool("echo", arguments -> "x"));
+
+    ToolOutcome outcome = outcome(runner, "echo", json("{\"loud\": true}"));
+
+    assertThat(outcome.failure().kind()).isEqualTo(FailureKind.INVALID_ARGUMENTS);
+    assertThat(outcome.failure().message())
+        .startsWith("arguments for 'echo' do not match its schema: ")
+        .contains("required property 'text' not found")
+        .contains("property 'loud' is not defined in the schema")
+        .contains("; ");
+  }
+
+  @Test
+  void should_pass_on_the_message_of_a_tool_exception_exactly() throws Exception {
+    ToolRunner runner = runner(tool("lookup", arguments -> {
+      throw new ToolException("no document named 'x'; available documents: a.md");
+    }));
+
+    ToolOutcome outcome = outcome(runner, "lookup", text("x"));
+
+    assertThat(outcome.failure()).isEqualTo(new ToolOutcome.Failure(FailureKind.FAILED,
+        "no document named 'x'; available documents: a.md"));
+  }
+
+  @Test
+  void should_report_a_runtime_exception_with_its_message() throws Exception {
+    ToolRunner runner = runner(tool("fragile", arguments -> {
+      throw new IllegalStateException("database is down");
+    }));
+
+    ToolOutcome outcome = outcome(runner, "fragile", text("x"));
+
+    assertThat(outcome.failure().kind()).isEqualTo(FailureKind.FAILED);
+    assertThat(outcome.failure().message()).isEqualTo("'fragile' failed: database is down");
+  }
+
+  @Test
+  void should_name_the_exception_class_when_it_has_no_message() throws Exception {
+    ToolRunner runner = runner(tool("fragile", arguments -> {
+      throw new IllegalStateException();
+    }));
+
+    ToolOutcome outcome = outcome(runner, "fragile", text("x"));
+
+    assertThat(outcome.failure()).isEqualTo(new ToolOutcome.Failure(FailureKind.FAILED,
+        "'fragile' failed: IllegalStateException"));
+  }
+
+  @Test
+  void should_report_an_error_thrown_by_a_tool_as_a_failure() throws Exception {
+    ToolRunner runner = runner(tool("broken", arguments -> {
+      throw new AssertionError("impossible state");
+    }));
+
+    ToolOutcome outcome = outcome(runner, "broken", text("x"));
+
+    assertThat(outcome.failure()).isEqualTo(new ToolOutcome.Failure(FailureKind.FAILED,
+        "'broken' failed: impossible state"));
+  }
+
+  @Test
+  void should_time_out_a_hanging_tool_and_interrupt_its_thread() throws Exception {
+    // given
+    CountDownLatch never = new CountDownLatch(1);
+    CountDownLatch interruptSeen = new CountDownLatch(1);
+    AtomicBoolean interrupted = new AtomicBoolean();
+    ToolRunner runner = runner(Duration.ofMillis(200), 1_000, tool("hang", arguments -> {
+      try {
+        never.await();
+        return "finished";
+      } catch (InterruptedException e) {
+        interrupted.set(true);
+        interruptSeen.countDown();
+        throw e;
+      }
+    }));
+
+    // when
+    ToolOutcome outcome = outcome(runner, "hang", text("x"));
+
+    // then
+    assertThat(outcome.failure().kind()).isEqualTo(FailureKind.TIMED_OUT);
+    assertThat(outcome.failure().message()).startsWith("'hang' did not finish within ");
+    assertThat(interruptSeen.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(interrupted).isTrue();
+  }
+
+  @Test
+  void should_state_a_sub_second_timeout_readably() throws Exception {
+    ToolRunner runner = runner(Duration.ofMillis(200), 1_000, tool("hang", arguments -> {
+      new CountDownLatch(1).await();
+      return "finished";
+    }));
+
+    ToolOutcome outcome = outcome(runner, "hang", text("x"));
+
+    assertThat(outcome.failure()).isEqualTo(new ToolOutcome.Failure(FailureKind.TIMED_OUT,
+        "'hang' did not finish within 200 ms"));
+  }
+
+  @Test
+  void should_cut_a_long_result_with_a_note() throws Exception {
+    ToolRunner runner = runner(Duration.ofSeconds(5), 10, tool("chatty", arguments -> "0123456789abcdef"));
+
+    ToolOutcome outcome = outcome(runner, "chatty", text("x"));
+
+    assertThat(outcome.result()).isEqualTo("0123456789\n[cut: 6 more characters]");
+  }
+
+  @Test
+  void should_keep_a_result_of_exactly_max_result_chars() throws Exception {
+    ToolRunner runner = runner(Duration.ofSeconds(5), 10, tool("exact", arguments -> "0123456789"));
+
+    assertThat(outcome(runner, "exact", text("x")).result()).isEqualTo("0123456789");
+  }
+}
