@@ -2,6 +2,7 @@ package dev.agentloop;
 
 import dev.agentloop.agent.AgentSettings;
 import java.io.InputStream;
+import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.model.bpmn.Bpmn;
 import org.camunda.bpm.model.bpmn.BpmnModelInstance;
@@ -28,12 +29,17 @@ public class TestAgent implements ApplicationRunner {
 
   @Override
   public void run(ApplicationArguments args) {
+    deployVariant(engine, KEY, Map.of(AgentSettings.ALLOWED_TOOLS, "*"));
+  }
+
+  /** Deploys react-agent under another key with some of its extension properties changed. */
+  public static void deployVariant(ProcessEngine engine, String key, Map<String, String> properties) {
     BpmnModelInstance model = reactAgent();
-    model.getModelElementsByType(Process.class).iterator().next().setId(KEY);
+    model.getModelElementsByType(Process.class).iterator().next().setId(key);
     model.getModelElementsByType(CamundaProperty.class).stream()
-        .filter(p -> AgentSettings.ALLOWED_TOOLS.equals(p.getCamundaName()))
-        .forEach(p -> p.setCamundaValue("*"));
-    engine.getRepositoryService().createDeployment().name(KEY).addModelInstance(KEY + ".bpmn", model).deploy();
+        .filter(p -> properties.containsKey(p.getCamundaName()))
+        .forEach(p -> p.setCamundaValue(properties.get(p.getCamundaName())));
+    engine.getRepositoryService().createDeployment().name(key).addModelInstance(key + ".bpmn", model).deploy();
   }
 
   private static BpmnModelInstance reactAgent() {

@@ -3,19 +3,24 @@ package dev.agentloop.agent;
 import dev.agentloop.tool.ToolOutcome;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
+import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import dev.agentloop.worker.TaskResult;
 import dev.agentloop.worker.TopicHandler;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
 /**
- * Serves {@code agentloop.act}: runs the first pending tool call of the current turn and writes its
- * observation. Whatever goes wrong with the call (unknown tool, arguments that are no JSON object or
- * break the schema, a tool that throws or hangs) becomes an error observation the model reads.
+ * Serves {@code agentloop.act}: runs the tool calls of the current turn that have no observation
+ * yet, side by side, and writes one observation per call in the order the model made them.
+ * Whatever goes wrong with a call (unknown tool, arguments that are no JSON object or break the
+ * schema, a tool that throws or hangs) becomes an error observation the model reads next.
+ * A turn without pending calls (the model's reply could not be used) completes with no step.
  */
 class ActHandler implements TopicHandler {
 
@@ -24,16 +29,14 @@ class ActHandler implements TopicHandler {
   private final StepStore store;
   private final ToolRegistry tools;
   private final ToolRunner runner;
-  private final Router router;
 
   ActHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner, Router router) {
+      ToolRunner runner) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
     this.tools = tools;
     this.runner = runner;
-    this.router = router;
   }
 
   @Override
@@ -42,22 +45,33 @@ class ActHandler implements TopicHandler {
   }
 
   @Override
-  public CompletionStage<TaskResult> handle(LockedExternalTask task) {
+  public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
-    LoopState state = reader.read(task.getProcessInstanceId(), settings.contextWindowSteps());
+    LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     List<Action> pending = state.pendingActions();
     if (pending.isEmpty()) {
-      return CompletableFuture.completedFuture(
-          new TaskResult.Complete(ReactAgentProcess.ROUTE.with(Route.THINK.value()), () -> { }));
+      return CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> state));
     }
-    Action action = pending.get(0);
-    String route = router.next(pending.subList(1, pending.size())).value();
+    List<CompletableFuture<NewStep>> observations = pending.stream()
+        .map(action -> observe(action, settings).toCompletableFuture())
+        .toList();
+    return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
+      List<NewStep> steps = new ArrayList<>();
+      observations.forEach(observation -> steps.add(observation.join()));
+      // observations AgentLoop wrote itself (refused calls) cost no tool call
+      Usage usage = new Usage(0, (int) steps.stream().filter(s -> !s.author().equals(Steps.AGENTLOOP)).count(), 0);
+      return new TaskResult.Complete(Map.of(), () -> state.advance(
+          store.append(state.head(), steps, usage), usage, settings.contextWindowSteps()));
+    });
+  }
+
+  private CompletionStage<NewStep> observe(Action action, AgentSettings settings) {
     String refusal = refusal(action, settings);
     if (refusal != null) {
-      return CompletableFuture.completedFuture(record(state, route, Observation.error(action, refusal), Steps.AGENTLOOP, Usage.NONE));
+      return CompletableFuture.completedFuture(Steps.observation(Observation.error(action, refusal), Steps.AGENTLOOP));
     }
     return runner.run(action.tool(), action.arguments()).thenApply(outcome ->
-        record(state, route, observation(action, outcome), action.tool(), Usage.toolCall()));
+        Steps.observation(observation(action, outcome), outcome.toolRan() ? action.tool() : Steps.AGENTLOOP));
   }
 
   private String refusal(Action action, AgentSettings settings) {
@@ -76,10 +90,5 @@ class ActHandler implements TopicHandler {
   private static Observation observation(Action action, ToolOutcome outcome) {
     return outcome.failed() ? Observation.error(action, outcome.failure().message())
         : Observation.result(action, outcome.result());
-  }
-
-  private TaskResult record(LoopState state, String route, Observation observation, String author, Usage usage) {
-    return new TaskResult.Complete(ReactAgentProcess.ROUTE.with(route),
-        () -> store.append(state.head(), List.of(Steps.observation(observation, author)), usage));
   }
 }

@@ -36,11 +36,11 @@ public class AgentConfiguration {
 
   @Bean
   ThinkHandler thinkHandler(AgentDefinitions definitions, StepStore store, ChatModel model, ToolRegistry tools) {
-    return new ThinkHandler(definitions, new LoopStateReader(store), store, model, tools, new Router());
+    return new ThinkHandler(definitions, new LoopStateReader(store), store, model, tools);
   }
 
   @Bean
   ActHandler actHandler(AgentDefinitions definitions, StepStore store, ToolRegistry tools, ToolRunner runner) {
-    return new ActHandler(definitions, new LoopStateReader(store), store, tools, runner, new Router());
+    return new ActHandler(definitions, new LoopStateReader(store), store, tools, runner);
   }
 }

@@ -1,9 +1,11 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.Usage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,6 +24,19 @@ public record LoopState(RunRecord run, Step plan, List<Step> recent, boolean tru
 
   public LoopState {
     recent = List.copyOf(recent);
+  }
+
+  /**
+   * The state after this worker appended steps: what the next task of the run starts from without
+   * reading the database again. The recent steps stay within {@code window}.
+   */
+  LoopState advance(Appended appended, Usage usage, int window) {
+    List<Step> steps = new ArrayList<>(recent);
+    steps.addAll(appended.steps());
+    int cut = Math.max(0, steps.size() - window);
+    Step newPlan = appended.steps().stream().filter(s -> s.kind() == StepKind.PLAN).reduce((a, b) -> b).orElse(plan);
+    return new LoopState(run.advancedTo(appended.head(), usage), newPlan, steps.subList(cut, steps.size()),
+        truncated || cut > 0);
   }
 
   public RunHead head() {

@@ -5,14 +5,23 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.util.List;
+import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
-/** Reads a {@link LoopState} with a few indexed queries and no transaction. */
+/** Reads a {@link LoopState} with a few indexed queries and no transaction, unless it was handed on. */
 class LoopStateReader {
 
   private final StepStore store;
 
   LoopStateReader(StepStore store) {
     this.store = store;
+  }
+
+  /** The state handed on by the previous step of the run, or else read from the step store. */
+  LoopState read(LockedExternalTask task, Object carried, int window) {
+    if (carried instanceof LoopState state && state.run().runId().equals(task.getProcessInstanceId())) {
+      return state;
+    }
+    return read(task.getProcessInstanceId(), window);
   }
 
   LoopState read(String runId, int window) {

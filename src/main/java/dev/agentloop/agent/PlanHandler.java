@@ -33,7 +33,7 @@ class PlanHandler implements TopicHandler {
   }
 
   @Override
-  public CompletionStage<TaskResult> handle(LockedExternalTask task) {
+  public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
     RunRecord run = store.run(task.getProcessInstanceId());
     ModelRequest request = new ModelRequest(Purpose.PLAN, PromptBuilder.forPlanning(run.question(), settings),
@@ -43,8 +43,10 @@ class PlanHandler implements TopicHandler {
       if (plan.isEmpty()) {
         throw new IllegalStateException("the model returned no plan: '" + reply.text() + "'");
       }
-      return new TaskResult.Complete(Map.of(),
-          () -> store.append(run.head(), List.of(Steps.plan(plan, Steps.MODEL)), Usage.modelCall(reply.tokens())));
+      Usage usage = Usage.modelCall(reply.tokens());
+      LoopState before = new LoopState(run, null, List.of(), false);
+      return new TaskResult.Complete(Map.of(), () -> before.advance(
+          store.append(run.head(), List.of(Steps.plan(plan, Steps.MODEL)), usage), usage, settings.contextWindowSteps()));
     });
   }
 }

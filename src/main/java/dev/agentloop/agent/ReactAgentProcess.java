@@ -29,7 +29,7 @@ public final class ReactAgentProcess {
   // variables
   /** The question the run answers; set when the run starts. */
   public static final ProcessVariable<String> QUESTION = ProcessVariable.string("question");
-  /** Where the loop goes next, one of {@link Route#value()}; set by whatever changed the trace. */
+  /** Where the loop goes next, one of {@link Route#value()}; transient, see {@link Route#asVariable()}. */
   public static final ProcessVariable<String> ROUTE = ProcessVariable.string("route");
   /** The latest final answer, for Cockpit and Tasklist; the trace keeps all of them. */
   public static final ProcessVariable<String> FINAL_ANSWER = ProcessVariable.string("finalAnswer");

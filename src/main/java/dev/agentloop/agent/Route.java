@@ -1,11 +1,15 @@
 package dev.agentloop.agent;
 
+import java.util.Map;
+import org.camunda.bpm.engine.variable.Variables;
+
 /**
- * Where the agent loop goes next. The gateway {@code nextStep} compares the {@code route}
- * variable with these values, e.g. {@code ${route == 'act'}}.
+ * Where the agent loop goes after a thought. The gateway {@code nextStep} compares the
+ * {@code route} variable with these values, e.g. {@code ${route == 'done'}}. The variable is
+ * transient: set by the completion of {@code think} and read by the gateway in the same
+ * transaction, it is never written to the database (the trace is where the state lives).
  */
 public enum Route {
-  THINK("think"),
   ACT("act"),
   DONE("done");
 
@@ -17,5 +21,10 @@ public enum Route {
 
   public String value() {
     return value;
+  }
+
+  /** The transient {@code route} variable to complete a task with. */
+  public Map<String, Object> asVariable() {
+    return Map.of(ReactAgentProcess.ROUTE.name(), Variables.stringValue(value, true));
   }
 }

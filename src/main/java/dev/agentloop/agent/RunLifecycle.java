@@ -21,7 +21,7 @@ public class RunLifecycle {
     this.store = store;
   }
 
-  /** Creates the run record, whose loop begins with a thought; a start without a question fails clearly. */
+  /** Creates the run record; a start without a question fails with a clear message. */
   public ExecutionListener onStart() {
     return execution -> {
       String question = ReactAgentProcess.QUESTION.get(execution);
@@ -30,7 +30,6 @@ public class RunLifecycle {
             + ReactAgentProcess.QUESTION.name() + "' with the question to answer");
       }
       store.createRun(execution.getProcessInstanceId(), processKey(execution), question);
-      execution.setVariable(ReactAgentProcess.ROUTE.name(), Route.THINK.value());
     };
   }
 

@@ -27,16 +27,14 @@ class ThinkHandler implements TopicHandler {
   private final StepStore store;
   private final ChatModel model;
   private final ToolRegistry tools;
-  private final Router router;
 
   ThinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
-      ToolRegistry tools, Router router) {
+      ToolRegistry tools) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
     this.model = model;
     this.tools = tools;
-    this.router = router;
   }
 
   @Override
@@ -45,9 +43,9 @@ class ThinkHandler implements TopicHandler {
   }
 
   @Override
-  public CompletionStage<TaskResult> handle(LockedExternalTask task) {
+  public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
-    LoopState state = reader.read(task.getProcessInstanceId(), settings.contextWindowSteps());
+    LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     int turn = state.nextTurn();
     boolean finalTurn = turn >= settings.maxSteps();
     ModelRequest request = new ModelRequest(Purpose.THINK, PromptBuilder.forThinking(state, settings, finalTurn),
@@ -57,13 +55,14 @@ class ThinkHandler implements TopicHandler {
       ModelTurn result = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
       Map<String, Object> variables = new HashMap<>();
       if (result.finalAnswer() != null) {
-        variables.put(ReactAgentProcess.ROUTE.name(), Route.DONE.value());
+        variables.putAll(Route.DONE.asVariable());
         variables.put(ReactAgentProcess.FINAL_ANSWER.name(), result.finalAnswer());
       } else {
-        variables.put(ReactAgentProcess.ROUTE.name(), router.next(result.actions()).value());
+        variables.putAll(Route.ACT.asVariable());
       }
-      return new TaskResult.Complete(variables,
-          () -> store.append(state.head(), result.steps(), Usage.modelCall(reply.tokens())));
+      Usage usage = Usage.modelCall(reply.tokens());
+      return new TaskResult.Complete(variables, () -> state.advance(
+          store.append(state.head(), result.steps(), usage), usage, settings.contextWindowSteps()));
     });
   }
 

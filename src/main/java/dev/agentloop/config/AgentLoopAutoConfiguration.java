@@ -6,6 +6,7 @@ import dev.agentloop.llm.LlmConfiguration;
 import dev.agentloop.tool.ToolConfiguration;
 import dev.agentloop.trace.TraceConfiguration;
 import dev.agentloop.web.WebConfiguration;
+import dev.agentloop.worker.TaskArrivals;
 import dev.agentloop.worker.WorkerConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -23,7 +24,7 @@ import org.springframework.context.annotation.Import;
 public class AgentLoopAutoConfiguration {
 
   @Bean
-  AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle) {
-    return new AgentLoopEnginePlugin(lifecycle);
+  AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals) {
+    return new AgentLoopEnginePlugin(lifecycle, arrivals);
   }
 }

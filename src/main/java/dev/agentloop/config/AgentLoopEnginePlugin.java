@@ -1,17 +1,24 @@
 package dev.agentloop.config;
 
 import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
+import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 
-/** Hooks AgentLoop into the engine: the parse listener that recognises agent processes. */
+/**
+ * Hooks AgentLoop into the engine: the parse listener that recognises agent processes, and on H2
+ * the index that keeps completing a step independent of the number of running instances.
+ */
 class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
 
   private final RunLifecycle lifecycle;
+  private final TaskArrivals arrivals;
 
-  AgentLoopEnginePlugin(RunLifecycle lifecycle) {
+  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals) {
     this.lifecycle = lifecycle;
+    this.arrivals = arrivals;
   }
 
   @Override
@@ -19,6 +26,11 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     if (configuration.getCustomPostBPMNParseListeners() == null) {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
-    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle));
+    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle, arrivals));
+  }
+
+  @Override
+  public void postProcessEngineBuild(ProcessEngine engine) {
+    H2EngineIndexes.create(engine);
   }
 }

@@ -2,6 +2,7 @@ package dev.agentloop.config;
 
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
 import java.util.List;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
@@ -14,7 +15,7 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
 
 /**
  * Recognises agent processes at deployment (they have a service task on an {@code agentloop.*}
- * topic) and attaches the run lifecycle to them. The engine parses all elements of a process
+ * topic), attaches the run lifecycle to them and lets their tasks wake the embedded worker. The engine parses all elements of a process
  * before it calls {@link #parseProcess}, so by then we know whether it is an agent.
  */
 class AgentParseListener extends AbstractBpmnParseListener {
@@ -23,9 +24,11 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private static final String END_EVENTS = "agentloop.endEvents";
 
   private final RunLifecycle lifecycle;
+  private final TaskArrivals arrivals;
 
-  AgentParseListener(RunLifecycle lifecycle) {
+  AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals) {
     this.lifecycle = lifecycle;
+    this.arrivals = arrivals;
   }
 
   @Override
@@ -33,6 +36,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
     String topic = serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "topic");
     if (topic != null && topic.startsWith(ReactAgentProcess.TOPIC_PREFIX)) {
       activity.getProcessDefinition().setProperty(IS_AGENT, true);
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, arrivals.startListener());
     }
   }
 

@@ -31,4 +31,9 @@ public record ToolOutcome(String result, Failure failure) {
   public boolean failed() {
     return failure != null;
   }
+
+  /** Whether the tool itself ran (and perhaps failed), as opposed to a call refused before it. */
+  public boolean toolRan() {
+    return failure == null || failure.kind() == FailureKind.TIMED_OUT || failure.kind() == FailureKind.FAILED;
+  }
 }

@@ -16,4 +16,11 @@ public record RunRecord(
     Instant createdAt,
     Instant endedAt,
     String restartedFrom,
-    Integer restartedFromStep) {}
+    Integer restartedFromStep) {
+
+  /** The record after an append moved its head and spent {@code usage}. */
+  public RunRecord advancedTo(RunHead newHead, Usage usage) {
+    return new RunRecord(runId, agentKey, question, status, statusReason, newHead, modelCalls + usage.modelCalls(),
+        toolCalls + usage.toolCalls(), tokens + usage.tokens(), createdAt, endedAt, restartedFrom, restartedFromStep);
+  }
+}

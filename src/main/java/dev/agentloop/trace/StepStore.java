@@ -70,7 +70,7 @@ public class StepStore {
   public List<Step> recentPath(String runId, int limit) {
     List<Step> newestFirst = jdbc.query(
         "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND status = 'ACTIVE'"
-            + " ORDER BY step_no DESC LIMIT ?",
+            + " ORDER BY run_id, status, step_no DESC LIMIT ?",
         stepMapper, runId, limit);
     List<Step> path = new ArrayList<>(newestFirst);
     Collections.reverse(path);
@@ -80,8 +80,8 @@ public class StepStore {
   /** The newest step of a kind on the active path. */
   public Optional<Step> latestActive(String runId, StepKind kind) {
     return jdbc.query(
-            "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND status = 'ACTIVE' AND kind = ?"
-                + " ORDER BY step_no DESC LIMIT 1",
+            "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND kind = ? AND status = 'ACTIVE'"
+                + " ORDER BY run_id, kind, step_no DESC LIMIT 1",
             stepMapper, runId, kind.name())
         .stream().findFirst();
   }
@@ -95,28 +95,29 @@ public class StepStore {
   /**
    * Appends steps as a chain below the expected head and moves the head to the last of them.
    *
+   * @return the steps as stored and the new head, so that the caller can go on without reading them back
    * @throws StaleHeadException when the head is no longer {@code expected}; nothing is written
    */
-  public RunHead append(RunHead expected, List<NewStep> steps, Usage usage) {
+  public Appended append(RunHead expected, List<NewStep> steps, Usage usage) {
     if (steps.isEmpty()) {
       throw new IllegalArgumentException("steps must not be empty");
     }
     return transaction.execute(status -> {
-      int newHead = expected.stepCount() + steps.size();
       int turn = expected.headTurn();
       Integer parent = expected.headStep();
       OffsetDateTime time = now();
-      List<Object[]> rows = new ArrayList<>(steps.size());
-      for (int i = 0; i < steps.size(); i++) {
-        NewStep step = steps.get(i);
+      List<Step> written = new ArrayList<>(steps.size());
+      for (NewStep step : steps) {
         turn = step.kind().startsTurn() ? turn + 1 : turn;
-        int stepNo = expected.stepCount() + i + 1;
-        rows.add(row(expected.runId(), stepNo, parent, step, turn, time, null));
+        int stepNo = expected.stepCount() + written.size() + 1;
+        written.add(new Step(expected.runId(), stepNo, parent, step.kind(), turn, step.content(), StepStatus.ACTIVE,
+            step.author(), time.toInstant(), null, step.reason()));
         parent = stepNo;
       }
-      moveHead(expected, newHead, turn, steps.size(), usage);
-      insert(rows);
-      return new RunHead(expected.runId(), expected.version() + 1, newHead, turn, newHead);
+      RunHead head = new RunHead(expected.runId(), expected.version() + 1, parent, turn, parent);
+      moveHead(expected, head, steps.size(), usage);
+      insert(written.stream().map(this::row).toList());
+      return new Appended(head, written);
     });
   }
 
@@ -126,12 +127,12 @@ public class StepStore {
         status.name(), reason, now(), runId);
   }
 
-  private void moveHead(RunHead expected, int newHead, int headTurn, int added, Usage usage) {
+  private void moveHead(RunHead expected, RunHead head, int added, Usage usage) {
     int updated = jdbc.update(
         "UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = step_count + ?, version = version + 1,"
             + " model_calls = model_calls + ?, tool_calls = tool_calls + ?, tokens = tokens + ?"
             + " WHERE run_id = ? AND version = ?",
-        newHead, headTurn, added, usage.modelCalls(), usage.toolCalls(), usage.tokens(),
+        head.headStep(), head.headTurn(), added, usage.modelCalls(), usage.toolCalls(), usage.tokens(),
         expected.runId(), expected.version());
     if (updated != 1) {
       throw new StaleHeadException(expected.runId(), expected.version());
@@ -147,10 +148,10 @@ public class StepStore {
     }
   }
 
-  private Object[] row(String runId, int stepNo, Integer parent, NewStep step, int turn, OffsetDateTime time,
-      Integer supersedes) {
-    return new Object[] {runId, stepNo, parent, step.kind().name(), turn, write(step.content()),
-        StepStatus.ACTIVE.name(), step.author(), time, supersedes, step.reason()};
+  private Object[] row(Step step) {
+    return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
+        write(step.content()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
+        step.supersedes(), step.reason()};
   }
 
   private String write(JsonNode content) {

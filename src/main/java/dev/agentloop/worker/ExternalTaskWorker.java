@@ -13,9 +13,11 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ExternalTaskService;
+import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.externaltask.ExternalTaskQueryTopicBuilder;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
-import org.camunda.bpm.engine.impl.ProcessEngineImpl;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.impl.util.SingleConsumerCondition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,9 +29,10 @@ import org.springframework.transaction.PlatformTransactionManager;
 /**
  * Serves the agent topics inside the engine's JVM. One fetcher thread locks up to
  * {@code maxConcurrency} tasks at a time; a small pool prepares and completes them; waiting on
- * models and tools holds no thread. The engine wakes the fetcher the moment a task of this JVM is
- * committed, so the next step starts without polling delay; tasks created on other nodes are
- * found within {@code idleWait}.
+ * models and tools holds no thread. The next step of a run is locked in the transaction that
+ * completes the step before it (see {@link TaskCompleter}); other tasks committed in this JVM wake
+ * the fetcher at once ({@link TaskArrivals}); tasks created on other nodes are found within
+ * {@code idleWait}.
  *
  * <p>On stop it lets in-flight tasks finish for {@code shutdownGrace}, then unlocks the rest so
  * another node takes them at once instead of after the lock expires.
@@ -43,6 +46,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private final Map<String, TopicHandler> handlers;
   private final WorkerSettings settings;
   private final TaskCompleter completer;
+  private final TaskArrivals arrivals;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
@@ -51,12 +55,15 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private Thread fetcher;
   private SingleConsumerCondition wakeUp;
 
-  public ExternalTaskWorker(ExternalTaskService externalTasks, PlatformTransactionManager transactionManager,
-      List<TopicHandler> handlers, WorkerSettings settings) {
-    this.externalTasks = externalTasks;
+  public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
+      List<TopicHandler> handlers, WorkerSettings settings, TaskArrivals arrivals) {
+    this.externalTasks = engine.getExternalTaskService();
     this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, Function.identity()));
     this.settings = settings;
-    this.completer = new TaskCompleter(externalTasks, transactionManager, settings);
+    CommandExecutor commands =
+        ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
+    this.completer = new TaskCompleter(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
+    this.arrivals = arrivals;
   }
 
   @Override
@@ -69,7 +76,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
     fetcher = new Thread(this::fetchLoop, "agentloop-fetcher");
     fetcher.setDaemon(true);
     wakeUp = new SingleConsumerCondition(fetcher);
-    ProcessEngineImpl.EXT_TASK_CONDITIONS.addConsumer(wakeUp);
+    arrivals.onArrival(wakeUp::signal);
     fetcher.start();
     LOG.info("worker {} serves topics {}", settings.workerId(), handlers.keySet());
   }
@@ -80,7 +87,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
       return;
     }
     active = false;
-    ProcessEngineImpl.EXT_TASK_CONDITIONS.removeConsumer(wakeUp);
+    arrivals.onArrival(() -> { });
     wakeUp.signal();
     try {
       fetcher.join(settings.idleWait().toMillis() + 5_000);
@@ -126,7 +133,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
         int free = settings.maxConcurrency() - inFlight.get();
         int wanted = Math.min(free, settings.maxTasksPerFetch());
         List<LockedExternalTask> tasks = wanted > 0 ? fetch(wanted) : List.of();
-        tasks.forEach(this::dispatch);
+        tasks.forEach(task -> dispatch(task, null));
         if (tasks.size() < wanted || wanted == 0) {
           wakeUp.await(settings.idleWait().toMillis());
         }
@@ -150,11 +157,12 @@ public class ExternalTaskWorker implements SmartLifecycle {
     return query.execute();
   }
 
-  private void dispatch(LockedExternalTask task) {
+  private void dispatch(LockedExternalTask task, Object carried) {
     inFlight.incrementAndGet();
     running.add(task);
     long deadline = settings.lockDuration().toMillis() * 9 / 10;
-    CompletableFuture.supplyAsync(() -> withMdc(task, () -> handlers.get(task.getTopicName()).handle(task)), pool)
+    CompletableFuture.supplyAsync(
+            () -> withMdc(task, () -> handlers.get(task.getTopicName()).handle(task, carried)), pool)
         .thenCompose(stage -> stage)
         .orTimeout(deadline, TimeUnit.MILLISECONDS)
         .whenCompleteAsync((result, error) -> finish(task, result, error), pool);
@@ -162,26 +170,31 @@ public class ExternalTaskWorker implements SmartLifecycle {
 
   private void finish(LockedExternalTask task, TaskResult result, Throwable error) {
     try {
-      withMdc(task, () -> {
+      TaskCompleter.Continuation next = withMdc(task, () -> {
         if (error != null) {
           completer.fail(task, error);
-        } else {
-          completer.complete(task, result);
+          return TaskCompleter.Continuation.NONE;
         }
-        return null;
+        // the finishing task's slot passes to the next step of its run
+        return completer.complete(task, result, active ? 1 : 0);
       });
+      next.tasks().forEach(chained -> dispatch(chained, next.carried()));
     } catch (RuntimeException e) {
       LOG.error("task {} could not be finished; it runs again after its lock expires", task.getId(), e);
     } finally {
-      running.remove(task);
-      int before = inFlight.getAndDecrement();
-      if (before == settings.maxConcurrency()) {
-        wakeUp.signal();
-      }
-      if (before == 1 && !active) {
-        synchronized (drained) {
-          drained.notifyAll();
-        }
+      release(task);
+    }
+  }
+
+  private void release(LockedExternalTask task) {
+    running.remove(task);
+    int before = inFlight.getAndDecrement();
+    if (before == settings.maxConcurrency()) {
+      wakeUp.signal();
+    }
+    if (before == 1 && !active) {
+      synchronized (drained) {
+        drained.notifyAll();
       }
     }
   }

@@ -3,11 +3,15 @@ package dev.agentloop.worker;
 import dev.agentloop.trace.StaleHeadException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import org.camunda.bpm.engine.BadUserRequestException;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
+import org.camunda.bpm.engine.impl.interceptor.CommandContext;
+import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -17,6 +21,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Applies a handler's result to the engine: trace steps and completion in one transaction, or a
  * failure with retries and back-off. A task that is gone (cancelled by an edit, completed by another
  * node after our lock expired) makes the whole result roll back: nothing half-written stays.
+ *
+ * <p>In the completing transaction it also locks the instance's next task on our topics, if any:
+ * the run continues on this worker without a fetch and with its state in hand.
  */
 class TaskCompleter {
 
@@ -26,27 +33,39 @@ class TaskCompleter {
   private final ExternalTaskService externalTasks;
   private final TransactionTemplate transaction;
   private final WorkerSettings settings;
+  private final Set<String> topics;
+  private final CommandExecutor commands;
 
-  TaskCompleter(ExternalTaskService externalTasks, PlatformTransactionManager transactionManager, WorkerSettings settings) {
+  TaskCompleter(ExternalTaskService externalTasks, CommandExecutor commands,
+      PlatformTransactionManager transactionManager, WorkerSettings settings, Set<String> topics) {
     this.externalTasks = externalTasks;
+    this.commands = commands;
     this.transaction = new TransactionTemplate(transactionManager);
     this.settings = settings;
+    this.topics = Set.copyOf(topics);
   }
 
-  void complete(LockedExternalTask task, TaskResult result) {
+  /** What a completion handed on: the next tasks of the instance, locked for us, and the carried state. */
+  record Continuation(List<LockedExternalTask> tasks, Object carried) {
+    static final Continuation NONE = new Continuation(List.of(), null);
+  }
+
+  /**
+   * @param maxNext how many next tasks of the run may be locked for this worker (0: leave them to the fetcher)
+   */
+  Continuation complete(LockedExternalTask task, TaskResult result, int maxNext) {
     for (int attempt = 1; attempt <= ATTEMPTS_ON_CONFLICT; attempt++) {
       try {
-        transaction.executeWithoutResult(status -> apply(task, result));
-        return;
+        return transaction.execute(status -> commands.execute(context -> apply(context, task, result, maxNext)));
       } catch (BadUserRequestException e) {
         // NotFoundException is one: the task was cancelled, or completed by another node after our lock expired
         LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
-        return;
+        return Continuation.NONE;
       } catch (StaleHeadException e) {
         // the trace moved on (an edit, or a write we raced): if the task survived, run it again on the new head
         LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
         unlockQuietly(task);
-        return;
+        return Continuation.NONE;
       } catch (OptimisticLockingException e) {
         LOG.debug("task {} hit a concurrent change, attempt {}", task.getId(), attempt, e);
       }
@@ -54,6 +73,7 @@ class TaskCompleter {
     LOG.warn("task {} ({}) kept conflicting with concurrent changes; unlocking it so it runs again",
         task.getId(), task.getActivityId());
     unlockQuietly(task);
+    return Continuation.NONE;
   }
 
   void fail(LockedExternalTask task, Throwable error) {
@@ -82,14 +102,10 @@ class TaskCompleter {
     }
   }
 
-  private void apply(LockedExternalTask task, TaskResult result) {
-    result.write().run();
-    if (result instanceof TaskResult.Escape escape) {
-      externalTasks.handleBpmnError(task.getId(), settings.workerId(), escape.errorCode(), escape.message(),
-          escape.variables());
-    } else {
-      externalTasks.complete(task.getId(), settings.workerId(), result.variables());
-    }
+  private Continuation apply(CommandContext context, LockedExternalTask task, TaskResult result, int maxNext) {
+    Object carried = result.write().get();
+    List<LockedExternalTask> next = new CompleteAndContinueCmd(task, result, settings, topics, maxNext).execute(context);
+    return new Continuation(next, carried);
   }
 
   private static String stackTrace(Throwable error) {

@@ -2,19 +2,22 @@ package dev.agentloop.worker;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * How a handled task ends. {@code write} runs first inside the completing transaction (trace
- * steps); if it or the completion fails, neither is applied.
+ * steps); if it or the completion fails, neither is applied. What {@code write} returns is carried
+ * to the instance's next task when this worker takes it in the same transaction (see
+ * {@link TopicHandler}); it may be {@code null}.
  */
 public sealed interface TaskResult {
 
   Map<String, Object> variables();
 
-  Runnable write();
+  Supplier<?> write();
 
   /** The task completes; the process continues along its outgoing flow. */
-  record Complete(Map<String, Object> variables, Runnable write) implements TaskResult {
+  record Complete(Map<String, Object> variables, Supplier<?> write) implements TaskResult {
     public Complete {
       variables = Map.copyOf(variables);
       Objects.requireNonNull(write, "write");
@@ -22,7 +25,8 @@ public sealed interface TaskResult {
   }
 
   /** A modelled outcome: a BPMN error the diagram catches with a boundary event. */
-  record Escape(String errorCode, String message, Map<String, Object> variables, Runnable write) implements TaskResult {
+  record Escape(String errorCode, String message, Map<String, Object> variables, Supplier<?> write)
+      implements TaskResult {
     public Escape {
       Objects.requireNonNull(errorCode, "errorCode");
       Objects.requireNonNull(message, "message");

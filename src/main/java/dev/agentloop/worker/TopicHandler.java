@@ -8,6 +8,11 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * the database briefly, then must not hold a connection while it waits (on a model, a tool).
  * The returned {@link TaskResult} is applied by the worker in one transaction with the completion.
  *
+ * <p>When that transaction makes the process instance wait at another task this worker serves,
+ * the worker locks that task in the same transaction and hands it the value the result's
+ * {@code write} returned as {@code carried}: the state is exactly as written, so the handler
+ * need not read it again. For tasks fetched from the database, {@code carried} is {@code null}.
+ *
  * <p>A stage that fails counts as a technical failure: the worker reports it with retries and
  * back-off, and an incident when they run out. Implementations must be thread-safe.
  */
@@ -15,5 +20,5 @@ public interface TopicHandler {
 
   String topic();
 
-  CompletionStage<TaskResult> handle(LockedExternalTask task);
+  CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried);
 }

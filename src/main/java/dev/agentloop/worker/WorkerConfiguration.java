@@ -5,7 +5,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.UUID;
-import org.camunda.bpm.engine.ExternalTaskService;
+import org.camunda.bpm.engine.ProcessEngine;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -13,17 +13,23 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 /** The embedded worker; off with {@code agentloop.worker.enabled=false} (e.g. a node that only serves the UI). */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "agentloop.worker.enabled", havingValue = "true", matchIfMissing = true)
 public class WorkerConfiguration {
 
+  /** Exists with or without the worker: the engine plugin hands it to the agent tasks' listeners. */
   @Bean
-  ExternalTaskWorker externalTaskWorker(ExternalTaskService externalTasks, PlatformTransactionManager transactionManager,
-      List<TopicHandler> handlers, AgentLoopProperties properties) {
+  TaskArrivals taskArrivals() {
+    return new TaskArrivals();
+  }
+
+  @Bean
+  @ConditionalOnProperty(name = "agentloop.worker.enabled", havingValue = "true", matchIfMissing = true)
+  ExternalTaskWorker externalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
+      List<TopicHandler> handlers, AgentLoopProperties properties, TaskArrivals arrivals) {
     AgentLoopProperties.Worker worker = properties.worker();
     WorkerSettings settings = new WorkerSettings(workerId(worker.workerId()), worker.maxConcurrency(),
         worker.maxTasksPerFetch(), worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(),
         worker.threads(), worker.shutdownGrace());
-    return new ExternalTaskWorker(externalTasks, transactionManager, handlers, settings);
+    return new ExternalTaskWorker(engine, transactionManager, handlers, settings, arrivals);
   }
 
   private static String workerId(String configured) {

@@ -33,5 +33,7 @@ CREATE TABLE IF NOT EXISTS agentloop_step (
   PRIMARY KEY (run_id, step_no)
 );
 
--- the active path of a run, newest first: what every think/act reads
-CREATE INDEX IF NOT EXISTS agentloop_step_path ON agentloop_step (run_id, status, step_no);
+-- the recent active path of a run, newest first: what every think/act reads. Queries order by all
+-- index columns (run_id, status, step_no DESC) so that H2, too, reads it sorted instead of sorting.
+CREATE INDEX IF NOT EXISTS agentloop_step_recent ON agentloop_step (run_id, status, step_no DESC);
+CREATE INDEX IF NOT EXISTS agentloop_step_kind ON agentloop_step (run_id, kind, step_no DESC);

@@ -23,9 +23,9 @@ class StepStoreTest {
     RunHead empty = store.run(runId).head();
 
     // when
-    RunHead afterPlan = store.append(empty, List.of(step(StepKind.PLAN)), Usage.modelCall(10));
-    RunHead afterTurn = store.append(afterPlan,
-        List.of(step(StepKind.THOUGHT), step(StepKind.ACTION)), Usage.modelCall(5));
+    RunHead afterPlan = store.append(empty, List.of(step(StepKind.PLAN)), Usage.modelCall(10)).head();
+    Appended turn = store.append(afterPlan, List.of(step(StepKind.THOUGHT), step(StepKind.ACTION)), Usage.modelCall(5));
+    RunHead afterTurn = turn.head();
 
     // then
     assertThat(afterTurn).isEqualTo(store.run(runId).head());
@@ -36,6 +36,7 @@ class StepStoreTest {
     assertThat(path).extracting(Step::stepNo).containsExactly(1, 2, 3);
     assertThat(path).extracting(Step::parentNo).containsExactly(null, 1, 2);
     assertThat(path).extracting(Step::turn).containsExactly(0, 1, 1);
+    assertThat(turn.steps()).isEqualTo(path.subList(1, 3));
     RunRecord run = store.run(runId);
     assertThat(run.modelCalls()).isEqualTo(2);
     assertThat(run.tokens()).isEqualTo(15);
@@ -63,7 +64,7 @@ class StepStoreTest {
     String runId = newRun();
     RunHead head = store.run(runId).head();
     for (int i = 0; i < 10; i++) {
-      head = store.append(head, List.of(step(StepKind.THOUGHT)), Usage.NONE);
+      head = store.append(head, List.of(step(StepKind.THOUGHT)), Usage.NONE).head();
     }
 
     assertThat(store.recentPath(runId, 3)).extracting(Step::stepNo).containsExactly(8, 9, 10);

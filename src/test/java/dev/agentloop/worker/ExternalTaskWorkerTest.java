@@ -73,7 +73,7 @@ class ExternalTaskWorkerTest {
     await().atMost(Runs.PATIENCE).until(() -> task(instance).getWorkerId() != null);
 
     // when
-    CompletableFuture.runAsync(() -> later.complete(new TaskResult.Complete(Map.of(), () -> { })),
+    CompletableFuture.runAsync(() -> later.complete(new TaskResult.Complete(Map.of(), () -> null)),
         CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
     worker.stop();
 
@@ -88,7 +88,7 @@ class ExternalTaskWorkerTest {
       case "throws" -> throw new IllegalStateException("handler bug");
       case "null" -> null;
       case "fails" -> CompletableFuture.failedFuture(new IllegalStateException("async failure"));
-      default -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> { }));
+      default -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> null));
     });
 
     // when
@@ -109,17 +109,17 @@ class ExternalTaskWorkerTest {
   private void startWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler) {
     WorkerSettings settings = new WorkerSettings("test-worker-" + topic, 8, 8, Duration.ofMinutes(5),
         Duration.ofMillis(200), 3, Duration.ofMinutes(1), 2, Duration.ofSeconds(5));
-    worker = new ExternalTaskWorker(engine.getExternalTaskService(), transactionManager, List.of(new TopicHandler() {
+    worker = new ExternalTaskWorker(engine, transactionManager, List.of(new TopicHandler() {
       @Override
       public String topic() {
         return topic;
       }
 
       @Override
-      public CompletionStage<TaskResult> handle(LockedExternalTask task) {
+      public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
         return handler.apply(task);
       }
-    }), settings);
+    }), settings, new TaskArrivals());
     worker.start();
   }
 
