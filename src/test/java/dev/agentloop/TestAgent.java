@@ -13,13 +13,16 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.test.context.TestConfiguration;
 
 /**
- * Deploys {@code test-agent}: the shipped react-agent diagram with every tool allowed (the test
- * tools included), so tests exercise the real diagram and not a copy that could drift from it.
+ * Deploys variants of the shipped react-agent diagram, so tests exercise the real diagram and not a
+ * copy that could drift from it: {@code test-agent} with every tool allowed (the test tools
+ * included) and plan and answer accepted automatically, and {@code review-agent} like it but with
+ * both reviews.
  */
 @TestConfiguration(proxyBeanMethods = false)
 public class TestAgent implements ApplicationRunner {
 
   public static final String KEY = "test-agent";
+  public static final String REVIEWED = "review-agent";
 
   private final ProcessEngine engine;
 
@@ -29,7 +32,9 @@ public class TestAgent implements ApplicationRunner {
 
   @Override
   public void run(ApplicationArguments args) {
-    deployVariant(engine, KEY, Map.of(AgentSettings.ALLOWED_TOOLS, "*"));
+    deployVariant(engine, KEY, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
+        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
+    deployVariant(engine, REVIEWED, Map.of(AgentSettings.ALLOWED_TOOLS, "*"));
   }
 
   /** Deploys react-agent under another key with some of its extension properties changed. */

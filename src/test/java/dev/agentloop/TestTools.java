@@ -3,14 +3,22 @@ package dev.agentloop;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.tool.AgentTool;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 
-/** Tools that misbehave on purpose, registered like any tool bean. */
+/** Tools that misbehave on purpose, or change the world, registered like any tool bean. */
 @TestConfiguration(proxyBeanMethods = false)
 public class TestTools {
 
+  /** How many mails {@code send_email} "sent" in this JVM: tests compare before and after. */
+  public static final AtomicInteger SENT = new AtomicInteger();
+
   static final JsonNode NO_ARGUMENTS = parse("{\"type\": \"object\", \"properties\": {}}");
+  static final JsonNode EMAIL = parse("""
+      {"type": "object", "properties": {"to": {"type": "string", "pattern": "^[^@]+@[^@]+$"},
+       "subject": {"type": "string", "minLength": 1}}, "required": ["to", "subject"], "additionalProperties": false}
+      """);
 
   @Bean
   AgentTool explodingTool() {
@@ -32,12 +40,23 @@ public class TestTools {
     return tool("noop", false, arguments -> "ok");
   }
 
+  /** Changes the world, so its calls wait for a person's approval. */
+  @Bean
+  AgentTool sendEmailTool() {
+    return tool("send_email", true, EMAIL,
+        arguments -> "sent to " + arguments.get("to").asText() + " (mail " + SENT.incrementAndGet() + ")");
+  }
+
   /** A tool body that may throw anything. */
   public interface Body {
     String run(JsonNode arguments) throws Exception;
   }
 
   public static AgentTool tool(String name, boolean sideEffects, Body body) {
+    return tool(name, sideEffects, NO_ARGUMENTS, body);
+  }
+
+  public static AgentTool tool(String name, boolean sideEffects, JsonNode parameters, Body body) {
     return new AgentTool() {
       @Override
       public String name() {
@@ -51,7 +70,7 @@ public class TestTools {
 
       @Override
       public JsonNode parameters() {
-        return NO_ARGUMENTS;
+        return parameters;
       }
 
       @Override
@@ -66,7 +85,7 @@ public class TestTools {
     };
   }
 
-  private static JsonNode parse(String json) {
+  static JsonNode parse(String json) {
     try {
       return new ObjectMapper().readTree(json);
     } catch (Exception e) {

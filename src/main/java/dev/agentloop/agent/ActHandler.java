@@ -8,7 +8,6 @@ import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import dev.agentloop.worker.TaskResult;
 import dev.agentloop.worker.TopicHandler;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,26 +51,42 @@ class ActHandler implements TopicHandler {
     if (pending.isEmpty()) {
       return CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> state));
     }
-    List<CompletableFuture<NewStep>> observations = pending.stream()
-        .map(action -> observe(action, settings).toCompletableFuture())
+    Map<String, Approval> approvals = state.approvals();
+    List<CompletableFuture<Observed>> observations = pending.stream()
+        .map(action -> observe(action, approvals.get(action.callId()), settings).toCompletableFuture())
         .toList();
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
-      List<NewStep> steps = new ArrayList<>();
-      observations.forEach(observation -> steps.add(observation.join()));
-      // observations AgentLoop wrote itself (refused calls) cost no tool call
-      Usage usage = new Usage(0, (int) steps.stream().filter(s -> !s.author().equals(Steps.AGENTLOOP)).count(), 0);
+      List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
+      List<NewStep> steps = observed.stream().map(Observed::step).toList();
+      Usage usage = new Usage(0, (int) observed.stream().filter(Observed::toolRan).count(), 0);
       return new TaskResult.Complete(Map.of(), () -> state.advance(
           store.append(state.head(), steps, usage), usage, settings.contextWindowSteps()));
     });
   }
 
-  private CompletionStage<NewStep> observe(Action action, AgentSettings settings) {
-    String refusal = refusal(action, settings);
-    if (refusal != null) {
-      return CompletableFuture.completedFuture(Steps.observation(Observation.error(action, refusal), Steps.AGENTLOOP));
+  /** An observation to write, and whether a tool ran for it (refused or rejected calls cost no tool call). */
+  private record Observed(NewStep step, boolean toolRan) {}
+
+  /** Runs a call as the model made it, or as a person edited it; a rejected call is observed as such. */
+  private CompletionStage<Observed> observe(Action action, Approval approval, AgentSettings settings) {
+    if (approval != null && approval.decision() == Approval.Decision.REJECT) {
+      String reason = approval.reason() == null || approval.reason().isBlank() ? "" : ": " + approval.reason();
+      return written(Observation.error(action, "not run, rejected by " + approval.decidedBy() + reason),
+          approval.decidedBy());
     }
-    return runner.run(action.tool(), action.arguments()).thenApply(outcome ->
-        Steps.observation(observation(action, outcome), outcome.toolRan() ? action.tool() : Steps.AGENTLOOP));
+    Action call = approval != null && approval.decision() == Approval.Decision.EDIT
+        ? new Action(action.callId(), action.tool(), approval.arguments(), null) : action;
+    String refusal = refusal(call, settings);
+    if (refusal != null) {
+      return written(Observation.error(call, refusal), Steps.AGENTLOOP);
+    }
+    return runner.run(call.tool(), call.arguments()).thenApply(outcome -> new Observed(
+        Steps.observation(observation(call, outcome), outcome.toolRan() ? call.tool() : Steps.AGENTLOOP),
+        outcome.toolRan()));
+  }
+
+  private static CompletionStage<Observed> written(Observation observation, String author) {
+    return CompletableFuture.completedFuture(new Observed(Steps.observation(observation, author), false));
   }
 
   private String refusal(Action action, AgentSettings settings) {

@@ -2,11 +2,13 @@ package dev.agentloop.agent;
 
 import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.llm.ChatModel;
+import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
 import dev.agentloop.trace.StepStore;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,7 +22,7 @@ public class AgentConfiguration {
   }
 
   @Bean
-  AgentDefinitions agentDefinitions(RepositoryService repository, AgentLoopProperties properties) {
+  AgentDefinitions agentDefinitions(ObjectProvider<RepositoryService> repository, AgentLoopProperties properties) {
     return new AgentDefinitions(repository, properties.agent());
   }
 
@@ -30,17 +32,29 @@ public class AgentConfiguration {
   }
 
   @Bean
-  PlanHandler planHandler(AgentDefinitions definitions, StepStore store, ChatModel model) {
-    return new PlanHandler(definitions, store, model);
+  LoopStateReader loopStateReader(StepStore store) {
+    return new LoopStateReader(store);
   }
 
   @Bean
-  ThinkHandler thinkHandler(AgentDefinitions definitions, StepStore store, ChatModel model, ToolRegistry tools) {
-    return new ThinkHandler(definitions, new LoopStateReader(store), store, model, tools);
+  Router router(ToolApprovals approvals) {
+    return new Router(approvals);
   }
 
   @Bean
-  ActHandler actHandler(AgentDefinitions definitions, StepStore store, ToolRegistry tools, ToolRunner runner) {
-    return new ActHandler(definitions, new LoopStateReader(store), store, tools, runner);
+  PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model) {
+    return new PlanHandler(definitions, reader, store, model);
+  }
+
+  @Bean
+  ThinkHandler thinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
+      ToolRegistry tools, Router router) {
+    return new ThinkHandler(definitions, reader, store, model, tools, router);
+  }
+
+  @Bean
+  ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
+      ToolRunner runner) {
+    return new ActHandler(definitions, reader, store, tools, runner);
   }
 }

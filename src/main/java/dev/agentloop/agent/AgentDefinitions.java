@@ -1,14 +1,19 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.config.AgentLoopProperties;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.model.bpmn.BpmnModelInstance;
 import org.camunda.bpm.model.bpmn.instance.ServiceTask;
+import org.camunda.bpm.model.bpmn.instance.Task;
+import org.camunda.bpm.model.bpmn.instance.UserTask;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperties;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperty;
+import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * The settings of every deployed agent, read once per process definition (definitions never
@@ -16,36 +21,56 @@ import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperty;
  */
 public class AgentDefinitions {
 
-  private final RepositoryService repository;
+  private final ObjectProvider<RepositoryService> repository;
   private final AgentLoopProperties.Agent defaults;
   private final Map<String, AgentSettings> byDefinitionId = new ConcurrentHashMap<>();
   private final Map<String, Boolean> agentIds = new ConcurrentHashMap<>();
 
-  public AgentDefinitions(RepositoryService repository, AgentLoopProperties.Agent defaults) {
+  /** The repository comes from the engine, which is built after this; it is looked up on first use. */
+  public AgentDefinitions(ObjectProvider<RepositoryService> repository, AgentLoopProperties.Agent defaults) {
     this.repository = repository;
     this.defaults = defaults;
   }
 
   public AgentSettings settings(String processDefinitionId) {
     return byDefinitionId.computeIfAbsent(processDefinitionId,
-        id -> AgentSettings.of(properties(repository.getBpmnModelInstance(id)), defaults));
+        id -> AgentSettings.of(properties(repository.getObject().getBpmnModelInstance(id)), defaults));
   }
 
   /** Whether a process definition is an agent: it has a task on an {@code agentloop.*} topic. */
   public boolean isAgent(String processDefinitionId) {
-    return agentIds.computeIfAbsent(processDefinitionId, id -> repository.getBpmnModelInstance(id)
-        .getModelElementsByType(ServiceTask.class).stream()
-        .anyMatch(task -> task.getCamundaTopic() != null && task.getCamundaTopic().startsWith(ReactAgentProcess.TOPIC_PREFIX)));
+    return agentIds.computeIfAbsent(processDefinitionId,
+        id -> !agentTasks(repository.getObject().getBpmnModelInstance(id)).isEmpty());
   }
 
   /** The extension properties of all agent tasks of a diagram, by name. */
   static Map<String, String> properties(BpmnModelInstance model) {
     Map<String, String> properties = new LinkedHashMap<>();
+    for (Task task : agentTasks(model)) {
+      propertiesOf(task).forEach(properties::put);
+    }
+    return properties;
+  }
+
+  /** Service tasks on agent topics, and user tasks AgentLoop reviews with. */
+  private static List<Task> agentTasks(BpmnModelInstance model) {
+    List<Task> tasks = new ArrayList<>();
     for (ServiceTask task : model.getModelElementsByType(ServiceTask.class)) {
-      String topic = task.getCamundaTopic();
-      if (topic == null || !topic.startsWith(ReactAgentProcess.TOPIC_PREFIX) || task.getExtensionElements() == null) {
-        continue;
+      if (task.getCamundaTopic() != null && task.getCamundaTopic().startsWith(ReactAgentProcess.TOPIC_PREFIX)) {
+        tasks.add(task);
       }
+    }
+    for (UserTask task : model.getModelElementsByType(UserTask.class)) {
+      if (propertiesOf(task).containsKey(ReactAgentProcess.REVIEW_PROPERTY)) {
+        tasks.add(task);
+      }
+    }
+    return tasks;
+  }
+
+  private static Map<String, String> propertiesOf(Task task) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    if (task.getExtensionElements() != null) {
       for (CamundaProperties list : task.getExtensionElements().getChildElementsByType(CamundaProperties.class)) {
         for (CamundaProperty property : list.getCamundaProperties()) {
           properties.put(property.getCamundaName(), property.getCamundaValue());

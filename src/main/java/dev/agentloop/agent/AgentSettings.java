@@ -1,7 +1,11 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -11,6 +15,8 @@ import java.util.stream.Collectors;
  * properties an analyst sets on the agent's tasks in the diagram. Immutable.
  *
  * @param allowedTools tool names the agent may call; {@code ["*"]} allows every registered tool
+ * @param maxPlanRevisions how often a reviewer may send the plan back; then {@code whenPlanRevisionsRunOut}
+ * @param askHumanTimeout how long the agent waits for a person's answer before it goes on without one
  */
 public record AgentSettings(
     String systemPrompt,
@@ -19,13 +25,23 @@ public record AgentSettings(
     int maxSteps,
     int contextWindowSteps,
     int observationPromptChars,
-    int maxStepChars) {
+    int maxStepChars,
+    boolean autoAcceptPlan,
+    boolean autoAcceptAnswer,
+    int maxPlanRevisions,
+    RevisionsRunOut whenPlanRevisionsRunOut,
+    Duration askHumanTimeout) {
 
   public static final String SYSTEM_PROMPT = "systemPrompt";
   public static final String PLANNER_PROMPT = "plannerPrompt";
   public static final String ALLOWED_TOOLS = "allowedTools";
   public static final String MAX_STEPS = "maxSteps";
   public static final String CONTEXT_WINDOW_STEPS = "contextWindowSteps";
+  public static final String AUTO_ACCEPT_PLAN = "autoAcceptPlan";
+  public static final String AUTO_ACCEPT_ANSWER = "autoAcceptAnswer";
+  public static final String MAX_PLAN_REVISIONS = "maxPlanRevisions";
+  public static final String WHEN_PLAN_REVISIONS_RUN_OUT = "whenPlanRevisionsRunOut";
+  public static final String ASK_HUMAN_TIMEOUT = "askHumanTimeout";
   private static final String ALL_TOOLS = "*";
 
   public AgentSettings {
@@ -37,14 +53,20 @@ public record AgentSettings(
    * @throws InvalidAgentSettingException naming the property when a value cannot be used
    */
   public static AgentSettings of(Map<String, String> properties, AgentLoopProperties.Agent defaults) {
+    Values values = new Values(properties);
     return new AgentSettings(
-        properties.getOrDefault(SYSTEM_PROMPT, defaults.systemPrompt()),
-        properties.getOrDefault(PLANNER_PROMPT, defaults.plannerPrompt()),
-        toolNames(properties.getOrDefault(ALLOWED_TOOLS, ALL_TOOLS)),
-        positive(properties, MAX_STEPS, defaults.maxSteps()),
-        positive(properties, CONTEXT_WINDOW_STEPS, defaults.contextWindowSteps()),
+        values.text(SYSTEM_PROMPT, defaults.systemPrompt()),
+        values.text(PLANNER_PROMPT, defaults.plannerPrompt()),
+        toolNames(values.text(ALLOWED_TOOLS, ALL_TOOLS)),
+        values.count(MAX_STEPS, defaults.maxSteps(), 1),
+        values.count(CONTEXT_WINDOW_STEPS, defaults.contextWindowSteps(), 1),
         defaults.observationPromptChars(),
-        defaults.maxStepChars());
+        defaults.maxStepChars(),
+        values.flag(AUTO_ACCEPT_PLAN, defaults.autoAcceptPlan()),
+        values.flag(AUTO_ACCEPT_ANSWER, defaults.autoAcceptAnswer()),
+        values.count(MAX_PLAN_REVISIONS, defaults.maxPlanRevisions(), 0),
+        values.choice(WHEN_PLAN_REVISIONS_RUN_OUT, defaults.whenPlanRevisionsRunOut()),
+        values.duration(ASK_HUMAN_TIMEOUT, defaults.askHumanTimeout()));
   }
 
   public boolean allows(String tool) {
@@ -55,19 +77,68 @@ public record AgentSettings(
     return Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
   }
 
-  private static int positive(Map<String, String> properties, String name, int fallback) {
-    String value = properties.get(name);
-    if (value == null || value.isBlank()) {
-      return fallback;
+  /** Reads typed values from the diagram's properties; a value that does not parse names its property. */
+  private record Values(Map<String, String> properties) {
+
+    String text(String name, String fallback) {
+      String value = properties.get(name);
+      return value == null || value.isBlank() ? fallback : value;
     }
-    try {
-      int parsed = Integer.parseInt(value.trim());
-      if (parsed > 0) {
-        return parsed;
+
+    int count(String name, int fallback, int minimum) {
+      String value = properties.get(name);
+      if (value == null || value.isBlank()) {
+        return fallback;
       }
-    } catch (NumberFormatException e) {
-      // reported below
+      try {
+        int parsed = Integer.parseInt(value.trim());
+        if (parsed >= minimum) {
+          return parsed;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new InvalidAgentSettingException(name, value, "a whole number of at least " + minimum);
     }
-    throw new InvalidAgentSettingException(name, value, "a whole number greater than 0");
+
+    boolean flag(String name, boolean fallback) {
+      String value = properties.get(name);
+      if (value == null || value.isBlank()) {
+        return fallback;
+      }
+      return switch (value.trim().toLowerCase(Locale.ROOT)) {
+        case "true" -> true;
+        case "false" -> false;
+        default -> throw new InvalidAgentSettingException(name, value, "true or false");
+      };
+    }
+
+    RevisionsRunOut choice(String name, RevisionsRunOut fallback) {
+      String value = properties.get(name);
+      if (value == null || value.isBlank()) {
+        return fallback;
+      }
+      try {
+        return RevisionsRunOut.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new InvalidAgentSettingException(name, value, "accept or reject");
+      }
+    }
+
+    Duration duration(String name, Duration fallback) {
+      String value = properties.get(name);
+      if (value == null || value.isBlank()) {
+        return fallback;
+      }
+      try {
+        Duration parsed = Duration.parse(value.trim());
+        if (!parsed.isNegative() && !parsed.isZero()) {
+          return parsed;
+        }
+      } catch (DateTimeParseException e) {
+        // reported below
+      }
+      throw new InvalidAgentSettingException(name, value, "a positive ISO-8601 duration such as PT30M");
+    }
   }
 }

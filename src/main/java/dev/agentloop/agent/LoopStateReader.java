@@ -8,11 +8,11 @@ import java.util.List;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
 /** Reads a {@link LoopState} with a few indexed queries and no transaction, unless it was handed on. */
-class LoopStateReader {
+public class LoopStateReader {
 
   private final StepStore store;
 
-  LoopStateReader(StepStore store) {
+  public LoopStateReader(StepStore store) {
     this.store = store;
   }
 
@@ -24,12 +24,14 @@ class LoopStateReader {
     return read(task.getProcessInstanceId(), window);
   }
 
-  LoopState read(String runId, int window) {
+  public LoopState read(String runId, int window) {
     RunRecord run = store.run(runId);
     List<Step> recent = store.recentPath(runId, window);
     Step plan = recent.stream().filter(s -> s.kind() == StepKind.PLAN).reduce((a, b) -> b)
         .orElseGet(() -> recent.size() < window ? null : store.latestActive(runId, StepKind.PLAN).orElse(null));
     boolean truncated = !recent.isEmpty() && recent.get(0).parentNo() != null;
-    return new LoopState(run, plan, recent, truncated);
+    int attempt = run.head().headStep() == null ? 0
+        : store.countChildren(runId, run.head().headStep(), StepKind.FINAL_ANSWER);
+    return new LoopState(run, plan, recent, truncated, attempt);
   }
 }

@@ -4,25 +4,29 @@ import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.ModelRequest.Purpose;
 import dev.agentloop.llm.ModelRequest.RunInfo;
-import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import dev.agentloop.worker.TaskResult;
 import dev.agentloop.worker.TopicHandler;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
-/** Serves {@code agentloop.plan}: asks the model for a plan and writes it as the run's first step. */
+/**
+ * Serves {@code agentloop.plan}: asks the model for a plan (or a revised one, with the reviewer's
+ * feedback on the previous plan) and writes it as a PLAN step. The plan goes to review unless the
+ * agent accepts plans automatically.
+ */
 class PlanHandler implements TopicHandler {
 
   private final AgentDefinitions definitions;
+  private final LoopStateReader reader;
   private final StepStore store;
   private final ChatModel model;
 
-  PlanHandler(AgentDefinitions definitions, StepStore store, ChatModel model) {
+  PlanHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model) {
     this.definitions = definitions;
+    this.reader = reader;
     this.store = store;
     this.model = model;
   }
@@ -35,18 +39,19 @@ class PlanHandler implements TopicHandler {
   @Override
   public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
-    RunRecord run = store.run(task.getProcessInstanceId());
-    ModelRequest request = new ModelRequest(Purpose.PLAN, PromptBuilder.forPlanning(run.question(), settings),
-        List.of(), new RunInfo(run.runId(), run.question(), 0, 0));
+    LoopState state = reader.read(task, carried, settings.contextWindowSteps());
+    ModelRequest request = new ModelRequest(Purpose.PLAN, PromptBuilder.forPlanning(state, settings), List.of(),
+        new RunInfo(state.run().runId(), state.run().question(), 0, 0));
     return model.chat(request).thenApply(reply -> {
       List<String> plan = PlanParser.parse(reply.text());
       if (plan.isEmpty()) {
         throw new IllegalStateException("the model returned no plan: '" + reply.text() + "'");
       }
       Usage usage = Usage.modelCall(reply.tokens());
-      LoopState before = new LoopState(run, null, List.of(), false);
-      return new TaskResult.Complete(Map.of(), () -> before.advance(
-          store.append(run.head(), List.of(Steps.plan(plan, Steps.MODEL)), usage), usage, settings.contextWindowSteps()));
+      return new TaskResult.Complete(
+          ReactAgentProcess.DECISION.transientWith(settings.autoAcceptPlan() ? "accept" : "review"),
+          () -> state.advance(store.append(state.head(), List.of(Steps.plan(plan, Steps.MODEL)), usage), usage,
+              settings.contextWindowSteps()));
     });
   }
 }

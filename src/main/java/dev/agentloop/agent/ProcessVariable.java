@@ -2,6 +2,7 @@ package dev.agentloop.agent;
 
 import java.util.Map;
 import org.camunda.bpm.engine.delegate.VariableScope;
+import org.camunda.bpm.engine.variable.Variables;
 
 /**
  * A typed process variable. The only place a variable's name is written is its constant in
@@ -23,5 +24,13 @@ public record ProcessVariable<T>(String name, Class<T> type) {
 
   public Map<String, Object> with(T value) {
     return Map.of(name, value);
+  }
+
+  /**
+   * The variable as a transient value: set by a completion and read by the gateway after it in the
+   * same transaction, never written to the database.
+   */
+  public Map<String, Object> transientWith(T value) {
+    return Map.of(name, Variables.untypedValue(value, true));
   }
 }

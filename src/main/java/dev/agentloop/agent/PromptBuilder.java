@@ -8,7 +8,10 @@ import dev.agentloop.llm.ChatMessage.UserMessage;
 import dev.agentloop.llm.ToolCall;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 
 /**
@@ -20,8 +23,18 @@ final class PromptBuilder {
 
   private PromptBuilder() {}
 
-  static List<ChatMessage> forPlanning(String question, AgentSettings settings) {
-    return List.of(new SystemMessage(settings.plannerPrompt()), new UserMessage(question));
+  /** The question, and when a reviewer sent the plan back, the previous plan with their feedback. */
+  static List<ChatMessage> forPlanning(LoopState state, AgentSettings settings) {
+    List<ChatMessage> messages = new ArrayList<>();
+    messages.add(new SystemMessage(settings.plannerPrompt()));
+    messages.add(new UserMessage(state.run().question()));
+    if (state.plan() != null) {
+      messages.add(new AssistantMessage(state.plan().content().path("steps").toString(), List.of()));
+      state.recent().stream().filter(step -> step.kind() == StepKind.HUMAN_INPUT && step.stepNo() > state.plan().stepNo())
+          .forEach(feedback -> messages.add(new UserMessage("[" + feedback.author() + "] " + feedback.text("text"))));
+      messages.add(new UserMessage("Revise the plan accordingly and reply with the new plan only."));
+    }
+    return messages;
   }
 
   static List<ChatMessage> forThinking(LoopState state, AgentSettings settings, boolean finalTurn) {
@@ -66,6 +79,7 @@ final class PromptBuilder {
   }
 
   private static void appendSteps(List<ChatMessage> messages, List<Step> steps, int observationChars) {
+    Map<String, JsonNode> editedArguments = editedArguments(steps);
     for (int i = 0; i < steps.size(); i++) {
       Step step = steps.get(i);
       switch (step.kind()) {
@@ -73,7 +87,8 @@ final class PromptBuilder {
           List<ToolCall> calls = new ArrayList<>();
           while (i + 1 < steps.size() && steps.get(i + 1).kind() == StepKind.ACTION) {
             Action action = Action.from(steps.get(++i));
-            calls.add(new ToolCall(action.callId(), action.tool(), action.argumentsText()));
+            JsonNode edited = editedArguments.get(action.callId());
+            calls.add(new ToolCall(action.callId(), action.tool(), edited != null ? edited.toString() : action.argumentsText()));
           }
           if (!calls.isEmpty() || !step.text("text").isBlank()) {
             messages.add(new AssistantMessage(step.text("text"), calls));
@@ -86,11 +101,29 @@ final class PromptBuilder {
               ? new UserMessage("[AgentLoop] Your last reply could not be used: " + text)
               : new ToolResultMessage(observation.callId(), observation.tool(), text));
         }
-        case HUMAN_INPUT -> messages.add(new UserMessage("[" + step.author() + "] " + step.text("text")));
+        case HUMAN_INPUT -> {
+          // approvals sit between a call and its result, where providers accept nothing else: edited
+          // arguments are shown in the call, rejections in its observation
+          if (!LoopState.isApproval(step)) {
+            messages.add(new UserMessage("[" + step.author() + "] " + step.text("text")));
+          }
+        }
         case FINAL_ANSWER -> messages.add(new AssistantMessage(step.text("text"), List.of()));
         case ACTION, PLAN -> { } // actions travel with their thought; the plan is in the instructions
       }
     }
+  }
+
+  /** The arguments people edited when they approved calls, by call id: what actually ran. */
+  private static Map<String, JsonNode> editedArguments(List<Step> steps) {
+    Map<String, JsonNode> edited = new HashMap<>();
+    steps.stream().filter(LoopState::isApproval).forEach(step -> step.content().get("approvals").forEach(json -> {
+      Approval approval = Approval.from(json, step.author());
+      if (approval.decision() == Approval.Decision.EDIT) {
+        edited.put(approval.callId(), approval.arguments());
+      }
+    }));
+    return edited;
   }
 
   private static String cut(String text, int limit) {

@@ -12,12 +12,18 @@ public final class ReactAgentProcess {
   // elements
   public static final String START = "questionAsked";
   public static final String PLAN = "plan";
+  public static final String REVIEW_PLAN = "reviewPlan";
+  public static final String REJECTED = "rejected";
   public static final String AGENT_LOOP = "agentLoop";
   public static final String LOOP_START = "loopStart";
-  public static final String NEXT_STEP = "nextStep";
   public static final String THINK = "think";
+  public static final String NEXT_STEP = "nextStep";
+  public static final String ASK_HUMAN = "askHuman";
+  public static final String NO_ANSWER = "noAnswer";
+  public static final String APPROVE_ACTION = "approveAction";
   public static final String ACT = "act";
   public static final String LOOP_DONE = "loopDone";
+  public static final String REVIEW_ANSWER = "reviewAnswer";
   public static final String ANSWERED = "answered";
 
   // external-task topics, served by the embedded worker (or remote workers)
@@ -26,6 +32,9 @@ public final class ReactAgentProcess {
   public static final String TOPIC_THINK = "agentloop.think";
   public static final String TOPIC_ACT = "agentloop.act";
 
+  /** Extension property that marks a user task AgentLoop fills and reads, e.g. {@code plan}. */
+  public static final String REVIEW_PROPERTY = "agentloop.review";
+
   // variables
   /** The question the run answers; set when the run starts. */
   public static final ProcessVariable<String> QUESTION = ProcessVariable.string("question");
@@ -33,6 +42,12 @@ public final class ReactAgentProcess {
   public static final ProcessVariable<String> ROUTE = ProcessVariable.string("route");
   /** The latest final answer, for Cockpit and Tasklist; the trace keeps all of them. */
   public static final ProcessVariable<String> FINAL_ANSWER = ProcessVariable.string("finalAnswer");
+  /** What the gateway after a review or a reviewable step takes; transient, like {@link #ROUTE}. */
+  public static final ProcessVariable<String> DECISION = ProcessVariable.string("decision");
+  /** How long {@code askHuman} waits (ISO-8601), read by its boundary timer; transient. */
+  public static final ProcessVariable<String> ASK_HUMAN_TIMEOUT = ProcessVariable.string("askHumanTimeout");
+  /** Why the run ended as it did (rejected, stopped), read when it ends; transient. */
+  public static final ProcessVariable<String> STATUS_REASON = ProcessVariable.string("statusReason");
 
   private ReactAgentProcess() {}
 }

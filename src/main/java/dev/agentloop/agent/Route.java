@@ -1,7 +1,6 @@
 package dev.agentloop.agent;
 
 import java.util.Map;
-import org.camunda.bpm.engine.variable.Variables;
 
 /**
  * Where the agent loop goes after a thought. The gateway {@code nextStep} compares the
@@ -11,6 +10,8 @@ import org.camunda.bpm.engine.variable.Variables;
  */
 public enum Route {
   ACT("act"),
+  APPROVE_ACTION("approveAction"),
+  ASK_HUMAN("askHuman"),
   DONE("done");
 
   private final String value;
@@ -25,6 +26,6 @@ public enum Route {
 
   /** The transient {@code route} variable to complete a task with. */
   public Map<String, Object> asVariable() {
-    return Map.of(ReactAgentProcess.ROUTE.name(), Variables.stringValue(value, true));
+    return ReactAgentProcess.ROUTE.transientWith(value);
   }
 }

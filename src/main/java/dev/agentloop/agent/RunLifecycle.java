@@ -36,7 +36,8 @@ public class RunLifecycle {
   /** For a top-level end event: the run ended with the outcome the end event stands for. */
   public ExecutionListener onEndEvent(String endEventId) {
     RunStatus outcome = outcomeOf(endEventId);
-    return execution -> store.markEnded(execution.getProcessInstanceId(), outcome, null);
+    return execution -> store.markEnded(execution.getProcessInstanceId(), outcome,
+        ReactAgentProcess.STATUS_REASON.get(execution));
   }
 
   /** For the process: an instance deleted from Cockpit or the API was cancelled. */

@@ -7,21 +7,42 @@ import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.StepKind;
 import java.util.List;
 
-/** Builds the steps the agent writes, with their authors; the content shapes are in {@link StepKind}. */
-final class Steps {
+/**
+ * Builds the steps the agent and the people reviewing it write, with their authors; the content
+ * shapes are in {@link StepKind}.
+ */
+public final class Steps {
 
-  static final String MODEL = "model";
-  /** Author of observations AgentLoop itself wrote, e.g. an unknown tool or unusable arguments. */
-  static final String AGENTLOOP = "agentloop";
+  public static final String MODEL = "model";
+  /** Author of steps AgentLoop itself wrote, e.g. for an unknown tool or a question nobody answered. */
+  public static final String AGENTLOOP = "agentloop";
 
   private Steps() {}
 
-  static NewStep plan(List<String> steps, String author) {
+  public static NewStep plan(List<String> steps, String author) {
+    return plan(steps, author, null);
+  }
+
+  public static NewStep plan(List<String> steps, String author, String reason) {
     ArrayNode list = JsonNodeFactory.instance.arrayNode();
     steps.forEach(list::add);
     ObjectNode content = JsonNodeFactory.instance.objectNode();
     content.set("steps", list);
-    return new NewStep(StepKind.PLAN, content, author);
+    return new NewStep(StepKind.PLAN, content, author, reason);
+  }
+
+  /** A person's note for the model: feedback on a plan or an answer, or guidance. */
+  public static NewStep humanInput(String text, String author, String reason) {
+    return new NewStep(StepKind.HUMAN_INPUT, text(text), author, reason);
+  }
+
+  /** People's decisions on the current turn's tool calls, with a line for the model to read. */
+  public static NewStep approvals(List<Approval> approvals, String summary, String author) {
+    ArrayNode list = JsonNodeFactory.instance.arrayNode();
+    approvals.forEach(approval -> list.add(approval.toJson()));
+    ObjectNode content = text(summary);
+    content.set("approvals", list);
+    return new NewStep(StepKind.HUMAN_INPUT, content, author, null);
   }
 
   static NewStep thought(String text) {
@@ -36,7 +57,7 @@ final class Steps {
     return new NewStep(StepKind.ACTION, action.toContent(), MODEL);
   }
 
-  static NewStep observation(Observation observation, String author) {
+  public static NewStep observation(Observation observation, String author) {
     return new NewStep(StepKind.OBSERVATION, observation.toContent(), author);
   }
 

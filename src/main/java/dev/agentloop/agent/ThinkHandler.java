@@ -27,14 +27,16 @@ class ThinkHandler implements TopicHandler {
   private final StepStore store;
   private final ChatModel model;
   private final ToolRegistry tools;
+  private final Router router;
 
   ThinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
-      ToolRegistry tools) {
+      ToolRegistry tools, Router router) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
     this.model = model;
     this.tools = tools;
+    this.router = router;
   }
 
   @Override
@@ -50,20 +52,31 @@ class ThinkHandler implements TopicHandler {
     boolean finalTurn = turn >= settings.maxSteps();
     ModelRequest request = new ModelRequest(Purpose.THINK, PromptBuilder.forThinking(state, settings, finalTurn),
         finalTurn ? List.of() : toolSpecs(settings),
-        new RunInfo(state.run().runId(), state.run().question(), turn, 0));
+        new RunInfo(state.run().runId(), state.run().question(), turn, state.attempt()));
     return model.chat(request).thenApply(reply -> {
       ModelTurn result = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
-      Map<String, Object> variables = new HashMap<>();
-      if (result.finalAnswer() != null) {
-        variables.putAll(Route.DONE.asVariable());
-        variables.put(ReactAgentProcess.FINAL_ANSWER.name(), result.finalAnswer());
-      } else {
-        variables.putAll(Route.ACT.asVariable());
-      }
+      Map<String, Object> variables = variablesAfter(result, settings);
       Usage usage = Usage.modelCall(reply.tokens());
       return new TaskResult.Complete(variables, () -> state.advance(
           store.append(state.head(), result.steps(), usage), usage, settings.contextWindowSteps()));
     });
+  }
+
+  /** Where the loop goes: a final answer leaves it (to review, unless auto-accepted), tool calls go on. */
+  private Map<String, Object> variablesAfter(ModelTurn result, AgentSettings settings) {
+    Map<String, Object> variables = new HashMap<>();
+    if (result.finalAnswer() != null) {
+      variables.putAll(Route.DONE.asVariable());
+      variables.putAll(ReactAgentProcess.DECISION.transientWith(settings.autoAcceptAnswer() ? "accept" : "review"));
+      variables.put(ReactAgentProcess.FINAL_ANSWER.name(), result.finalAnswer());
+      return variables;
+    }
+    Route route = router.afterToolCalls(result.actions(), settings);
+    variables.putAll(route.asVariable());
+    if (route == Route.ASK_HUMAN) {
+      variables.putAll(ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.askHumanTimeout().toString()));
+    }
+    return variables;
   }
 
   private List<ToolSpec> toolSpecs(AgentSettings settings) {

@@ -5,6 +5,8 @@ import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.llm.LlmConfiguration;
 import dev.agentloop.tool.ToolConfiguration;
 import dev.agentloop.trace.TraceConfiguration;
+import dev.agentloop.review.ReviewConfiguration;
+import dev.agentloop.review.Reviews;
 import dev.agentloop.web.WebConfiguration;
 import dev.agentloop.worker.TaskArrivals;
 import dev.agentloop.worker.WorkerConfiguration;
@@ -20,11 +22,11 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration
 @EnableConfigurationProperties(AgentLoopProperties.class)
 @Import({TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, AgentConfiguration.class,
-    WorkerConfiguration.class, WebConfiguration.class})
+    ReviewConfiguration.class, WorkerConfiguration.class, WebConfiguration.class})
 public class AgentLoopAutoConfiguration {
 
   @Bean
-  AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals) {
-    return new AgentLoopEnginePlugin(lifecycle, arrivals);
+  AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews) {
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews);
   }
 }

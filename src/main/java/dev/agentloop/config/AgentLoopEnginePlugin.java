@@ -1,6 +1,7 @@
 package dev.agentloop.config;
 
 import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.review.Reviews;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -15,10 +16,12 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
 
   private final RunLifecycle lifecycle;
   private final TaskArrivals arrivals;
+  private final Reviews reviews;
 
-  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals) {
+  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
+    this.reviews = reviews;
   }
 
   @Override
@@ -26,7 +29,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     if (configuration.getCustomPostBPMNParseListeners() == null) {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
-    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle, arrivals));
+    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle, arrivals, reviews));
   }
 
   @Override

@@ -7,6 +7,7 @@ import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
@@ -68,14 +69,33 @@ public record AgentLoopProperties(
       @Positive int maxSteps,
       @Positive int contextWindowSteps,
       @Positive int observationPromptChars,
-      @Positive int maxStepChars) {}
+      @Positive int maxStepChars,
+      boolean autoAcceptPlan,
+      boolean autoAcceptAnswer,
+      @PositiveOrZero int maxPlanRevisions,
+      @NotNull RevisionsRunOut whenPlanRevisionsRunOut,
+      @NotNull Duration askHumanTimeout) {
 
-  /** Built-in tools and how tools are run. */
+    /** What happens when a reviewer asks for one revision of the plan too many. */
+    public enum RevisionsRunOut { ACCEPT, REJECT }
+  }
+
+  /**
+   * Built-in tools and how tools are run.
+   *
+   * @param approval per tool name whether a person approves its calls; a tool not named here needs
+   *     approval exactly when it has side effects
+   */
   public record Tools(
       @NotNull Duration timeout,
       @Positive int maxConcurrent,
+      Map<String, Boolean> approval,
       @NotNull @Valid HttpGet httpGet,
       @NotNull @Valid ReadDocument readDocument) {
+
+    public Tools {
+      approval = approval == null ? Map.of() : Map.copyOf(approval);
+    }
 
     public record HttpGet(@NotNull List<String> allowedHosts, @Positive int maxBytes, @NotNull Duration timeout) {}
 

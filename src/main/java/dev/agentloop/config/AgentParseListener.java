@@ -2,20 +2,28 @@ package dev.agentloop.config;
 
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.review.ReviewKind;
+import dev.agentloop.review.Reviews;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
+import org.camunda.bpm.engine.delegate.TaskListener;
+import org.camunda.bpm.engine.impl.bpmn.behavior.UserTaskActivityBehavior;
 import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
 import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParse;
+import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParseUtil;
 import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
 import org.camunda.bpm.engine.impl.pvm.process.ActivityImpl;
 import org.camunda.bpm.engine.impl.pvm.process.ScopeImpl;
+import org.camunda.bpm.engine.impl.task.TaskDefinition;
 import org.camunda.bpm.engine.impl.util.xml.Element;
 
 /**
  * Recognises agent processes at deployment (they have a service task on an {@code agentloop.*}
- * topic), attaches the run lifecycle to them and lets their tasks wake the embedded worker. The engine parses all elements of a process
+ * topic), attaches the run lifecycle to them, lets their tasks wake the embedded worker, and
+ * connects their review tasks (user tasks marked {@code agentloop.review}) to the reviews. The engine parses all elements of a process
  * before it calls {@link #parseProcess}, so by then we know whether it is an agent.
  */
 class AgentParseListener extends AbstractBpmnParseListener {
@@ -23,12 +31,38 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private static final String IS_AGENT = "agentloop.isAgent";
   private static final String END_EVENTS = "agentloop.endEvents";
 
+  private static final String REVIEW_KIND = "agentloop.reviewKind";
+
   private final RunLifecycle lifecycle;
   private final TaskArrivals arrivals;
+  private final Reviews reviews;
 
-  AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals) {
+  AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
+    this.reviews = reviews;
+  }
+
+  /** A user task marked with {@code agentloop.review} gets the listeners that fill and read its form. */
+  @Override
+  public void parseUserTask(Element userTaskElement, ScopeImpl scope, ActivityImpl activity) {
+    String kind = camundaProperties(userTaskElement).get(ReviewKind.PROPERTY);
+    if (kind == null) {
+      return;
+    }
+    ReviewKind review = ReviewKind.of(kind);
+    TaskDefinition task = ((UserTaskActivityBehavior) activity.getActivityBehavior()).getTaskDefinition();
+    task.addBuiltInTaskListener(TaskListener.EVENTNAME_CREATE, reviews.taskListener(review));
+    task.addBuiltInTaskListener(TaskListener.EVENTNAME_COMPLETE, reviews.taskListener(review));
+    activity.setProperty(REVIEW_KIND, review);
+  }
+
+  /** A timer on an ask-human task tells the agent that nobody answered. */
+  @Override
+  public void parseBoundaryTimerEventDefinition(Element timerEventDefinition, boolean interrupting, ActivityImpl timer) {
+    if (timer.getEventScope() != null && timer.getEventScope().getProperty(REVIEW_KIND) == ReviewKind.ASK_HUMAN) {
+      timer.addBuiltInListener(ExecutionListener.EVENTNAME_START, reviews.noAnswerListener());
+    }
   }
 
   @Override
@@ -57,6 +91,11 @@ class AgentParseListener extends AbstractBpmnParseListener {
     for (ActivityImpl endEvent : endEvents(definition)) {
       endEvent.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEndEvent(endEvent.getId()));
     }
+  }
+
+  private static Map<String, String> camundaProperties(Element element) {
+    Map<String, String> properties = BpmnParseUtil.parseCamundaExtensionProperties(element);
+    return properties == null ? Map.of() : properties;
   }
 
   @SuppressWarnings("unchecked")

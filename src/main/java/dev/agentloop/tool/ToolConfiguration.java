@@ -1,6 +1,7 @@
 package dev.agentloop.tool;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.tool.builtin.CalculatorTool;
 import dev.agentloop.tool.builtin.CurrentTimeTool;
 import dev.agentloop.tool.builtin.HttpGetTool;
@@ -13,7 +14,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
-/** The built-in tools, the registry of every {@link AgentTool} bean, and the runner's pool. */
+/** The built-in tools, the registry of every {@link AgentTool} bean, approvals, and the runner's pool. */
 @Configuration(proxyBeanMethods = false)
 public class ToolConfiguration {
 
@@ -40,8 +41,18 @@ public class ToolConfiguration {
   }
 
   @Bean
+  AskHumanTool askHumanTool() {
+    return new AskHumanTool();
+  }
+
+  @Bean
   ToolRegistry toolRegistry(List<AgentTool> tools) {
     return new ToolRegistry(tools);
+  }
+
+  @Bean
+  ToolApprovals toolApprovals(ToolRegistry registry, AgentLoopProperties properties) {
+    return new ToolApprovals(registry, properties.tools().approval());
   }
 
   @Bean(destroyMethod = "shutdownNow")

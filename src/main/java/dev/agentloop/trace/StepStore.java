@@ -86,6 +86,14 @@ public class StepStore {
         .stream().findFirst();
   }
 
+  /** How many steps of a kind hang directly below a step, on any branch (e.g. earlier answers). */
+  public int countChildren(String runId, int parentNo, StepKind kind) {
+    Integer count = jdbc.queryForObject(
+        "SELECT COUNT(*) FROM agentloop_step WHERE run_id = ? AND kind = ? AND parent_no = ?",
+        Integer.class, runId, kind.name(), parentNo);
+    return count == null ? 0 : count;
+  }
+
   /** Every step of the run, superseded branches included, in the order they were written. */
   public List<Step> allSteps(String runId) {
     return jdbc.query(
@@ -118,6 +126,28 @@ public class StepStore {
       moveHead(expected, head, steps.size(), usage);
       insert(written.stream().map(this::row).toList());
       return new Appended(head, written);
+    });
+  }
+
+  /**
+   * Moves the head back to a step of the active path; the steps after it stay stored, marked
+   * superseded, and the next step written hangs below {@code toStep} as a new branch.
+   *
+   * @throws StaleHeadException when the head is no longer {@code expected}; nothing is changed
+   * @throws IllegalArgumentException when {@code toStep} is not on the active path
+   */
+  public RunHead rewind(RunHead expected, int toStep) {
+    return transaction.execute(status -> {
+      Step target = jdbc.query("SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND step_no = ?",
+              stepMapper, expected.runId(), toStep).stream().findFirst()
+          .filter(Step::isActive)
+          .orElseThrow(() -> new IllegalArgumentException("step " + toStep + " is not on the active path of run "
+              + expected.runId()));
+      RunHead head = new RunHead(expected.runId(), expected.version() + 1, toStep, target.turn(), expected.stepCount());
+      moveHead(expected, head, 0, Usage.NONE);
+      jdbc.update("UPDATE agentloop_step SET status = 'SUPERSEDED' WHERE run_id = ? AND status = 'ACTIVE' AND step_no > ?",
+          expected.runId(), toStep);
+      return head;
     });
   }
 

@@ -1,7 +1,9 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.UnknownAgentException;
+import dev.agentloop.review.ReviewException;
 import dev.agentloop.trace.UnknownRunException;
+import org.camunda.bpm.engine.exception.NotFoundException;
 import java.util.stream.Collectors;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -34,6 +36,17 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @ExceptionHandler(UnknownAgentException.class)
   ProblemDetail unknownAgent(UnknownAgentException e) {
     return problem(HttpStatus.BAD_REQUEST, "Unknown agent", e.getMessage());
+  }
+
+  @ExceptionHandler(NotFoundException.class)
+  ProblemDetail notFound(NotFoundException e) {
+    return problem(HttpStatus.NOT_FOUND, "Not found", e.getMessage());
+  }
+
+  /** A submission a review task cannot use (unknown decision, empty plan, arguments that break a schema). */
+  @ExceptionHandler(ReviewException.class)
+  ProblemDetail badSubmission(ReviewException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Submission not accepted", e.getMessage());
   }
 
   @ExceptionHandler(InvalidParameterException.class)

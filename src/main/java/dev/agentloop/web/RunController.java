@@ -2,9 +2,14 @@ package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.RunView;
+import dev.agentloop.review.ReviewTaskView;
+import dev.agentloop.review.ReviewTasks;
 import jakarta.validation.Valid;
 import java.net.URI;
+import java.util.List;
+import java.util.Map;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -14,15 +19,17 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code /api/runs}: start a run, see how it stands, read its trace. */
+/** {@code /api/runs}: start a run, see how it stands, read its trace, act on its open tasks. */
 @RestController
 @RequestMapping(path = "/api/runs", produces = "application/json")
 class RunController {
 
   private final AgentRuns runs;
+  private final ReviewTasks tasks;
 
-  RunController(AgentRuns runs) {
+  RunController(AgentRuns runs, ReviewTasks tasks) {
     this.runs = runs;
+    this.tasks = tasks;
   }
 
   @PostMapping(consumes = "application/json")
@@ -44,5 +51,21 @@ class RunController {
     }
     boolean all = branches.equals("all");
     return new TraceView(id, branches, runs.trace(id, all).stream().map(StepView::of).toList());
+  }
+
+  /** The run's open user tasks (plan review, a question for a person, ...) with their form data. */
+  @GetMapping("/{id}/tasks")
+  List<ReviewTaskView> tasks(@PathVariable String id) {
+    runs.view(id);
+    return tasks.open(id);
+  }
+
+  /** Completes a task with the fields its form would submit, e.g. {@code {"decision": "accept"}}. */
+  @PostMapping(path = "/{id}/tasks/{taskId}/complete", consumes = "application/json")
+  ResponseEntity<RunView> complete(@PathVariable String id, @PathVariable String taskId,
+      @RequestBody Map<String, JsonNode> fields) {
+    runs.view(id);
+    tasks.complete(id, taskId, fields);
+    return ResponseEntity.ok(runs.view(id));
   }
 }

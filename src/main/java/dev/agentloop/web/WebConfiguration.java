@@ -1,6 +1,7 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.review.ReviewTasks;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -9,8 +10,8 @@ import org.springframework.context.annotation.Configuration;
 public class WebConfiguration {
 
   @Bean
-  RunController runController(AgentRuns runs) {
-    return new RunController(runs);
+  RunController runController(AgentRuns runs, ReviewTasks tasks) {
+    return new RunController(runs, tasks);
   }
 
   @Bean

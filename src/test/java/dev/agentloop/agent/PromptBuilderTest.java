@@ -18,6 +18,8 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
 import java.time.Instant;
+import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -31,7 +33,8 @@ class PromptBuilderTest {
   private static final String EARLIER_STEPS_NOTE =
       "[Earlier steps of this run are left out; the most recent ones follow.]";
   private static final AgentSettings SETTINGS =
-      new AgentSettings("You are a careful agent.", "Make a plan.", Set.of("*"), 10, 20, 50, 10_000);
+      new AgentSettings("You are a careful agent.", "Make a plan.", Set.of("*"), 10, 20, 50, 10_000, true, true, 2,
+          RevisionsRunOut.ACCEPT, Duration.ofHours(1));
 
   /** Numbers steps like the store does, starting at {@code firstNo}, with a new turn at each THOUGHT or FINAL_ANSWER. */
   private static List<Step> trace(int firstNo, NewStep... newSteps) {
@@ -53,11 +56,14 @@ class PromptBuilderTest {
   }
 
   private static LoopState state(Step plan, List<Step> recent, boolean truncated) {
-    Step head = recent.get(recent.size() - 1);
-    RunHead runHead = new RunHead(RUN_ID, 1, head.stepNo(), head.turn(), head.stepNo());
+    RunHead runHead = recent.isEmpty() ? new RunHead(RUN_ID, 0, null, 0, 0) : headOf(recent.get(recent.size() - 1));
     RunRecord run = new RunRecord(RUN_ID, "agent", QUESTION, RunStatus.RUNNING, null, runHead,
         0, 0, 0, Instant.parse("2025-01-01T00:00:00Z"), null, null, null);
     return new LoopState(run, plan, recent, truncated);
+  }
+
+  private static RunHead headOf(Step head) {
+    return new RunHead(RUN_ID, 1, head.stepNo(), head.turn(), head.stepNo());
   }
 
   private static Action action(String callId, String tool, String argumentsJson) {
@@ -74,8 +80,23 @@ class PromptBuilderTest {
 
   @Test
   void should_plan_with_the_planner_prompt_and_the_question() {
-    assertThat(PromptBuilder.forPlanning(QUESTION, SETTINGS))
+    assertThat(PromptBuilder.forPlanning(state(null, List.of(), false), SETTINGS))
         .containsExactly(new SystemMessage("Make a plan."), new UserMessage(QUESTION));
+  }
+
+  @Test
+  void should_revise_a_plan_with_the_previous_plan_and_the_reviewers_feedback() {
+    // given
+    Step plan = trace(Steps.plan(List.of("Guess"), Steps.MODEL)).get(0);
+    LoopState state = state(plan, List.of(plan, trace(2, human("ann", "Look it up instead")).get(0)), false);
+
+    // when
+    List<ChatMessage> messages = PromptBuilder.forPlanning(state, SETTINGS);
+
+    // then
+    assertThat(messages).containsExactly(new SystemMessage("Make a plan."), new UserMessage(QUESTION),
+        new AssistantMessage("[\"Guess\"]", List.of()), new UserMessage("[ann] Look it up instead"),
+        new UserMessage("Revise the plan accordingly and reply with the new plan only."));
   }
 
   @Test

@@ -7,7 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.agent.AgentRuns;
-import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.TestAgent;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
@@ -29,7 +29,7 @@ import org.springframework.test.context.ActiveProfiles;
  * With a connection pool of ONE, the engine stays fully usable while a model call is pending: the
  * worker holds no connection and no transaction while it waits.
  */
-@SpringBootTest(classes = {AgentLoopApplication.class, NoConnectionHeldDuringModelCallTest.BlockingModel.class},
+@SpringBootTest(classes = {AgentLoopApplication.class, TestAgent.class, NoConnectionHeldDuringModelCallTest.BlockingModel.class},
     properties = {"spring.datasource.hikari.maximum-pool-size=1", "spring.datasource.hikari.connection-timeout=2000"})
 @ActiveProfiles("test")
 class NoConnectionHeldDuringModelCallTest {
@@ -42,7 +42,7 @@ class NoConnectionHeldDuringModelCallTest {
   @Test
   void should_keep_a_pool_of_one_usable_while_the_model_is_thinking() throws Exception {
     // given a run whose think call is pending
-    String runId = runs.start(ReactAgentProcess.KEY, "block: think slowly");
+    String runId = runs.start(TestAgent.KEY, "block: think slowly");
     assertThat(model.thinking.await(Runs.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
     // then the single connection is free and the engine answers other work, including a new run
@@ -52,7 +52,7 @@ class NoConnectionHeldDuringModelCallTest {
       assertThat(engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(runId).count()).isEqualTo(1);
       assertThat(runs.view(runId).status()).isEqualTo(RunStatus.RUNNING);
     }
-    String second = runs.start(ReactAgentProcess.KEY, "block: a second run");
+    String second = runs.start(TestAgent.KEY, "block: a second run");
     assertThat(engine.getExternalTaskService().createExternalTaskQuery().processInstanceId(second).count()).isEqualTo(1);
 
     // when the model answers, both runs finish

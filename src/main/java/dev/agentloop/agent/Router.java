@@ -1,0 +1,32 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.tool.ToolApprovals;
+import dev.agentloop.tool.builtin.AskHumanTool;
+import java.util.List;
+
+/**
+ * Where the loop goes after the model called tools: to a person when it asked one (and only
+ * that), to approval when a call needs it, else straight to {@code act}, which also reports what
+ * was wrong with calls it cannot run.
+ */
+public class Router {
+
+  private final ToolApprovals approvals;
+
+  public Router(ToolApprovals approvals) {
+    this.approvals = approvals;
+  }
+
+  public Route afterToolCalls(List<Action> actions, AgentSettings settings) {
+    if (actions.size() == 1 && actions.get(0).tool().equals(AskHumanTool.NAME) && actions.get(0).hasValidArguments()
+        && settings.allows(AskHumanTool.NAME)) {
+      return Route.ASK_HUMAN;
+    }
+    return actions.stream().anyMatch(action -> needsApproval(action, settings)) ? Route.APPROVE_ACTION : Route.ACT;
+  }
+
+  /** Calls the agent may make with usable arguments, of tools whose calls need a person's approval. */
+  public boolean needsApproval(Action action, AgentSettings settings) {
+    return action.hasValidArguments() && settings.allows(action.tool()) && approvals.needsApproval(action.tool());
+  }
+}

@@ -1,0 +1,37 @@
+package dev.agentloop.review;
+
+import dev.agentloop.agent.Action;
+import dev.agentloop.agent.LoopStateReader;
+import dev.agentloop.trace.Appended;
+import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Usage;
+import java.util.List;
+
+/** The tool calls of a run's current turn that wait for a person, and how their answer is written. */
+class PendingCalls {
+
+  /** A turn has at most this many calls (see the reply interpreter), so this window always holds it. */
+  private static final int TURN_WINDOW = 64;
+
+  private final StepStore store;
+  private final LoopStateReader reader;
+
+  PendingCalls(StepStore store, LoopStateReader reader) {
+    this.store = store;
+    this.reader = reader;
+  }
+
+  List<Action> of(String runId) {
+    return reader.read(runId, TURN_WINDOW).pendingActions();
+  }
+
+  Action single(String runId, String tool) {
+    return of(runId).stream().filter(action -> action.tool().equals(tool)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("run " + runId + " has no pending call of " + tool));
+  }
+
+  Appended write(String runId, NewStep step) {
+    return store.append(store.run(runId).head(), List.of(step), Usage.NONE);
+  }
+}

@@ -1,0 +1,116 @@
+package dev.agentloop.review;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.Steps;
+import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
+import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Usage;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code reviewPlan}: the plan as an editable list. Accept (an edited plan becomes a plan step
+ * authored by the reviewer), revise with feedback (the planner plans again, at most
+ * {@code maxPlanRevisions} times, then the agent's {@code whenPlanRevisionsRunOut} applies), or reject.
+ */
+class PlanReview implements Review {
+
+  static final List<String> DECISIONS = List.of("accept", "revise", "reject");
+
+  private final StepStore store;
+  private final AgentDefinitions definitions;
+
+  PlanReview(StepStore store, AgentDefinitions definitions) {
+    this.store = store;
+    this.definitions = definitions;
+  }
+
+  @Override
+  public void prepare(ReviewTask task) {
+    List<Step> path = store.activePath(task.runId());
+    ArrayNode steps = JsonNodeFactory.instance.arrayNode();
+    latestPlan(path).content().path("steps").forEach(step -> steps.addObject().put("step", step.asText()));
+    task.putJson("planSteps", steps);
+    task.put("decision", "accept");
+    task.put("feedback", "");
+    task.put("revisionsLeft", Math.max(0, settings(task).maxPlanRevisions() - revisionsUsed(path)));
+  }
+
+  @Override
+  public String decide(ReviewTask task) {
+    String decision = task.decision(DECISIONS);
+    List<Step> path = store.activePath(task.runId());
+    AgentSettings settings = settings(task);
+    if (decision.equals("revise") && revisionsUsed(path) >= settings.maxPlanRevisions()) {
+      String limit = "the plan was sent back " + settings.maxPlanRevisions() + " times already";
+      if (settings.whenPlanRevisionsRunOut() == RevisionsRunOut.REJECT) {
+        return reject(task, limit);
+      }
+      decision = "accept";
+    }
+    return switch (decision) {
+      case "accept" -> accept(task, latestPlan(path));
+      case "revise" -> revise(task);
+      default -> reject(task, task.text("feedback").isEmpty() ? "rejected in plan review" : task.text("feedback"));
+    };
+  }
+
+  private String accept(ReviewTask task, Step plan) {
+    List<String> steps = new ArrayList<>();
+    for (JsonNode item : task.json("planSteps")) {
+      String step = item.path("step").asText("").strip();
+      if (!step.isEmpty()) {
+        steps.add(step);
+      }
+    }
+    if (steps.isEmpty()) {
+      throw new ReviewException("the plan needs at least one step");
+    }
+    List<String> proposed = new ArrayList<>();
+    plan.content().path("steps").forEach(step -> proposed.add(step.asText()));
+    if (!steps.equals(proposed)) {
+      append(task, Steps.plan(steps, task.actor(), "edited in plan review"));
+    }
+    return "accept";
+  }
+
+  private String revise(ReviewTask task) {
+    if (task.text("feedback").isEmpty()) {
+      throw new ReviewException("say in the feedback what the planner should change");
+    }
+    append(task, Steps.humanInput(task.text("feedback"), task.actor(), "plan feedback"));
+    return "revise";
+  }
+
+  private String reject(ReviewTask task, String reason) {
+    append(task, Steps.humanInput("Rejected: " + reason, task.actor(), "plan rejected"));
+    task.delegate().getExecution().setVariables(ReactAgentProcess.STATUS_REASON.transientWith(reason));
+    return "reject";
+  }
+
+  private void append(ReviewTask task, NewStep step) {
+    store.append(store.run(task.runId()).head(), List.of(step), Usage.NONE);
+  }
+
+  private AgentSettings settings(ReviewTask task) {
+    return definitions.settings(task.processDefinitionId());
+  }
+
+  private static Step latestPlan(List<Step> path) {
+    return path.stream().filter(step -> step.kind() == StepKind.PLAN).reduce((a, b) -> b)
+        .orElseThrow(() -> new IllegalStateException("the run has no plan to review"));
+  }
+
+  /** Plans the model wrote after the first one. */
+  private static int revisionsUsed(List<Step> path) {
+    return (int) path.stream().filter(s -> s.kind() == StepKind.PLAN && s.author().equals(Steps.MODEL)).count() - 1;
+  }
+}

@@ -1,0 +1,16 @@
+package dev.agentloop.review;
+
+/** One kind of review: fills its task's form data and turns what a person submitted into a decision. */
+interface Review {
+
+  /** Called when the task is created: sets the task-local variables its form binds to. */
+  void prepare(ReviewTask task);
+
+  /**
+   * Called when the task completes: checks the submission, writes the steps it stands for, and
+   * returns the decision for the gateway after the task, or {@code null} when there is none.
+   *
+   * @throws ReviewException when the submission cannot be used; nothing is written
+   */
+  String decide(ReviewTask task);
+}

@@ -1,0 +1,77 @@
+package dev.agentloop.review;
+
+import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.Observation;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.Steps;
+import dev.agentloop.tool.builtin.AskHumanTool;
+import java.util.Map;
+import org.camunda.bpm.engine.delegate.DelegateTask;
+import org.camunda.bpm.engine.delegate.ExecutionListener;
+import org.camunda.bpm.engine.delegate.TaskListener;
+
+/**
+ * The listeners the engine plugin attaches to review tasks at deployment: on create the task gets
+ * its form data, on complete the submission becomes a decision ({@code decision}, transient, for
+ * the gateway after the task) and steps in the trace. Thread-safe.
+ */
+public class Reviews {
+
+  private final Map<ReviewKind, Review> reviews;
+  private final PendingCalls calls;
+  private final AgentDefinitions definitions;
+
+  Reviews(Map<ReviewKind, Review> reviews, PendingCalls calls, AgentDefinitions definitions) {
+    this.reviews = Map.copyOf(reviews);
+    this.calls = calls;
+    this.definitions = definitions;
+  }
+
+  /** The create and complete listener of a review task of this kind. */
+  public TaskListener taskListener(ReviewKind kind) {
+    Review review = reviews.get(kind);
+    return task -> {
+      ReviewTask reviewTask = new ReviewTask(task);
+      if (TaskListener.EVENTNAME_CREATE.equals(task.getEventName())) {
+        reviewTask.put(ReviewTask.KIND, kind.value());
+        review.prepare(reviewTask);
+      } else if (TaskListener.EVENTNAME_COMPLETE.equals(task.getEventName())) {
+        requireFieldsOnTheTask(task);
+        decide(task, review.decide(reviewTask));
+      }
+    };
+  }
+
+  /**
+   * A review reads what a person submitted from the task's own variables, where Tasklist's forms
+   * and submit-form put them. Completing with process variables of the same names (as
+   * {@code TaskService.complete(id, variables)} does) would leave the form's defaults in place
+   * and decide on them, so it is refused; the whole completion rolls back.
+   */
+  private static void requireFieldsOnTheTask(DelegateTask task) {
+    task.getVariableNamesLocal().stream().filter(name -> task.getExecution().hasVariable(name)).findFirst()
+        .ifPresent(name -> {
+          throw new ReviewException("'" + name + "' came as a process variable; submit the review's fields to the"
+              + " task: in Tasklist, with submit-form, or with POST /api/runs/{id}/tasks/{taskId}/complete");
+        });
+  }
+
+  /**
+   * For the timer on an ask-human task: when nobody answered in time, the agent is told so in the
+   * observation of its question and goes on.
+   */
+  public ExecutionListener noAnswerListener() {
+    return execution -> {
+      String runId = execution.getProcessInstanceId();
+      String timeout = definitions.settings(execution.getProcessDefinitionId()).askHumanTimeout().toString();
+      calls.write(runId, Steps.observation(Observation.error(calls.single(runId, AskHumanTool.NAME),
+          "no answer within " + timeout + "; continue without it"), Steps.AGENTLOOP));
+    };
+  }
+
+  private static void decide(DelegateTask task, String decision) {
+    if (decision != null) {
+      task.getExecution().setVariables(ReactAgentProcess.DECISION.transientWith(decision));
+    }
+  }
+}

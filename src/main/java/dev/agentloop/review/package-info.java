@@ -1,0 +1,6 @@
+/**
+ * The people in the loop: plan review, answers to the agent's questions, approval of tool calls and
+ * answer review. Each user task gets its form data on create; what a person submits is checked and
+ * becomes a decision for the diagram and steps in the trace authored by that person.
+ */
+package dev.agentloop.review;

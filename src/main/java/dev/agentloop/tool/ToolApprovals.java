@@ -1,0 +1,31 @@
+package dev.agentloop.tool;
+
+import java.util.Map;
+
+/**
+ * Which tool calls wait for a person's approval: those of tools configured so in
+ * {@code agentloop.tools.approval}, and by default those of every tool with side effects.
+ * Thread-safe (immutable).
+ */
+public class ToolApprovals {
+
+  private final ToolRegistry registry;
+  private final Map<String, Boolean> configured;
+
+  public ToolApprovals(ToolRegistry registry, Map<String, Boolean> configured) {
+    this.registry = registry;
+    this.configured = Map.copyOf(configured);
+    configured.keySet().stream().filter(name -> !registry.contains(name)).findFirst().ifPresent(name -> {
+      throw new IllegalArgumentException("agentloop.tools.approval names an unknown tool '" + name + "'");
+    });
+  }
+
+  /** Unknown tools need no approval: their calls are refused anyway. */
+  public boolean needsApproval(String toolName) {
+    Boolean setting = configured.get(toolName);
+    if (setting != null) {
+      return setting;
+    }
+    return registry.find(toolName).map(AgentTool::sideEffects).orElse(false);
+  }
+}

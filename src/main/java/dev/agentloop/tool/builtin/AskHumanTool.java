@@ -1,0 +1,43 @@
+package dev.agentloop.tool.builtin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.tool.AgentTool;
+import dev.agentloop.tool.ToolException;
+
+/**
+ * Lets the model ask a person. The process answers it: a call of this tool routes the run to the
+ * user task {@code askHuman}, whose answers become the observation. It is never executed as a tool.
+ */
+public class AskHumanTool implements AgentTool {
+
+  public static final String NAME = "ask_human";
+
+  private static final JsonNode PARAMETERS = Schemas.parse("""
+      {"type": "object",
+       "properties": {"questions": {"type": "array", "minItems": 1, "maxItems": 10,
+                      "items": {"type": "string", "minLength": 1, "maxLength": 2000},
+                      "description": "what you need to know from a person, one question per entry"}},
+       "required": ["questions"], "additionalProperties": false}
+      """);
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Asks a person one or more questions and returns their answers. Use it for information only a"
+        + " person has, or to confirm an assumption. Call it on its own, not together with other tools.";
+  }
+
+  @Override
+  public JsonNode parameters() {
+    return PARAMETERS;
+  }
+
+  @Override
+  public String execute(JsonNode arguments) throws ToolException {
+    throw new ToolException("ask_human must be the only tool call of a turn; call it again on its own");
+  }
+}

@@ -1,0 +1,391 @@
+package dev.agentloop.review;
+
+import static dev.agentloop.trace.StepKind.ACTION;
+import static dev.agentloop.trace.StepKind.FINAL_ANSWER;
+import static dev.agentloop.trace.StepKind.HUMAN_INPUT;
+import static dev.agentloop.trace.StepKind.OBSERVATION;
+import static dev.agentloop.trace.StepKind.PLAN;
+import static dev.agentloop.trace.StepKind.THOUGHT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.AgentLoopTest;
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import dev.agentloop.TestTools;
+import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunView;
+import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepStatus;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.exception.NotFoundException;
+import org.camunda.bpm.engine.impl.util.ClockUtil;
+import org.camunda.bpm.engine.runtime.Job;
+import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.engine.variable.VariableMap;
+import org.camunda.bpm.engine.variable.Variables;
+import org.camunda.spin.plugin.variable.SpinValues;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/** Every decision of the four review tasks, on review-agent (the shipped diagram with both reviews on). */
+@AgentLoopTest
+class ReviewScenarioTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Autowired ProcessEngine engine;
+  @Autowired AgentRuns runs;
+  @Autowired ReviewTasks reviewTasks;
+
+  @AfterEach
+  void resetClockAndUser() {
+    ClockUtil.reset();
+    engine.getIdentityService().clearAuthentication();
+  }
+
+  // ---- plan review -------------------------------------------------------------------------------
+
+  @Test
+  void should_show_the_plan_for_review_and_continue_with_it_when_accepted() {
+    // given
+    String run = start("review-plan: what is it?");
+    Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+
+    // then the form has the plan as a list, a default decision and the revisions left
+    assertThat(json(review, "planSteps")).isEqualTo(json("[{\"step\": \"Look it up\"}, {\"step\": \"Answer\"}]"));
+    assertThat(local(review, "decision")).isEqualTo("accept");
+    assertThat(local(review, "revisionsLeft")).isEqualTo(2);
+    assertThat(runs.view(run).status()).isEqualTo(RunStatus.WAITING);
+
+    // when
+    complete(review, "ann", Map.of("decision", "accept"));
+
+    // then the unedited plan is not written again, and the answer waits for review
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(kinds(run)).containsExactly(PLAN, FINAL_ANSWER);
+  }
+
+  @Test
+  void should_write_an_edited_plan_as_a_step_of_the_reviewer() {
+    // given
+    String run = start("review-plan: edit it");
+    Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+
+    // when
+    complete(review, "ann", Map.of("decision", "accept",
+        "planSteps", jsonValue("[{\"step\": \"Look it up twice\"}, {\"step\": \" \"}, {\"step\": \"Answer\"}]")));
+
+    // then blank steps are dropped, the edited plan is on the path and the model's plan stays before it
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    List<Step> trace = runs.trace(run, false);
+    assertThat(Runs.kinds(trace)).containsExactly(PLAN, PLAN, FINAL_ANSWER);
+    assertThat(trace.get(1).author()).isEqualTo("ann");
+    assertThat(trace.get(1).reason()).isEqualTo("edited in plan review");
+    assertThat(trace.get(1).content().get("steps")).isEqualTo(json("[\"Look it up twice\", \"Answer\"]"));
+  }
+
+  @Test
+  void should_plan_again_with_the_feedback_and_accept_as_is_when_revisions_run_out() {
+    // given
+    String run = start("review-plan: revise it");
+
+    // when the reviewer sends the plan back three times (two revisions are allowed)
+    for (int i = 1; i <= 3; i++) {
+      Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+      assertThat(local(review, "revisionsLeft")).isEqualTo(Math.max(0, 3 - i));
+      complete(review, "ann", Map.of("decision", "revise", "feedback", "more detail, please (" + i + ")"));
+    }
+
+    // then the planner planned three times with the feedback, and the third revision accepted the plan
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    List<Step> trace = runs.trace(run, false);
+    assertThat(Runs.kinds(trace)).containsExactly(PLAN, HUMAN_INPUT, PLAN, HUMAN_INPUT, PLAN, FINAL_ANSWER);
+    assertThat(trace.get(1).text("text")).isEqualTo("more detail, please (1)");
+    assertThat(trace.get(1).reason()).isEqualTo("plan feedback");
+    assertThat(runs.view(run).modelCalls()).isEqualTo(4);
+  }
+
+  @Test
+  void should_end_the_run_rejected_with_the_reviewers_reason() {
+    String run = start("review-plan: reject it");
+    complete(awaitTask(run, ReactAgentProcess.REVIEW_PLAN), "ann", Map.of("decision", "reject", "feedback", "off topic"));
+
+    RunView view = Runs.awaitStatus(runs, run, RunStatus.REJECTED);
+    assertThat(view.statusReason()).isEqualTo("off topic");
+    assertThat(runs.trace(run, false).get(1).text("text")).isEqualTo("Rejected: off topic");
+  }
+
+  @Test
+  void should_refuse_what_the_plan_review_cannot_use_and_keep_the_task() {
+    // given
+    String run = start("review-plan: bad input");
+    Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+
+    // then each bad submission is refused with a message, and nothing is written
+    assertRefused(review, Map.of("decision", "maybe"), "'maybe' is not a decision of this task; choose one of accept, revise, reject");
+    assertRefused(review, Map.of("decision", "accept", "planSteps", jsonValue("[{\"step\": \"\"}]")), "the plan needs at least one step");
+    assertRefused(review, Map.of("decision", "revise", "feedback", "  "), "say in the feedback what the planner should change");
+    assertThatThrownBy(() -> engine.getTaskService().complete(review.getId(), Map.of("decision", "reject")))
+        .hasRootCauseInstanceOf(ReviewException.class).hasMessageContaining("'decision' came as a process variable");
+    assertThat(engine.getTaskService().createTaskQuery().taskId(review.getId()).count()).isEqualTo(1);
+    assertThat(engine.getRuntimeService().getVariable(run, "decision")).isNull();
+    assertThat(kinds(run)).containsExactly(PLAN);
+  }
+
+  // ---- ask human ---------------------------------------------------------------------------------
+
+  @Test
+  void should_give_the_agent_a_persons_answers_as_the_observation_of_its_question() {
+    // given
+    String run = startAccepted("ask-human: where do I live?");
+    Task question = awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    assertThat(json(question, "questions")).isEqualTo(json(
+        "[{\"question\": \"What is your name?\", \"answer\": \"\"}, {\"question\": \"Which city do you live in?\", \"answer\": \"\"}]"));
+
+    // when
+    complete(question, "bob", Map.of("questions", jsonValue(
+        "[{\"question\": \"What is your name?\", \"answer\": \"Bob\"}, {\"question\": \"Which city do you live in?\", \"answer\": \"\"}]")));
+
+    // then
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Step observation = step(run, OBSERVATION);
+    assertThat(observation.author()).isEqualTo("bob");
+    assertThat(observation.text("tool")).isEqualTo("ask_human");
+    assertThat(observation.text("result"))
+        .isEqualTo("Q: What is your name?\nA: Bob\nQ: Which city do you live in?\nA: (no answer)");
+    assertThat(runs.view(run).toolCalls()).isZero();
+  }
+
+  @Test
+  void should_tell_the_agent_nobody_answered_when_the_timer_fires_and_refuse_a_late_answer() {
+    // given
+    String run = startAccepted("ask-human: silence");
+    Task question = awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    Job timer = engine.getManagementService().createJobQuery().processInstanceId(run).timers().singleResult();
+    assertThat(timer.getDuedate()).isAfter(new Date(ClockUtil.getCurrentTime().getTime() + 23 * 3_600_000L));
+
+    // when the test clock passes the timeout and the timer fires
+    ClockUtil.setCurrentTime(new Date(timer.getDuedate().getTime() + 1_000));
+    engine.getManagementService().executeJob(timer.getId());
+
+    // then the agent goes on with the silence as its observation, and a late answer finds no task
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(step(run, OBSERVATION).text("error")).isEqualTo("no answer within PT24H; continue without it");
+    assertThatThrownBy(() -> reviewTasks.complete(run, question.getId(), Map.of()))
+        .isInstanceOf(NotFoundException.class).hasMessageContaining("has no open task " + question.getId());
+  }
+
+  @Test
+  void should_refuse_a_submission_with_no_answer_at_all() {
+    String run = startAccepted("ask-human: empty");
+    Task question = awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+
+    assertRefused(question, Map.of(), "answer at least one of the questions");
+  }
+
+  @Test
+  void should_run_the_other_calls_and_tell_the_agent_to_ask_alone_when_ask_human_comes_with_them() {
+    String run = startAccepted("mixed-ask: both");
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+
+    List<Step> observations = runs.trace(run, false).stream().filter(s -> s.kind() == OBSERVATION).toList();
+    assertThat(observations.get(0).text("error")).contains("ask_human must be the only tool call of a turn");
+    assertThat(observations.get(1).text("result")).isEqualTo("2");
+  }
+
+  // ---- action approval ---------------------------------------------------------------------------
+
+  @Test
+  void should_stop_side_effecting_calls_for_approval_and_run_them_when_approved() {
+    // given
+    int sentBefore = TestTools.SENT.get();
+    String run = startAccepted("approve: send it");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+
+    // then only the side-effecting call waits, with its arguments as JSON
+    JsonNode calls = json(approval, "calls");
+    assertThat(calls).hasSize(1);
+    assertThat(calls.get(0).get("tool").asText()).isEqualTo("send_email");
+    assertThat(json(calls.get(0).get("arguments").asText())).isEqualTo(json("{\"to\": \"ann@example.com\", \"subject\": \"Hello\"}"));
+    assertThat(TestTools.SENT.get()).isEqualTo(sentBefore);
+
+    // when
+    complete(approval, "carl", Map.of("calls", jsonValue(calls.toString())));
+
+    // then both calls ran, the approval is the approver's step
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(kinds(run)).containsExactly(PLAN, THOUGHT, ACTION, ACTION, HUMAN_INPUT, OBSERVATION, OBSERVATION, FINAL_ANSWER);
+    assertThat(step(run, HUMAN_INPUT).author()).isEqualTo("carl");
+    assertThat(step(run, OBSERVATION).text("result")).startsWith("sent to ann@example.com");
+    assertThat(TestTools.SENT.get()).isEqualTo(sentBefore + 1);
+  }
+
+  @Test
+  void should_run_a_call_with_the_arguments_the_approver_edited() {
+    String run = startAccepted("approve: edit it");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+
+    complete(approval, "carl", Map.of("calls", jsonValue(edited(approval, "edit",
+        "{\"to\": \"bea@example.com\", \"subject\": \"Hello\"}", ""))));
+
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(step(run, OBSERVATION).text("result")).startsWith("sent to bea@example.com");
+  }
+
+  @Test
+  void should_refuse_edited_arguments_that_break_the_schema_and_keep_the_task() {
+    String run = startAccepted("approve: break it");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+
+    assertRefused(approval, Map.of("calls", jsonValue(edited(approval, "edit", "{\"to\": \"nobody\"}", ""))),
+        "the arguments of send_email do not match its schema");
+    assertRefused(approval, Map.of("calls", jsonValue(edited(approval, "edit", "{to: ", ""))),
+        "the arguments of send_email are not valid JSON");
+    assertRefused(approval, Map.of("calls", jsonValue(edited(approval, "perhaps", "{}", ""))),
+        "'perhaps' is not a decision for send_email");
+    assertThat(kinds(run)).containsExactly(PLAN, THOUGHT, ACTION, ACTION);
+  }
+
+  @Test
+  void should_observe_a_rejected_call_as_rejected_without_running_it() {
+    int sentBefore = TestTools.SENT.get();
+    String run = startAccepted("approve: reject it");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+
+    complete(approval, "carl", Map.of("calls", jsonValue(edited(approval, "reject", "{}", "not before Monday"))));
+
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Step rejected = step(run, OBSERVATION);
+    assertThat(rejected.text("error")).isEqualTo("not run, rejected by carl: not before Monday");
+    assertThat(rejected.author()).isEqualTo("carl");
+    assertThat(TestTools.SENT.get()).isEqualTo(sentBefore);
+    assertThat(runs.view(run).toolCalls()).isEqualTo(1);
+  }
+
+  // ---- answer review -----------------------------------------------------------------------------
+
+  @Test
+  void should_regenerate_the_answer_again_and_again_keeping_the_earlier_ones_superseded() {
+    // given
+    String run = startAccepted("regenerate: please");
+
+    // when the reviewer regenerates twice and accepts the third answer
+    for (String answer : List.of("first answer", "second answer")) {
+      Task review = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+      assertThat(local(review, "answer")).isEqualTo(answer);
+      complete(review, "dora", Map.of("decision", "regenerate"));
+    }
+    Task last = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    complete(last, "dora", Map.of("decision", "accept"));
+
+    // then
+    RunView view = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    assertThat(view.finalAnswer()).isEqualTo("third answer");
+    List<Step> all = runs.trace(run, true);
+    assertThat(all).filteredOn(s -> s.kind() == FINAL_ANSWER).extracting(s -> s.text("text"), Step::status)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("first answer", StepStatus.SUPERSEDED),
+            org.assertj.core.groups.Tuple.tuple("second answer", StepStatus.SUPERSEDED),
+            org.assertj.core.groups.Tuple.tuple("third answer", StepStatus.ACTIVE));
+    assertThat(all).filteredOn(s -> s.kind() == FINAL_ANSWER).extracting(Step::parentNo).containsOnly(1);
+    assertThat(kinds(run)).containsExactly(PLAN, FINAL_ANSWER);
+  }
+
+  @Test
+  void should_continue_with_the_reviewers_feedback() {
+    String run = startAccepted("feedback: please");
+    complete(awaitTask(run, ReactAgentProcess.REVIEW_ANSWER), "dora", Map.of("decision", "feedback", "feedback", "add the source"));
+
+    Task second = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(local(second, "answer")).isEqualTo("improved answer");
+    assertThat(kinds(run)).containsExactly(PLAN, FINAL_ANSWER, HUMAN_INPUT, FINAL_ANSWER);
+    assertThat(step(run, HUMAN_INPUT).text("text")).isEqualTo("add the source");
+  }
+
+  @Test
+  void should_refuse_feedback_without_text() {
+    String run = startAccepted("feedback: empty");
+    assertRefused(awaitTask(run, ReactAgentProcess.REVIEW_ANSWER), Map.of("decision", "feedback"),
+        "write the feedback the agent should continue with");
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------------
+
+  private String start(String question) {
+    return engine.getRuntimeService().startProcessInstanceByKey(TestAgent.REVIEWED, ReactAgentProcess.QUESTION.with(question)).getId();
+  }
+
+  /** Starts a run and accepts its plan, for tests about what comes after. */
+  private String startAccepted(String question) {
+    String run = start(question);
+    complete(awaitTask(run, ReactAgentProcess.REVIEW_PLAN), "ann", Map.of("decision", "accept"));
+    return run;
+  }
+
+  private Task awaitTask(String run, String key) {
+    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
+        .taskDefinitionKey(key).singleResult(), task -> task != null);
+  }
+
+  private void complete(Task task, String user, Map<String, Object> fields) {
+    engine.getIdentityService().setAuthenticatedUserId(user);
+    try {
+      VariableMap variables = Variables.createVariables();
+      variables.putAll(fields);
+      engine.getFormService().submitTaskForm(task.getId(), variables);
+    } finally {
+      engine.getIdentityService().clearAuthentication();
+    }
+  }
+
+  /** Tasklist shows the engine's message, which carries the review's own. */
+  private void assertRefused(Task task, Map<String, Object> fields, String message) {
+    assertThatThrownBy(() -> complete(task, "ann", fields))
+        .hasRootCauseInstanceOf(ReviewException.class).hasMessageContaining(message);
+  }
+
+  private String edited(Task approval, String decision, String arguments, String reason) {
+    JsonNode calls = json(approval, "calls");
+    ((com.fasterxml.jackson.databind.node.ObjectNode) calls.get(0)).put("decision", decision).put("arguments", arguments)
+        .put("reason", reason);
+    return calls.toString();
+  }
+
+  private Object local(Task task, String name) {
+    return engine.getTaskService().getVariableLocal(task.getId(), name);
+  }
+
+  private JsonNode json(Task task, String name) {
+    return json(String.valueOf(local(task, name)));
+  }
+
+  private List<dev.agentloop.trace.StepKind> kinds(String run) {
+    return Runs.kinds(runs.trace(run, false));
+  }
+
+  private Step step(String run, dev.agentloop.trace.StepKind kind) {
+    return runs.trace(run, false).stream().filter(s -> s.kind() == kind).findFirst().orElseThrow();
+  }
+
+  private static Object jsonValue(String json) {
+    return SpinValues.jsonValue(json).create();
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (Exception e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+}
