@@ -7,6 +7,8 @@ import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.util.List;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.runtime.Incident;
 import org.camunda.bpm.engine.task.Task;
@@ -42,13 +44,19 @@ public class AgentRuns {
         .getId();
   }
 
-  /** The keys of all deployed agent processes, sorted. */
+  /**
+   * The keys of all deployed agent processes, sorted. Whoever asks sees them all: a user who may
+   * not start an agent is told so by the engine when trying, rather than that it does not exist.
+   */
   public List<String> deployedAgents() {
-    return engine.getRepositoryService().createProcessDefinitionQuery().latestVersion().list().stream()
-        .filter(definition -> definitions.isAgent(definition.getId()))
-        .map(ProcessDefinition::getKey)
-        .sorted()
-        .toList();
+    CommandExecutor commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
+        .getCommandExecutorTxRequired();
+    return commands.execute(context -> context.runWithoutAuthorization(() ->
+        engine.getRepositoryService().createProcessDefinitionQuery().latestVersion().list().stream()
+            .filter(definition -> definitions.isAgent(definition.getId()))
+            .map(ProcessDefinition::getKey)
+            .sorted()
+            .toList()));
   }
 
   /** @throws dev.agentloop.trace.UnknownRunException when there is no such run */

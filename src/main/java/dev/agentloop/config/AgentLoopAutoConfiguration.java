@@ -7,6 +7,7 @@ import dev.agentloop.tool.ToolConfiguration;
 import dev.agentloop.trace.TraceConfiguration;
 import dev.agentloop.review.ReviewConfiguration;
 import dev.agentloop.review.Reviews;
+import dev.agentloop.security.SecurityConfiguration;
 import dev.agentloop.web.WebConfiguration;
 import dev.agentloop.worker.TaskArrivals;
 import dev.agentloop.worker.WorkerConfiguration;
@@ -17,12 +18,13 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Brings AgentLoop into a Camunda 7 Spring Boot application: step store, tools, model, agent
- * handlers, embedded worker, REST API and the engine plugin that recognises agent processes.
+ * handlers, reviews, embedded worker, security, REST API and the engine plugin that recognises
+ * agent processes.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(AgentLoopProperties.class)
 @Import({TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, AgentConfiguration.class,
-    ReviewConfiguration.class, WorkerConfiguration.class, WebConfiguration.class})
+    ReviewConfiguration.class, WorkerConfiguration.class, SecurityConfiguration.class, WebConfiguration.class})
 public class AgentLoopAutoConfiguration {
 
   @Bean

@@ -23,7 +23,8 @@ public record AgentLoopProperties(
     @NotNull @Valid Llm llm,
     @NotNull @Valid Worker worker,
     @NotNull @Valid Agent agent,
-    @NotNull @Valid Tools tools) {
+    @NotNull @Valid Tools tools,
+    @NotNull @Valid Demo demo) {
 
   /** Which chat model serves the agents. */
   public record Llm(
@@ -101,4 +102,11 @@ public record AgentLoopProperties(
 
     public record ReadDocument(@NotBlank String folder, @Positive int maxChars) {}
   }
+
+  /**
+   * The demo setup of the stand-alone app: users {@code reviewer} and {@code operator} (password =
+   * user id) in the AgentLoop groups, and the Camunda admin user in both. Off by default, so an
+   * application that embeds AgentLoop never gets known passwords.
+   */
+  public record Demo(boolean enabled) {}
 }

@@ -3,8 +3,9 @@ package dev.agentloop.web;
 import dev.agentloop.agent.UnknownAgentException;
 import dev.agentloop.review.ReviewException;
 import dev.agentloop.trace.UnknownRunException;
-import org.camunda.bpm.engine.exception.NotFoundException;
 import java.util.stream.Collectors;
+import org.camunda.bpm.engine.AuthorizationException;
+import org.camunda.bpm.engine.exception.NotFoundException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -36,6 +37,12 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @ExceptionHandler(UnknownAgentException.class)
   ProblemDetail unknownAgent(UnknownAgentException e) {
     return problem(HttpStatus.BAD_REQUEST, "Unknown agent", e.getMessage());
+  }
+
+  /** Camunda's authorization said no; its message names the missing permission. */
+  @ExceptionHandler(AuthorizationException.class)
+  ProblemDetail forbidden(AuthorizationException e) {
+    return problem(HttpStatus.FORBIDDEN, "Forbidden", e.getMessage());
   }
 
   @ExceptionHandler(NotFoundException.class)

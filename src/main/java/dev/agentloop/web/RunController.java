@@ -1,11 +1,12 @@
 package dev.agentloop.web;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.RunView;
 import dev.agentloop.review.ReviewTaskView;
 import dev.agentloop.review.ReviewTasks;
+import dev.agentloop.security.RunAccess;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
@@ -26,10 +27,12 @@ class RunController {
 
   private final AgentRuns runs;
   private final ReviewTasks tasks;
+  private final RunAccess access;
 
-  RunController(AgentRuns runs, ReviewTasks tasks) {
+  RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access) {
     this.runs = runs;
     this.tasks = tasks;
+    this.access = access;
   }
 
   @PostMapping(consumes = "application/json")
@@ -41,7 +44,7 @@ class RunController {
 
   @GetMapping("/{id}")
   RunView get(@PathVariable String id) {
-    return runs.view(id);
+    return readable(id);
   }
 
   @GetMapping("/{id}/trace")
@@ -49,6 +52,7 @@ class RunController {
     if (!branches.equals("active") && !branches.equals("all")) {
       throw new InvalidParameterException("branches", branches, "'active' (the path the model sees) or 'all'");
     }
+    readable(id);
     boolean all = branches.equals("all");
     return new TraceView(id, branches, runs.trace(id, all).stream().map(StepView::of).toList());
   }
@@ -56,7 +60,7 @@ class RunController {
   /** The run's open user tasks (plan review, a question for a person, ...) with their form data. */
   @GetMapping("/{id}/tasks")
   List<ReviewTaskView> tasks(@PathVariable String id) {
-    runs.view(id);
+    readable(id);
     return tasks.open(id);
   }
 
@@ -64,8 +68,15 @@ class RunController {
   @PostMapping(path = "/{id}/tasks/{taskId}/complete", consumes = "application/json")
   ResponseEntity<RunView> complete(@PathVariable String id, @PathVariable String taskId,
       @RequestBody Map<String, JsonNode> fields) {
-    runs.view(id);
+    readable(id);
     tasks.complete(id, taskId, fields);
     return ResponseEntity.ok(runs.view(id));
+  }
+
+  /** The run as the caller may see it; unknown runs are 404, runs the caller may not read 403. */
+  private RunView readable(String id) {
+    RunView run = runs.view(id);
+    access.requireRead(id);
+    return run;
   }
 }

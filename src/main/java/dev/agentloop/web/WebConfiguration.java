@@ -2,6 +2,7 @@ package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.review.ReviewTasks;
+import dev.agentloop.security.RunAccess;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -10,8 +11,8 @@ import org.springframework.context.annotation.Configuration;
 public class WebConfiguration {
 
   @Bean
-  RunController runController(AgentRuns runs, ReviewTasks tasks) {
-    return new RunController(runs, tasks);
+  RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access) {
+    return new RunController(runs, tasks, access);
   }
 
   @Bean

@@ -19,6 +19,7 @@ import dev.agentloop.TestTools;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunView;
+import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepStatus;
@@ -338,7 +339,8 @@ class ReviewScenarioTest {
   }
 
   private void complete(Task task, String user, Map<String, Object> fields) {
-    engine.getIdentityService().setAuthenticatedUserId(user);
+    // as Tasklist does it: the user and the groups the task is offered to
+    engine.getIdentityService().setAuthentication(user, List.of(AgentLoopGroups.REVIEWERS));
     try {
       VariableMap variables = Variables.createVariables();
       variables.putAll(fields);

@@ -1,16 +1,15 @@
 package dev.agentloop.web;
 
+import static dev.agentloop.ApiClient.JSON;
+import static dev.agentloop.ApiClient.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.AgentLoopTest;
+import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.trace.RunStatus;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,9 +18,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 /** {@code /api/runs} over real HTTP: what a client sends, what it gets back, and every kind of bad request. */
 @AgentLoopTest
 class RunApiTest {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient http = HttpClient.newHttpClient();
 
   @LocalServerPort int port;
   @Autowired AgentRuns runs;
@@ -95,26 +91,15 @@ class RunApiTest {
     assertThat(get("/api/runs/" + id + "/trace?branches=all").statusCode()).isEqualTo(200);
   }
 
-  private void assertProblem(HttpResponse<String> response, int status, String detail) throws Exception {
-    assertThat(response.statusCode()).isEqualTo(status);
-    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-        type -> assertThat(type).startsWith("application/problem+json"));
-    JsonNode problem = JSON.readTree(response.body());
-    assertThat(problem.get("status").asInt()).isEqualTo(status);
-    assertThat(problem.get("title").asText()).isNotBlank();
-    assertThat(problem.get("detail").asText()).contains(detail);
+  private HttpResponse<String> post(String body) {
+    return api().post("/api/runs", body);
   }
 
-  private HttpResponse<String> post(String body) throws Exception {
-    return http.send(HttpRequest.newBuilder(uri("/api/runs")).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  private HttpResponse<String> get(String path) {
+    return api().get(path);
   }
 
-  private HttpResponse<String> get(String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private URI uri(String path) {
-    return URI.create("http://localhost:" + port + path);
+  private ApiClient api() {
+    return ApiClient.as(port, "reviewer");
   }
 }

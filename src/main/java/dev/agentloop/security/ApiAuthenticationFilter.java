@@ -1,0 +1,108 @@
+package dev.agentloop.security;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.camunda.bpm.engine.IdentityService;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.identity.Group;
+import org.camunda.bpm.engine.identity.Tenant;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Every {@code /api} request runs as a known user, so that Camunda's authorization decides what it
+ * may do and human steps record who took them. A caller either sends HTTP Basic credentials of an
+ * engine user (scripts, other services), or is logged in to the Camunda webapps (a Cockpit
+ * plugin); a logged-in caller must send the webapps' CSRF token with every change.
+ */
+class ApiAuthenticationFilter extends OncePerRequestFilter {
+
+  private static final String BASIC = "Basic ";
+  private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ProcessEngine engine;
+  private final boolean webappsPresent;
+
+  ApiAuthenticationFilter(ProcessEngine engine, boolean webappsPresent) {
+    this.engine = engine;
+    this.webappsPresent = webappsPresent;
+  }
+
+  @Override
+  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    String authorization = request.getHeader("Authorization");
+    Optional<Caller> caller;
+    if (authorization != null && authorization.startsWith(BASIC)) {
+      caller = fromBasicCredentials(authorization.substring(BASIC.length()));
+      if (caller.isEmpty()) {
+        refuse(response, HttpStatus.UNAUTHORIZED, "unknown user or wrong password");
+        return;
+      }
+    } else {
+      caller = webappsPresent ? WebappSessions.caller(request, engine.getName()) : Optional.empty();
+      if (caller.isEmpty()) {
+        refuse(response, HttpStatus.UNAUTHORIZED,
+            "send HTTP Basic credentials of a Camunda user (curl -u user:password), or log in to the Camunda webapps");
+        return;
+      }
+      if (!SAFE_METHODS.contains(request.getMethod()) && !WebappSessions.hasCsrfToken(request)) {
+        refuse(response, HttpStatus.FORBIDDEN,
+            "a change from a webapp session must carry the session's CSRF token in the X-XSRF-TOKEN header");
+        return;
+      }
+    }
+    IdentityService identity = engine.getIdentityService();
+    identity.setAuthentication(caller.get().userId(), caller.get().groupIds(), caller.get().tenantIds());
+    try {
+      chain.doFilter(request, response);
+    } finally {
+      identity.clearAuthentication();
+    }
+  }
+
+  private Optional<Caller> fromBasicCredentials(String encoded) {
+    String credentials;
+    try {
+      credentials = new String(Base64.getDecoder().decode(encoded.trim()), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    int colon = credentials.indexOf(':');
+    if (colon <= 0) {
+      return Optional.empty();
+    }
+    String userId = credentials.substring(0, colon);
+    IdentityService identity = engine.getIdentityService();
+    if (!identity.checkPassword(userId, credentials.substring(colon + 1))) {
+      return Optional.empty();
+    }
+    List<String> groups = identity.createGroupQuery().groupMember(userId).list().stream().map(Group::getId).toList();
+    List<String> tenants = identity.createTenantQuery().userMember(userId).includingGroupsOfUser(true).list().stream()
+        .map(Tenant::getId).toList();
+    return Optional.of(new Caller(userId, groups, tenants));
+  }
+
+  private static void refuse(HttpServletResponse response, HttpStatus status, String detail) throws IOException {
+    String title = status == HttpStatus.UNAUTHORIZED ? "Authentication required" : "Forbidden";
+    response.setStatus(status.value());
+    if (status == HttpStatus.UNAUTHORIZED) {
+      response.setHeader("WWW-Authenticate", "Basic realm=\"AgentLoop\"");
+    }
+    response.setContentType("application/problem+json");
+    // the same RFC 9457 shape as every other error of /api
+    JSON.writeValue(response.getOutputStream(),
+        Map.of("type", "about:blank", "title", title, "status", status.value(), "detail", detail));
+  }
+}

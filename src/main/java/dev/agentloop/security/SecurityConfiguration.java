@@ -1,0 +1,63 @@
+package dev.agentloop.security;
+
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
+import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
+import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Authentication of both REST APIs, the groups and their rights, and (only when asked for) the
+ * demo users.
+ */
+@Configuration(proxyBeanMethods = false)
+public class SecurityConfiguration {
+
+  @Bean
+  AccessBootstrap accessBootstrap() {
+    return new AccessBootstrap();
+  }
+
+  @Bean
+  RunAccess runAccess(ProcessEngine engine) {
+    return new RunAccess(engine);
+  }
+
+  @Bean
+  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine) {
+    boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
+        SecurityConfiguration.class.getClassLoader());
+    var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps));
+    registration.setName("agentloop-api-authentication");
+    registration.addUrlPatterns("/api/*");
+    return registration;
+  }
+
+  @Bean
+  @ConditionalOnProperty(name = "agentloop.demo.enabled", havingValue = "true")
+  DemoUsers demoUsers(ProcessEngine engine, CamundaBpmProperties camunda) {
+    return new DemoUsers(engine, camunda.getAdminUser() == null ? null : camunda.getAdminUser().getId());
+  }
+
+  /** Camunda's own HTTP Basic authentication for the engine REST API, as its documentation sets it up. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(ProcessEngineAuthenticationFilter.class)
+  static class EngineRestAuthentication {
+
+    @Bean
+    FilterRegistrationBean<ProcessEngineAuthenticationFilter> engineRestAuthentication(
+        @Value("${spring.jersey.application-path:/engine-rest}") String path) {
+      var registration = new FilterRegistrationBean<>(new ProcessEngineAuthenticationFilter());
+      registration.setName("camunda-engine-rest-authentication");
+      registration.addInitParameter("authentication-provider", HttpBasicAuthenticationProvider.class.getName());
+      registration.addUrlPatterns(path + "/*");
+      return registration;
+    }
+  }
+}
