@@ -170,6 +170,14 @@ public final class AppNode implements AutoCloseable {
       return this;
     }
 
+    /** The postgres profile, connected to the database through the profile's environment variables. */
+    public Builder postgres(PostgresServer.Database database) {
+      return property("spring.profiles.active", "postgres")
+          .environment("AGENTLOOP_DB_URL", database.jdbcUrl())
+          .environment("AGENTLOOP_DB_USER", database.user())
+          .environment("AGENTLOOP_DB_PASSWORD", database.password());
+    }
+
     /** A Spring property, given as a command-line argument {@code --key=value}. */
     public Builder property(String key, String value) {
       properties.put(key, value);

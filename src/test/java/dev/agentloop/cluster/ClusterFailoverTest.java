@@ -3,6 +3,7 @@ package dev.agentloop.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.agentloop.agent.ReactAgentProcess;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ class ClusterFailoverTest {
     await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250))
         .until(() -> database.runsWithStatus("ANSWERED") == RUNS);
     assertThat(TraceCheck.problems(node1.api(), runIds)).isEmpty();
-    assertThat(database.instancesEndedAt("answered", runIds)).isEqualTo(RUNS);
+    assertThat(database.instancesEndedAt(ReactAgentProcess.ANSWERED, runIds)).isEqualTo(RUNS);
     assertThat(database.runtimeRows()).allSatisfy((table, rows) -> assertThat(rows).as(table).isZero());
 
     // and it went on with node 2's runs only after their locks had expired

@@ -3,6 +3,8 @@ package dev.agentloop.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentloop.agent.ReactAgentProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -11,6 +13,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +33,8 @@ import java.util.stream.IntStream;
 public final class NodeApi {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The engine REST API's date format. */
+  private static final DateTimeFormatter ENGINE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
   private static final String CREDENTIALS =
       "Basic " + Base64.getEncoder().encodeToString("demo:demo".getBytes(StandardCharsets.UTF_8));
 
@@ -79,6 +87,36 @@ public final class NodeApi {
     HttpResponse<String> response = send(request("/api/runs/" + id + "/trace?branches=all").GET());
     expect(response, 200);
     return parse(response.body()).get("steps");
+  }
+
+  /**
+   * How many runs of an agent started after {@code since} have ended with an answer, by the engine's
+   * history over its REST API: one cheap request however many runs there are.
+   */
+  public long answeredRuns(String agent, Instant since) {
+    HttpResponse<String> response = send(request("/engine-rest/history/process-instance/count")
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(answeredSince(agent, since).toString())));
+    expect(response, 200);
+    return parse(response.body()).get("count").asLong();
+  }
+
+  /** When the last of the runs of an agent started after {@code since} answered. */
+  public Instant lastAnswer(String agent, Instant since) {
+    ObjectNode query = answeredSince(agent, since);
+    query.putArray("sorting").addObject().put("sortBy", "endTime").put("sortOrder", "desc");
+    HttpResponse<String> response = send(request("/engine-rest/history/process-instance?firstResult=0&maxResults=1")
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(query.toString())));
+    expect(response, 200);
+    return OffsetDateTime.parse(parse(response.body()).get(0).get("endTime").asText(), ENGINE_TIME).toInstant();
+  }
+
+  private static ObjectNode answeredSince(String agent, Instant since) {
+    ObjectNode query = JsonNodeFactory.instance.objectNode().put("processDefinitionKey", agent).put("finished", true)
+        .put("startedAfter", ENGINE_TIME.format(since.atOffset(ZoneOffset.UTC)));
+    query.putArray("executedActivityIdIn").add(ReactAgentProcess.ANSWERED);
+    return query;
   }
 
   /** Whether the node serves the API: an unknown run is 404 only once it is up and knows the user. */

@@ -16,11 +16,7 @@ public final class TestNodes {
 
   /** A node of the postgres profile, connected through the profile's environment variables. */
   public static AppNode.Builder onPostgres(String name, PostgresServer.Database database) {
-    return common(name)
-        .property("spring.profiles.active", "postgres")
-        .environment("AGENTLOOP_DB_URL", database.jdbcUrl())
-        .environment("AGENTLOOP_DB_USER", database.user())
-        .environment("AGENTLOOP_DB_PASSWORD", database.password());
+    return common(name).postgres(database);
   }
 
   /** A node with the shipped H2 file database, {@code ./data/agentloop} below {@code directory}. */
