@@ -30,8 +30,10 @@ public class AgentConfiguration {
 
   /** The topics are those this application has handlers for; remote workers serve the same topics. */
   @Bean
-  AgentDiagramRules agentDiagramRules(ToolRegistry tools, List<TopicHandler> handlers, AgentLoopProperties properties) {
-    return new AgentDiagramRules(tools, handlers.stream().map(TopicHandler::topic).toList(), properties.agent());
+  AgentDiagramRules agentDiagramRules(ToolRegistry tools, ToolApprovals approvals, List<TopicHandler> handlers,
+      AgentLoopProperties properties) {
+    return new AgentDiagramRules(tools, approvals, handlers.stream().map(TopicHandler::topic).toList(),
+        properties.agent());
   }
 
   @Bean

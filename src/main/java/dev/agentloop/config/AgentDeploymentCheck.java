@@ -1,9 +1,12 @@
 package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentDiagramRules;
+import dev.agentloop.agent.AgentDiagramRules.DiagramTask;
+import dev.agentloop.agent.AgentDiagramRules.Finding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.BpmnParseException;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
@@ -36,15 +39,15 @@ class AgentDeploymentCheck {
     this.rules = rules;
   }
 
-  /** An external task: its topic is checked. */
-  void externalTask(ProcessDefinitionImpl process, Element element, String id, String topic) {
-    noted(process).add(new NotedTask(element, id, true, topic, false, Map.of()));
-  }
-
-  /** A task of AgentLoop's (on an agent topic, or a review task): its properties are checked, and its topic if external. */
-  void agentTask(ProcessDefinitionImpl process, Element element, String id, boolean external, String topic,
+  /**
+   * Notes a task for the check.
+   *
+   * @param topic its external-task topic, {@code null} for a task that is not external
+   * @param reviewKind its {@code agentloop.review} kind, {@code null} for a task that is no review
+   */
+  void note(ProcessDefinitionImpl process, Element element, String id, String topic, String reviewKind,
       Map<String, String> properties) {
-    noted(process).add(new NotedTask(element, id, external, topic, true, properties));
+    noted(process).add(new NotedTask(element, new DiagramTask(id, topic, reviewKind, properties)));
   }
 
   /**
@@ -58,26 +61,15 @@ class AgentDeploymentCheck {
     if (!agent) {
       return;
     }
-    List<String> problems = new ArrayList<>();
-    Element first = null;
-    for (NotedTask task : tasks) {
-      List<String> found = new ArrayList<>();
-      if (task.external()) {
-        found.addAll(rules.checkTopic(task.id(), task.topic()));
-      }
-      if (task.agentTask()) {
-        found.addAll(rules.checkProperties(task.id(), task.properties()));
-      }
-      if (first == null && !found.isEmpty()) {
-        first = task.element();
-      }
-      problems.addAll(found);
-    }
-    if (problems.isEmpty()) {
+    List<Finding> findings = rules.check(tasks.stream().map(NotedTask::task).toList());
+    if (findings.isEmpty()) {
       return;
     }
-    String message = "agent '" + process.getKey() + "' breaks AgentLoop's rules: " + String.join("; ", problems);
+    String message = "agent '" + process.getKey() + "' breaks AgentLoop's rules: "
+        + findings.stream().map(Finding::message).collect(Collectors.joining("; "));
     if (isNewDeployment(process)) {
+      Element first = tasks.stream().filter(task -> task.task().id().equals(findings.get(0).elementId()))
+          .map(NotedTask::element).findFirst().orElse(null);
       throw new BpmnParseException(message, first);
     }
     LOG.warn("{} (deployed earlier, so its runs go on; fix the diagram and deploy it again)", message);
@@ -104,6 +96,5 @@ class AgentDeploymentCheck {
     return tasks;
   }
 
-  private record NotedTask(Element element, String id, boolean external, String topic, boolean agentTask,
-      Map<String, String> properties) {}
+  private record NotedTask(Element element, DiagramTask task) {}
 }

@@ -57,7 +57,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
       return;
     }
     ReviewKind review = reviewKind(userTaskElement, activity, kind);
-    check.agentTask(activity.getProcessDefinition(), userTaskElement, activity.getId(), false, null, properties);
+    check.note(activity.getProcessDefinition(), userTaskElement, activity.getId(), null, kind, properties);
     TaskDefinition task = ((UserTaskActivityBehavior) activity.getActivityBehavior()).getTaskDefinition();
     task.addBuiltInTaskListener(TaskListener.EVENTNAME_CREATE, reviews.taskListener(review));
     task.addBuiltInTaskListener(TaskListener.EVENTNAME_COMPLETE, reviews.taskListener(review));
@@ -80,11 +80,9 @@ class AgentParseListener extends AbstractBpmnParseListener {
       activity.getProcessDefinition().setProperty(IS_AGENT, true);
       activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, arrivals.startListener());
     }
-    if (agentTask) {
-      check.agentTask(activity.getProcessDefinition(), serviceTaskElement, activity.getId(), true, topic,
-          camundaProperties(serviceTaskElement));
-    } else if ("external".equals(serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "type"))) {
-      check.externalTask(activity.getProcessDefinition(), serviceTaskElement, activity.getId(), topic);
+    if (agentTask || "external".equals(serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "type"))) {
+      check.note(activity.getProcessDefinition(), serviceTaskElement, activity.getId(), topic, null,
+          agentTask ? camundaProperties(serviceTaskElement) : Map.of());
     }
   }
 

@@ -8,7 +8,9 @@ import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.review.ReviewKind;
 import java.io.InputStream;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.camunda.bpm.engine.ParseException;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -126,10 +128,92 @@ class AgentDeploymentCheckTest {
         .contains("element 'askHuman': agent property 'askHumanTimeout' is 'PT0S'");
   }
 
+  // ---- the tasks the settings send a run to -----------------------------------------------------
+
+  @Test
+  void should_refuse_an_agent_whose_tools_need_approval_when_it_has_no_approval_task() {
+    // without the task, the gateway's default flow would run the calls unapproved
+    assertRefused(minimalAgent("slip-no-approval", Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, send_email")),
+        ReactAgentProcess.THINK, "agent property 'allowedTools' allows send_email, whose calls need a person's"
+            + " approval, but the diagram has no approval task");
+  }
+
+  @Test
+  void should_refuse_an_agent_whose_plans_wait_for_a_review_task_it_does_not_have() {
+    assertRefused(minimalAgent("slip-no-plan-review", Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "false")),
+        ReactAgentProcess.PLAN, "agent property 'autoAcceptPlan' is false, so plans wait for a review, but the"
+            + " diagram has no plan review task");
+  }
+
+  @Test
+  void should_refuse_an_agent_whose_answers_wait_for_a_review_task_by_the_applications_default() {
+    Map<String, String> noAnswerFlag = new HashMap<>();
+    noAnswerFlag.put(AgentSettings.AUTO_ACCEPT_ANSWER, null);
+
+    assertRefused(minimalAgent("slip-no-answer-review", noAnswerFlag), ReactAgentProcess.THINK,
+        "agent property 'autoAcceptAnswer' (by the application's default) is false, so answers wait for a review");
+  }
+
+  @Test
+  void should_refuse_an_agent_that_may_ask_a_person_without_an_ask_human_task() {
+    assertRefused(minimalAgent("slip-no-ask-human", Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, ask_human")),
+        ReactAgentProcess.THINK, "agent property 'allowedTools' allows ask_human, but the diagram has no ask-human task");
+  }
+
+  @Test
+  void should_deploy_a_minimal_agent_whose_settings_need_no_person() {
+    String key = deploy(minimalAgent("slip-free-minimal", Map.of()));
+
+    assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key).count()).isOne();
+  }
+
   // ---- helpers -----------------------------------------------------------------------------------
 
+  private static final Map<String, String> MINIMAL_SETTINGS = Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "true",
+      AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.ALLOWED_TOOLS, "calculator");
+
+  /**
+   * plan, then think and act in a loop, and no person anywhere: the minimal settings with the given
+   * ones over them (a {@code null} value leaves a setting out); plan gets autoAcceptPlan, think the others.
+   */
+  private static BpmnModelInstance minimalAgent(String key, Map<String, String> settings) {
+    BpmnModelInstance model = Bpmn.createExecutableProcess(key).camundaHistoryTimeToLive(1)
+        .startEvent()
+        .serviceTask(ReactAgentProcess.PLAN).camundaExternalTask(ReactAgentProcess.TOPIC_PLAN)
+        .exclusiveGateway("loop")
+        .serviceTask(ReactAgentProcess.THINK).camundaExternalTask(ReactAgentProcess.TOPIC_THINK)
+        .exclusiveGateway(ReactAgentProcess.NEXT_STEP)
+        .condition("done", "${route == 'done'}").endEvent()
+        .moveToNode(ReactAgentProcess.NEXT_STEP)
+        .serviceTask(ReactAgentProcess.ACT).camundaExternalTask(ReactAgentProcess.TOPIC_ACT)
+        .connectTo("loop")
+        .done();
+    Map<String, String> all = new HashMap<>(MINIMAL_SETTINGS);
+    all.putAll(settings);
+    all.forEach((name, value) -> {
+      if (value != null) {
+        String element = name.equals(AgentSettings.AUTO_ACCEPT_PLAN) ? ReactAgentProcess.PLAN : ReactAgentProcess.THINK;
+        property(element, name, value).accept(model);
+      }
+    });
+    return model;
+  }
+
+  private void assertRefused(BpmnModelInstance model, String elementId, String message) {
+    String key = model.getModelElementsByType(Process.class).iterator().next().getId();
+    assertRefused(key, m -> { }, model, elementId, message);
+  }
+
   private void assertRefused(String key, Consumer<BpmnModelInstance> slip, String elementId, String message) {
-    ParseException refused = refused(key, slip);
+    assertRefused(key, slip, reactAgent(key), elementId, message);
+  }
+
+  private void assertRefused(String key, Consumer<BpmnModelInstance> slip, BpmnModelInstance model, String elementId,
+      String message) {
+    slip.accept(model);
+    Throwable thrown = catchThrowable(() -> deploy(model));
+    assertThat(thrown).as("the deployment of " + key).isInstanceOf(ParseException.class);
+    ParseException refused = (ParseException) thrown;
 
     assertThat(refused.getMessage()).contains("element '" + elementId + "': " + message);
     List<Problem> errors = refused.getResorceReports().get(0).getErrors();
@@ -138,15 +222,21 @@ class AgentDeploymentCheckTest {
   }
 
   private ParseException refused(String key, Consumer<BpmnModelInstance> slip) {
-    Throwable thrown = catchThrowable(() -> deploy(key, slip));
+    BpmnModelInstance model = reactAgent(key);
+    slip.accept(model);
+    Throwable thrown = catchThrowable(() -> deploy(model));
     assertThat(thrown).as("the deployment of " + key).isInstanceOf(ParseException.class);
     return (ParseException) thrown;
   }
 
   private String deploy(String key, Consumer<BpmnModelInstance> change) {
-    BpmnModelInstance model = reactAgent();
-    model.getModelElementsByType(Process.class).iterator().next().setId(key);
+    BpmnModelInstance model = reactAgent(key);
     change.accept(model);
+    return deploy(model);
+  }
+
+  private String deploy(BpmnModelInstance model) {
+    String key = model.getModelElementsByType(Process.class).iterator().next().getId();
     engine.getRepositoryService().createDeployment().name(key).addModelInstance(key + ".bpmn", model).deploy();
     return key;
   }
@@ -155,7 +245,13 @@ class AgentDeploymentCheckTest {
   private static Consumer<BpmnModelInstance> property(String elementId, String name, String value) {
     return model -> {
       BaseElement element = model.getModelElementById(elementId);
+      if (element.getExtensionElements() == null) {
+        element.setExtensionElements(model.newInstance(ExtensionElements.class));
+      }
       ExtensionElements extensions = element.getExtensionElements();
+      if (extensions.getElementsQuery().filterByType(CamundaProperties.class).count() == 0) {
+        extensions.addChildElement(model.newInstance(CamundaProperties.class));
+      }
       CamundaProperties properties = extensions.getElementsQuery().filterByType(CamundaProperties.class).singleResult();
       CamundaProperty property = properties.getCamundaProperties().stream()
           .filter(p -> p.getCamundaName().equals(name)).findFirst()
@@ -173,9 +269,12 @@ class AgentDeploymentCheckTest {
     return model -> ((ServiceTask) model.getModelElementById(elementId)).setCamundaTopic(topic);
   }
 
-  private static BpmnModelInstance reactAgent() {
+  /** The shipped react-agent diagram under another key. */
+  private static BpmnModelInstance reactAgent(String key) {
     try (InputStream in = AgentDeploymentCheckTest.class.getResourceAsStream("/processes/react-agent.bpmn")) {
-      return Bpmn.readModelFromStream(in);
+      BpmnModelInstance model = Bpmn.readModelFromStream(in);
+      model.getModelElementsByType(Process.class).iterator().next().setId(key);
+      return model;
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
