@@ -65,8 +65,7 @@ class SupportTriageAgentTest {
     assertThat(kinds(run)).containsExactly(PLAN, THOUGHT, ACTION, OBSERVATION, THOUGHT, ACTION);
     assertThat(steps(run, OBSERVATION).get(0).text("result")).contains("2-year warranty");
     body(reviewer.post("/api/runs/" + run + "/tasks/" + question.get("id").asText() + "/complete",
-        "{\"questions\": [{\"question\": \"What is the order number of this customer's kettle?\","
-            + " \"answer\": \"KC-20417\"}]}"), 200);
+        "{\"answer1\": \"KC-20417\"}"), 200);
 
     // then the drafted reply waits for a person, who accepts it
     JsonNode review = awaitTask(reviewer, run, ReactAgentProcess.REVIEW_ANSWER);
