@@ -60,7 +60,7 @@ class ActionApproval implements Review {
     for (int n = 1; n <= waiting.size(); n++) {
       Action action = waiting.get(n - 1);
       Approval approval = n <= FORM_CALLS ? approval(action, task, n)
-          : new Approval(action.callId(), Decision.REJECT, null, "not run: a person approves at most " + FORM_CALLS
+          : new Approval(action.callId(), Decision.REJECT, null, "a person approves at most " + FORM_CALLS
               + " calls at a time; call it again in a later turn", task.actor());
       decisions.add(approval);
       summary.add(approval.decision().value() + " " + action.tool()

@@ -270,6 +270,22 @@ class ReviewScenarioTest {
     assertThat(runs.view(run).toolCalls()).isEqualTo(1);
   }
 
+  @Test
+  void should_reject_calls_beyond_what_the_form_holds_instead_of_running_them_unapproved() {
+    int sentBefore = TestTools.SENT.get();
+    String run = startAccepted("approve-many: six mails");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    assertThat(local(approval, "tool5")).isEqualTo("send_email");
+    assertThat(local(approval, "tool6")).isNull();
+
+    complete(approval, "carl", Map.of());
+
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(TestTools.SENT.get()).isEqualTo(sentBefore + 5);
+    assertThat(runs.trace(run, false)).filteredOn(s -> s.kind() == OBSERVATION).last()
+        .satisfies(last -> assertThat(last.text("error")).contains("a person approves at most 5 calls at a time"));
+  }
+
   // ---- answer review -----------------------------------------------------------------------------
 
   @Test
