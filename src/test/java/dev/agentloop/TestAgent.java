@@ -39,12 +39,18 @@ public class TestAgent implements ApplicationRunner {
 
   /** Deploys react-agent under another key with some of its extension properties changed. */
   public static void deployVariant(ProcessEngine engine, String key, Map<String, String> properties) {
+    engine.getRepositoryService().createDeployment().name(key)
+        .addModelInstance(key + ".bpmn", variant(key, properties)).deploy();
+  }
+
+  /** The react-agent diagram under another key with some of its extension properties changed. */
+  public static BpmnModelInstance variant(String key, Map<String, String> properties) {
     BpmnModelInstance model = reactAgent();
     model.getModelElementsByType(Process.class).iterator().next().setId(key);
     model.getModelElementsByType(CamundaProperty.class).stream()
         .filter(p -> properties.containsKey(p.getCamundaName()))
         .forEach(p -> p.setCamundaValue(properties.get(p.getCamundaName())));
-    engine.getRepositoryService().createDeployment().name(key).addModelInstance(key + ".bpmn", model).deploy();
+    return model;
   }
 
   private static BpmnModelInstance reactAgent() {

@@ -1,0 +1,166 @@
+package dev.agentloop.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentloop.cluster.PostgresServer;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/**
+ * The step-store schema and queries on a real PostgreSQL: the script is meant to be portable and
+ * idempotent, and every node of a cluster runs it at start.
+ */
+class StepStoreOnPostgresTest {
+
+  static DataSource dataSource;
+  static StepStore store;
+
+  @BeforeAll
+  static void createSchemaTwice() {
+    dataSource = PostgresServer.newDatabase("step_store").dataSource();
+    TraceSchema.create(dataSource);
+    TraceSchema.create(dataSource);
+    store = new StepStore(new JdbcTemplate(dataSource), new DataSourceTransactionManager(dataSource), new ObjectMapper());
+  }
+
+  @Test
+  void should_create_the_tables_and_indexes_once_however_often_the_script_runs() {
+    List<String> indexes = new JdbcTemplate(dataSource).queryForList(
+        "SELECT indexdef FROM pg_indexes WHERE tablename = 'agentloop_step' ORDER BY indexname", String.class);
+
+    assertThat(indexes).hasSize(3);
+    assertThat(indexes).anySatisfy(index -> assertThat(index).contains("(run_id, status, step_no DESC)"));
+    assertThat(indexes).anySatisfy(index -> assertThat(index).contains("(run_id, kind, step_no DESC)"));
+  }
+
+  @Test
+  void should_append_and_read_the_recent_path_with_times_and_json_intact() {
+    // given
+    String runId = newRun();
+    RunHead head = store.run(runId).head();
+    Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+
+    // when
+    head = store.append(head, List.of(step(StepKind.PLAN)), Usage.modelCall(7)).head();
+    for (int i = 0; i < 5; i++) {
+      head = store.append(head, List.of(step(StepKind.THOUGHT), step(StepKind.ACTION)), Usage.modelCall(1)).head();
+    }
+
+    // then
+    assertThat(store.recentPath(runId, 3)).extracting(Step::stepNo).containsExactly(9, 10, 11);
+    assertThat(store.latestActive(runId, StepKind.PLAN)).hasValueSatisfying(plan -> {
+      assertThat(plan.content().get("text").asText()).isEqualTo("PLAN in ünïcode");
+      assertThat(plan.createdAt()).isBetween(before.minusSeconds(1), Instant.now().plusSeconds(1));
+    });
+    RunRecord run = store.run(runId);
+    assertThat(run.head().stepCount()).isEqualTo(11);
+    assertThat(run.tokens()).isEqualTo(12);
+    assertThat(run.createdAt()).isBefore(store.activePath(runId).get(10).createdAt().plusMillis(1));
+  }
+
+  @Test
+  void should_refuse_an_append_against_a_stale_head_and_write_nothing() {
+    String runId = newRun();
+    RunHead head = store.run(runId).head();
+    store.append(head, List.of(step(StepKind.PLAN)), Usage.NONE);
+
+    assertThatThrownBy(() -> store.append(head, List.of(step(StepKind.THOUGHT)), Usage.toolCall()))
+        .isInstanceOf(StaleHeadException.class);
+
+    assertThat(store.allSteps(runId)).extracting(Step::kind).containsExactly(StepKind.PLAN);
+  }
+
+  @Test
+  void should_let_exactly_one_of_two_nodes_append_against_the_same_head() throws Exception {
+    // given two appends against one head, as two nodes would after a lock expired under a slow one
+    String runId = newRun();
+    RunHead head = store.run(runId).head();
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService nodes = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<Appended>> appends = List.of(
+          nodes.submit(() -> appendAfter(start, head, StepKind.THOUGHT)),
+          nodes.submit(() -> appendAfter(start, head, StepKind.OBSERVATION)));
+
+      // when both run at once (PostgreSQL makes the second wait for the first's row lock, then re-checks the version)
+      start.countDown();
+      List<Object> outcomes = new ArrayList<>();
+      for (Future<Appended> append : appends) {
+        try {
+          outcomes.add(append.get(30, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+          outcomes.add(e.getCause());
+        }
+      }
+
+      // then one wins, the other is refused, and one step is stored
+      assertThat(outcomes).filteredOn(Appended.class::isInstance).hasSize(1);
+      assertThat(outcomes).filteredOn(StaleHeadException.class::isInstance).hasSize(1);
+      assertThat(store.allSteps(runId)).hasSize(1);
+      assertThat(store.run(runId).head().stepCount()).isEqualTo(1);
+    } finally {
+      nodes.shutdownNow();
+    }
+  }
+
+  @Test
+  void should_mark_the_steps_after_a_rewind_superseded_and_branch_below_it() {
+    // given
+    String runId = newRun();
+    RunHead head = store.append(store.run(runId).head(),
+        List.of(step(StepKind.PLAN), step(StepKind.THOUGHT), step(StepKind.ACTION)), Usage.NONE).head();
+
+    // when
+    head = store.rewind(head, 1);
+    store.append(head, List.of(step(StepKind.THOUGHT)), Usage.NONE);
+
+    // then
+    assertThat(store.allSteps(runId)).extracting(Step::stepNo, Step::parentNo, Step::status).containsExactly(
+        tuple(1, null, StepStatus.ACTIVE), tuple(2, 1, StepStatus.SUPERSEDED), tuple(3, 2, StepStatus.SUPERSEDED),
+        tuple(4, 1, StepStatus.ACTIVE));
+    assertThat(store.activePath(runId)).extracting(Step::stepNo).containsExactly(1, 4);
+  }
+
+  @Test
+  void should_record_how_a_run_ended() {
+    String runId = newRun();
+
+    store.markEnded(runId, RunStatus.ANSWERED, null);
+
+    assertThat(store.run(runId).status()).isEqualTo(RunStatus.ANSWERED);
+    assertThat(store.run(runId).endedAt()).isNotNull();
+  }
+
+  private static String newRun() {
+    String runId = UUID.randomUUID().toString();
+    store.createRun(runId, "react-agent", "a question");
+    return runId;
+  }
+
+  private static Appended appendAfter(CountDownLatch start, RunHead head, StepKind kind) throws InterruptedException {
+    start.await();
+    return store.append(head, List.of(step(kind)), Usage.modelCall(1));
+  }
+
+  private static NewStep step(StepKind kind) {
+    return new NewStep(kind, JsonNodeFactory.instance.objectNode().put("text", kind + " in ünïcode"), "model", null);
+  }
+}
