@@ -6,6 +6,8 @@ import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.worker.TopicHandler;
+import java.util.List;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,6 +26,14 @@ public class AgentConfiguration {
   @Bean
   AgentDefinitions agentDefinitions(ObjectProvider<RepositoryService> repository, AgentLoopProperties properties) {
     return new AgentDefinitions(repository, properties.agent());
+  }
+
+  /** The topics are those this application has handlers for; remote workers serve the same topics. */
+  @Bean
+  AgentDiagramRules agentDiagramRules(ToolRegistry tools, ToolApprovals approvals, List<TopicHandler> handlers,
+      AgentLoopProperties properties) {
+    return new AgentDiagramRules(tools, approvals, handlers.stream().map(TopicHandler::topic).toList(),
+        properties.agent());
   }
 
   @Bean

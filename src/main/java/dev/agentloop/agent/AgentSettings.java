@@ -42,7 +42,11 @@ public record AgentSettings(
   public static final String MAX_PLAN_REVISIONS = "maxPlanRevisions";
   public static final String WHEN_PLAN_REVISIONS_RUN_OUT = "whenPlanRevisionsRunOut";
   public static final String ASK_HUMAN_TIMEOUT = "askHumanTimeout";
-  private static final String ALL_TOOLS = "*";
+  /** Every property name above: a diagram that sets any other on an agent task is refused at deployment. */
+  public static final Set<String> NAMES = Set.of(SYSTEM_PROMPT, PLANNER_PROMPT, ALLOWED_TOOLS, MAX_STEPS,
+      CONTEXT_WINDOW_STEPS, AUTO_ACCEPT_PLAN, AUTO_ACCEPT_ANSWER, MAX_PLAN_REVISIONS, WHEN_PLAN_REVISIONS_RUN_OUT,
+      ASK_HUMAN_TIMEOUT);
+  static final String ALL_TOOLS = "*";
 
   public AgentSettings {
     allowedTools = Set.copyOf(allowedTools);

@@ -1,6 +1,7 @@
 package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentConfiguration;
+import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.llm.LlmConfiguration;
 import dev.agentloop.tool.ToolConfiguration;
@@ -28,7 +29,8 @@ import org.springframework.context.annotation.Import;
 public class AgentLoopAutoConfiguration {
 
   @Bean
-  AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews) {
-    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews);
+  AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
+      AgentDiagramRules rules) {
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules);
   }
 }

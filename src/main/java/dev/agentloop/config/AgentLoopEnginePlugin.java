@@ -1,5 +1,6 @@
 package dev.agentloop.config;
 
+import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.worker.TaskArrivals;
@@ -9,7 +10,7 @@ import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 
 /**
- * Hooks AgentLoop into the engine: the parse listener that recognises agent processes, and on H2
+ * Hooks AgentLoop into the engine: the parse listener that recognises and checks agent processes, and on H2
  * the index that keeps completing a step independent of the number of running instances.
  */
 class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
@@ -17,11 +18,13 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final RunLifecycle lifecycle;
   private final TaskArrivals arrivals;
   private final Reviews reviews;
+  private final AgentDiagramRules rules;
 
-  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews) {
+  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
+    this.rules = rules;
   }
 
   @Override
@@ -29,7 +32,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     if (configuration.getCustomPostBPMNParseListeners() == null) {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
-    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle, arrivals, reviews));
+    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle, arrivals, reviews, rules));
   }
 
   @Override

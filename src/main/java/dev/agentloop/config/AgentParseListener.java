@@ -1,5 +1,6 @@
 package dev.agentloop.config;
 
+import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.review.ReviewKind;
@@ -8,6 +9,7 @@ import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.camunda.bpm.engine.BpmnParseException;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.delegate.TaskListener;
 import org.camunda.bpm.engine.impl.bpmn.behavior.UserTaskActivityBehavior;
@@ -22,9 +24,10 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
 
 /**
  * Recognises agent processes at deployment (they have a service task on an {@code agentloop.*}
- * topic), attaches the run lifecycle to them, lets their tasks wake the embedded worker, and
- * connects their review tasks (user tasks marked {@code agentloop.review}) to the reviews. The engine parses all elements of a process
- * before it calls {@link #parseProcess}, so by then we know whether it is an agent.
+ * topic), has them checked ({@link AgentDeploymentCheck}), attaches the run lifecycle to them,
+ * lets their tasks wake the embedded worker, and connects their review tasks (user tasks marked
+ * {@code agentloop.review}) to the reviews. The engine parses all elements of a process before it
+ * calls {@link #parseProcess}, so by then we know whether it is an agent.
  */
 class AgentParseListener extends AbstractBpmnParseListener {
 
@@ -36,21 +39,25 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private final RunLifecycle lifecycle;
   private final TaskArrivals arrivals;
   private final Reviews reviews;
+  private final AgentDeploymentCheck check;
 
-  AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews) {
+  AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
+    this.check = new AgentDeploymentCheck(rules);
   }
 
   /** A user task marked with {@code agentloop.review} gets the listeners that fill and read its form. */
   @Override
   public void parseUserTask(Element userTaskElement, ScopeImpl scope, ActivityImpl activity) {
-    String kind = camundaProperties(userTaskElement).get(ReviewKind.PROPERTY);
+    Map<String, String> properties = camundaProperties(userTaskElement);
+    String kind = properties.get(ReviewKind.PROPERTY);
     if (kind == null) {
       return;
     }
-    ReviewKind review = ReviewKind.of(kind);
+    ReviewKind review = reviewKind(userTaskElement, activity, kind);
+    check.note(activity.getProcessDefinition(), userTaskElement, activity.getId(), null, kind, properties);
     TaskDefinition task = ((UserTaskActivityBehavior) activity.getActivityBehavior()).getTaskDefinition();
     task.addBuiltInTaskListener(TaskListener.EVENTNAME_CREATE, reviews.taskListener(review));
     task.addBuiltInTaskListener(TaskListener.EVENTNAME_COMPLETE, reviews.taskListener(review));
@@ -68,9 +75,14 @@ class AgentParseListener extends AbstractBpmnParseListener {
   @Override
   public void parseServiceTask(Element serviceTaskElement, ScopeImpl scope, ActivityImpl activity) {
     String topic = serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "topic");
-    if (topic != null && topic.startsWith(ReactAgentProcess.TOPIC_PREFIX)) {
+    boolean agentTask = topic != null && topic.startsWith(ReactAgentProcess.TOPIC_PREFIX);
+    if (agentTask) {
       activity.getProcessDefinition().setProperty(IS_AGENT, true);
       activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, arrivals.startListener());
+    }
+    if (agentTask || "external".equals(serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "type"))) {
+      check.note(activity.getProcessDefinition(), serviceTaskElement, activity.getId(), topic, null,
+          agentTask ? camundaProperties(serviceTaskElement) : Map.of());
     }
   }
 
@@ -83,13 +95,24 @@ class AgentParseListener extends AbstractBpmnParseListener {
 
   @Override
   public void parseProcess(Element processElement, ProcessDefinitionEntity definition) {
-    if (!Boolean.TRUE.equals(definition.getProperty(IS_AGENT))) {
+    boolean agent = Boolean.TRUE.equals(definition.getProperty(IS_AGENT));
+    check.check(definition, agent);
+    if (!agent) {
       return;
     }
     definition.addBuiltInListener(ExecutionListener.EVENTNAME_START, lifecycle.onStart());
     definition.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEnd());
     for (ActivityImpl endEvent : endEvents(definition)) {
       endEvent.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEndEvent(endEvent.getId()));
+    }
+  }
+
+  private static ReviewKind reviewKind(Element element, ActivityImpl activity, String kind) {
+    try {
+      return ReviewKind.of(kind);
+    } catch (IllegalArgumentException e) {
+      throw new BpmnParseException("element '" + activity.getId() + "': property '" + ReviewKind.PROPERTY + "': "
+          + e.getMessage(), element);
     }
   }
 

@@ -2,8 +2,6 @@ package dev.agentloop.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.agentloop.agent.Action;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.AgentSettings;
@@ -13,20 +11,22 @@ import dev.agentloop.agent.Router;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.ToolRegistry;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
- * {@code approveAction}: the turn's tool calls that need approval, each with its arguments as
- * editable JSON. Per call: approve, edit the arguments (checked against the tool's schema before
- * anything continues) or reject with a reason. The decisions become one step by the approver.
+ * {@code approveAction}: the turn's tool calls that need approval, call n as {@code tooln},
+ * {@code argumentsn} (editable JSON), {@code decisionn} and {@code reasonn}. Per call: approve,
+ * edit the arguments (checked against the tool's schema before anything continues) or reject with
+ * a reason. The decisions become one step by the approver. The form has {@value #FORM_CALLS}
+ * calls; should a turn have more that need approval, the rest is rejected with a reason the model
+ * understands, never run unapproved.
  */
 class ActionApproval implements Review {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> DECISIONS = List.of("approve", "edit", "reject");
+  static final int FORM_CALLS = 5;
 
   private final PendingCalls calls;
   private final Router router;
@@ -42,26 +42,26 @@ class ActionApproval implements Review {
 
   @Override
   public void prepare(ReviewTask task) {
-    ArrayNode list = JsonNodeFactory.instance.arrayNode();
-    for (Action action : waiting(task)) {
-      list.addObject().put("callId", action.callId()).put("tool", action.tool())
-          .put("arguments", action.arguments().toPrettyString()).put("decision", "approve").put("reason", "");
+    List<Action> waiting = waiting(task);
+    for (int n = 1; n <= Math.min(waiting.size(), FORM_CALLS); n++) {
+      Action action = waiting.get(n - 1);
+      task.put("tool" + n, action.tool());
+      task.put("arguments" + n, action.arguments().toPrettyString());
+      task.put("decision" + n, "approve");
+      task.put("reason" + n, "");
     }
-    task.putJson("calls", list);
   }
 
   @Override
   public String decide(ReviewTask task) {
-    Map<String, JsonNode> submitted = new HashMap<>();
-    task.json("calls").forEach(item -> submitted.put(item.path("callId").asText(), item));
     List<Approval> decisions = new ArrayList<>();
     List<String> summary = new ArrayList<>();
-    for (Action action : waiting(task)) {
-      JsonNode item = submitted.get(action.callId());
-      if (item == null) {
-        throw new ReviewException("decide on every call; missing: " + action.tool() + " (" + action.callId() + ")");
-      }
-      Approval approval = approval(action, item, task.actor());
+    List<Action> waiting = waiting(task);
+    for (int n = 1; n <= waiting.size(); n++) {
+      Action action = waiting.get(n - 1);
+      Approval approval = n <= FORM_CALLS ? approval(action, task, n)
+          : new Approval(action.callId(), Decision.REJECT, null, "a person approves at most " + FORM_CALLS
+              + " calls at a time; call it again in a later turn", task.actor());
       decisions.add(approval);
       summary.add(approval.decision().value() + " " + action.tool()
           + (approval.reason() == null || approval.reason().isBlank() ? "" : ": " + approval.reason()));
@@ -70,26 +70,28 @@ class ActionApproval implements Review {
     return null;
   }
 
-  private Approval approval(Action action, JsonNode item, String actor) {
-    String decision = item.path("decision").asText("").strip().toLowerCase(Locale.ROOT);
+  private Approval approval(Action action, ReviewTask task, int n) {
+    String decision = task.text("decision" + n).toLowerCase(Locale.ROOT);
     if (!DECISIONS.contains(decision)) {
-      throw new ReviewException("'" + item.path("decision").asText("") + "' is not a decision for " + action.tool()
+      throw new ReviewException("'" + task.text("decision" + n) + "' is not a decision for " + action.tool()
           + "; choose one of " + String.join(", ", DECISIONS));
     }
-    String reason = item.path("reason").asText("").strip();
+    String reason = task.text("reason" + n);
+    String actor = task.actor();
     if (decision.equals("reject")) {
       return new Approval(action.callId(), Decision.REJECT, null, reason, actor);
     }
-    JsonNode arguments = decision.equals("edit") ? editedArguments(action, item) : action.arguments();
+    JsonNode arguments = decision.equals("edit") ? editedArguments(action, task.text("arguments" + n))
+        : action.arguments();
     return arguments.equals(action.arguments())
         ? new Approval(action.callId(), Decision.APPROVE, null, reason, actor)
         : new Approval(action.callId(), Decision.EDIT, arguments, reason, actor);
   }
 
-  private JsonNode editedArguments(Action action, JsonNode item) {
+  private JsonNode editedArguments(Action action, String text) {
     JsonNode arguments;
     try {
-      arguments = JSON.readTree(item.path("arguments").asText(""));
+      arguments = JSON.readTree(text);
     } catch (Exception e) {
       throw new ReviewException("the arguments of " + action.tool() + " are not valid JSON: " + e.getMessage());
     }

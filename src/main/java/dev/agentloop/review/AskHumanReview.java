@@ -1,16 +1,16 @@
 package dev.agentloop.review;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.agentloop.agent.Action;
 import dev.agentloop.agent.Observation;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * {@code askHuman}: the questions the model asked with {@code ask_human}, each with an answer
- * field. The answers become the call's observation, authored by the person who gave them.
+ * {@code askHuman}: the questions the model asked with {@code ask_human} ({@code question1} …),
+ * each with an answer field ({@code answer1} …). The answers become the call's observation,
+ * authored by the person who gave them.
  */
 class AskHumanReview implements Review {
 
@@ -22,20 +22,22 @@ class AskHumanReview implements Review {
 
   @Override
   public void prepare(ReviewTask task) {
-    ArrayNode questions = JsonNodeFactory.instance.arrayNode();
-    question(task).arguments().path("questions")
-        .forEach(question -> questions.addObject().put("question", question.asText()).put("answer", ""));
-    task.putJson("questions", questions);
+    List<String> questions = questions(task);
+    for (int i = 1; i <= questions.size(); i++) {
+      task.put("question" + i, questions.get(i - 1));
+      task.put("answer" + i, "");
+    }
   }
 
   @Override
   public String decide(ReviewTask task) {
     StringBuilder answers = new StringBuilder();
     boolean answered = false;
-    for (JsonNode item : task.json("questions")) {
-      String answer = item.path("answer").asText("").strip();
+    List<String> questions = questions(task);
+    for (int i = 1; i <= questions.size(); i++) {
+      String answer = task.text("answer" + i);
       answered |= !answer.isEmpty();
-      answers.append("Q: ").append(item.path("question").asText()).append("\nA: ")
+      answers.append("Q: ").append(questions.get(i - 1)).append("\nA: ")
           .append(answer.isEmpty() ? "(no answer)" : answer).append('\n');
     }
     if (!answered) {
@@ -44,6 +46,13 @@ class AskHumanReview implements Review {
     calls.write(task.runId(),
         Steps.observation(Observation.result(question(task), answers.toString().strip()), task.actor()));
     return null;
+  }
+
+  /** The tool's schema allows at most {@link AskHumanTool#MAX_QUESTIONS}, the form's number of answer fields. */
+  private List<String> questions(ReviewTask task) {
+    List<String> questions = new ArrayList<>();
+    question(task).arguments().path("questions").forEach(question -> questions.add(question.asText()));
+    return questions;
   }
 
   private Action question(ReviewTask task) {

@@ -1,8 +1,5 @@
 package dev.agentloop.review;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
@@ -15,15 +12,20 @@ import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
- * {@code reviewPlan}: the plan as an editable list. Accept (an edited plan becomes a plan step
+ * {@code reviewPlan}: the plan as editable text, one step per line (change, add or remove lines;
+ * a leading "1." or "-" is dropped). Accept (an edited plan becomes a plan step
  * authored by the reviewer), revise with feedback (the planner plans again, at most
  * {@code maxPlanRevisions} times, then the agent's {@code whenPlanRevisionsRunOut} applies), or reject.
  */
 class PlanReview implements Review {
 
   static final List<String> DECISIONS = List.of("accept", "revise", "reject");
+
+  /** "1.", "2)", "-" or "*" before a step: people number their lists. */
+  private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(\\d+[.)]|[-*])\\s+");
 
   private final StepStore store;
   private final AgentDefinitions definitions;
@@ -36,9 +38,7 @@ class PlanReview implements Review {
   @Override
   public void prepare(ReviewTask task) {
     List<Step> path = store.activePath(task.runId());
-    ArrayNode steps = JsonNodeFactory.instance.arrayNode();
-    latestPlan(path).content().path("steps").forEach(step -> steps.addObject().put("step", step.asText()));
-    task.putJson("planSteps", steps);
+    task.put("plan", String.join("\n", steps(latestPlan(path))));
     task.put("decision", "accept");
     task.put("feedback", "");
     task.put("revisionsLeft", Math.max(0, settings(task).maxPlanRevisions() - revisionsUsed(path)));
@@ -64,19 +64,14 @@ class PlanReview implements Review {
   }
 
   private String accept(ReviewTask task, Step plan) {
-    List<String> steps = new ArrayList<>();
-    for (JsonNode item : task.json("planSteps")) {
-      String step = item.path("step").asText("").strip();
-      if (!step.isEmpty()) {
-        steps.add(step);
-      }
-    }
+    List<String> steps = task.text("plan").lines()
+        .map(line -> LIST_MARKER.matcher(line).replaceFirst("").strip())
+        .filter(step -> !step.isEmpty())
+        .toList();
     if (steps.isEmpty()) {
       throw new ReviewException("the plan needs at least one step");
     }
-    List<String> proposed = new ArrayList<>();
-    plan.content().path("steps").forEach(step -> proposed.add(step.asText()));
-    if (!steps.equals(proposed)) {
+    if (!steps.equals(steps(plan))) {
       append(task, Steps.plan(steps, task.actor(), "edited in plan review"));
     }
     return "accept";
@@ -102,6 +97,12 @@ class PlanReview implements Review {
 
   private AgentSettings settings(ReviewTask task) {
     return definitions.settings(task.processDefinitionId());
+  }
+
+  private static List<String> steps(Step plan) {
+    List<String> steps = new ArrayList<>();
+    plan.content().path("steps").forEach(step -> steps.add(step.asText()));
+    return steps;
   }
 
   private static Step latestPlan(List<Step> path) {

@@ -1,25 +1,19 @@
 package dev.agentloop.review;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Locale;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.context.Context;
-import org.camunda.bpm.engine.variable.value.TypedValue;
-import org.camunda.spin.json.SpinJsonNode;
-import org.camunda.spin.plugin.variable.SpinValues;
 
 /**
  * A review's user task as the reviews see it: the run it belongs to, who is acting, and its
- * task-local form data. Lists and objects are stored as Spin JSON, which is what Tasklist's forms
- * read and send back.
+ * task-local form data. The forms use plain fields only (numbered where there are several items):
+ * Tasklist 7.24 keeps a form whose dynamic list was edited invalid, so its Complete button stays off.
  */
 class ReviewTask {
 
   /** Task-local variable naming the review kind, so API clients know which fields to send. */
   static final String KIND = "kind";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final DelegateTask task;
 
@@ -52,10 +46,6 @@ class ReviewTask {
     task.setVariableLocal(name, value);
   }
 
-  void putJson(String name, JsonNode value) {
-    task.setVariableLocal(name, SpinValues.jsonValue(value.toString()).create());
-  }
-
   String text(String name) {
     Object value = task.getVariableLocal(name);
     return value == null ? "" : value.toString().strip();
@@ -69,25 +59,5 @@ class ReviewTask {
           + String.join(", ", choices));
     }
     return decision;
-  }
-
-  /** A list or object field, whether it came back as Spin JSON, JSON text, or Java collections. */
-  JsonNode json(String name) {
-    TypedValue typed = task.getVariableLocalTyped(name, true);
-    Object value = typed == null ? null : typed.getValue();
-    try {
-      if (value == null) {
-        return JSON.nullNode();
-      }
-      if (value instanceof String text) {
-        return JSON.readTree(text);
-      }
-      if (value instanceof SpinJsonNode json) {
-        return JSON.readTree(json.toString());
-      }
-      return JSON.valueToTree(value);
-    } catch (Exception e) {
-      throw new ReviewException("'" + name + "' is not valid JSON: " + e.getMessage());
-    }
   }
 }

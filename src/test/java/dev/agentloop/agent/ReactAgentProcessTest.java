@@ -94,7 +94,9 @@ class ReactAgentProcessTest {
     assertThat(observation.text("error")).contains("no tool named 'teleport'").contains("calculator");
     assertThat(observation.author()).isEqualTo("agentloop");
     assertThat(view.toolCalls()).isZero();
-    assertThat(view.finalAnswer()).contains("cannot teleport");
+    // once seen null in a full build (not reproduced since): the message keeps the evidence
+    assertThat(view.finalAnswer()).as("run %s, all steps: %s", view, runs.trace(run.getId(), true))
+        .contains("cannot teleport");
   }
 
   @Test

@@ -33,7 +33,6 @@ import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.engine.variable.VariableMap;
 import org.camunda.bpm.engine.variable.Variables;
-import org.camunda.spin.plugin.variable.SpinValues;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -62,8 +61,8 @@ class ReviewScenarioTest {
     String run = start("review-plan: what is it?");
     Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
 
-    // then the form has the plan as a list, a default decision and the revisions left
-    assertThat(json(review, "planSteps")).isEqualTo(json("[{\"step\": \"Look it up\"}, {\"step\": \"Answer\"}]"));
+    // then the form has the plan, one step per line, a default decision and the revisions left
+    assertThat(local(review, "plan")).isEqualTo("Look it up\nAnswer");
     assertThat(local(review, "decision")).isEqualTo("accept");
     assertThat(local(review, "revisionsLeft")).isEqualTo(2);
     assertThat(runs.view(run).status()).isEqualTo(RunStatus.WAITING);
@@ -83,10 +82,9 @@ class ReviewScenarioTest {
     Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
 
     // when
-    complete(review, "ann", Map.of("decision", "accept",
-        "planSteps", jsonValue("[{\"step\": \"Look it up twice\"}, {\"step\": \" \"}, {\"step\": \"Answer\"}]")));
+    complete(review, "ann", Map.of("decision", "accept", "plan", "1. Look it up twice\n  \n- Answer\n"));
 
-    // then blank steps are dropped, the edited plan is on the path and the model's plan stays before it
+    // then list markers and blank lines are dropped, the edited plan is on the path and the model's plan stays before it
     awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
     List<Step> trace = runs.trace(run, false);
     assertThat(Runs.kinds(trace)).containsExactly(PLAN, PLAN, FINAL_ANSWER);
@@ -134,7 +132,7 @@ class ReviewScenarioTest {
 
     // then each bad submission is refused with a message, and nothing is written
     assertRefused(review, Map.of("decision", "maybe"), "'maybe' is not a decision of this task; choose one of accept, revise, reject");
-    assertRefused(review, Map.of("decision", "accept", "planSteps", jsonValue("[{\"step\": \"\"}]")), "the plan needs at least one step");
+    assertRefused(review, Map.of("decision", "accept", "plan", " \n "), "the plan needs at least one step");
     assertRefused(review, Map.of("decision", "revise", "feedback", "  "), "say in the feedback what the planner should change");
     assertThatThrownBy(() -> engine.getTaskService().complete(review.getId(), Map.of("decision", "reject")))
         .hasRootCauseInstanceOf(ReviewException.class).hasMessageContaining("'decision' came as a process variable");
@@ -150,12 +148,12 @@ class ReviewScenarioTest {
     // given
     String run = startAccepted("ask-human: where do I live?");
     Task question = awaitTask(run, ReactAgentProcess.ASK_HUMAN);
-    assertThat(json(question, "questions")).isEqualTo(json(
-        "[{\"question\": \"What is your name?\", \"answer\": \"\"}, {\"question\": \"Which city do you live in?\", \"answer\": \"\"}]"));
+    assertThat(local(question, "question1")).isEqualTo("What is your name?");
+    assertThat(local(question, "question2")).isEqualTo("Which city do you live in?");
+    assertThat(local(question, "question3")).isNull();
 
     // when
-    complete(question, "bob", Map.of("questions", jsonValue(
-        "[{\"question\": \"What is your name?\", \"answer\": \"Bob\"}, {\"question\": \"Which city do you live in?\", \"answer\": \"\"}]")));
+    complete(question, "bob", Map.of("answer1", "Bob", "answer2", ""));
 
     // then
     awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
@@ -214,14 +212,14 @@ class ReviewScenarioTest {
     Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
 
     // then only the side-effecting call waits, with its arguments as JSON
-    JsonNode calls = json(approval, "calls");
-    assertThat(calls).hasSize(1);
-    assertThat(calls.get(0).get("tool").asText()).isEqualTo("send_email");
-    assertThat(json(calls.get(0).get("arguments").asText())).isEqualTo(json("{\"to\": \"ann@example.com\", \"subject\": \"Hello\"}"));
+    assertThat(local(approval, "tool1")).isEqualTo("send_email");
+    assertThat(local(approval, "tool2")).isNull();
+    assertThat(json(approval, "arguments1")).isEqualTo(json("{\"to\": \"ann@example.com\", \"subject\": \"Hello\"}"));
+    assertThat(local(approval, "decision1")).isEqualTo("approve");
     assertThat(TestTools.SENT.get()).isEqualTo(sentBefore);
 
     // when
-    complete(approval, "carl", Map.of("calls", jsonValue(calls.toString())));
+    complete(approval, "carl", Map.of("decision1", "approve"));
 
     // then both calls ran, the approval is the approver's step
     awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
@@ -236,8 +234,7 @@ class ReviewScenarioTest {
     String run = startAccepted("approve: edit it");
     Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
 
-    complete(approval, "carl", Map.of("calls", jsonValue(edited(approval, "edit",
-        "{\"to\": \"bea@example.com\", \"subject\": \"Hello\"}", ""))));
+    complete(approval, "carl", edited("edit", "{\"to\": \"bea@example.com\", \"subject\": \"Hello\"}", ""));
 
     awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(step(run, OBSERVATION).text("result")).startsWith("sent to bea@example.com");
@@ -248,11 +245,11 @@ class ReviewScenarioTest {
     String run = startAccepted("approve: break it");
     Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
 
-    assertRefused(approval, Map.of("calls", jsonValue(edited(approval, "edit", "{\"to\": \"nobody\"}", ""))),
+    assertRefused(approval, edited("edit", "{\"to\": \"nobody\"}", ""),
         "the arguments of send_email do not match its schema");
-    assertRefused(approval, Map.of("calls", jsonValue(edited(approval, "edit", "{to: ", ""))),
+    assertRefused(approval, edited("edit", "{to: ", ""),
         "the arguments of send_email are not valid JSON");
-    assertRefused(approval, Map.of("calls", jsonValue(edited(approval, "perhaps", "{}", ""))),
+    assertRefused(approval, edited("perhaps", "{}", ""),
         "'perhaps' is not a decision for send_email");
     assertThat(kinds(run)).containsExactly(PLAN, THOUGHT, ACTION, ACTION);
   }
@@ -263,7 +260,7 @@ class ReviewScenarioTest {
     String run = startAccepted("approve: reject it");
     Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
 
-    complete(approval, "carl", Map.of("calls", jsonValue(edited(approval, "reject", "{}", "not before Monday"))));
+    complete(approval, "carl", edited("reject", "{}", "not before Monday"));
 
     awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
     Step rejected = step(run, OBSERVATION);
@@ -271,6 +268,22 @@ class ReviewScenarioTest {
     assertThat(rejected.author()).isEqualTo("carl");
     assertThat(TestTools.SENT.get()).isEqualTo(sentBefore);
     assertThat(runs.view(run).toolCalls()).isEqualTo(1);
+  }
+
+  @Test
+  void should_reject_calls_beyond_what_the_form_holds_instead_of_running_them_unapproved() {
+    int sentBefore = TestTools.SENT.get();
+    String run = startAccepted("approve-many: six mails");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    assertThat(local(approval, "tool5")).isEqualTo("send_email");
+    assertThat(local(approval, "tool6")).isNull();
+
+    complete(approval, "carl", Map.of());
+
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(TestTools.SENT.get()).isEqualTo(sentBefore + 5);
+    assertThat(runs.trace(run, false)).filteredOn(s -> s.kind() == OBSERVATION).last()
+        .satisfies(last -> assertThat(last.text("error")).contains("a person approves at most 5 calls at a time"));
   }
 
   // ---- answer review -----------------------------------------------------------------------------
@@ -356,11 +369,9 @@ class ReviewScenarioTest {
         .hasRootCauseInstanceOf(ReviewException.class).hasMessageContaining(message);
   }
 
-  private String edited(Task approval, String decision, String arguments, String reason) {
-    JsonNode calls = json(approval, "calls");
-    ((com.fasterxml.jackson.databind.node.ObjectNode) calls.get(0)).put("decision", decision).put("arguments", arguments)
-        .put("reason", reason);
-    return calls.toString();
+  /** What the approval form submits for its first call. */
+  private static Map<String, Object> edited(String decision, String arguments, String reason) {
+    return Map.of("decision1", decision, "arguments1", arguments, "reason1", reason);
   }
 
   private Object local(Task task, String name) {
@@ -377,10 +388,6 @@ class ReviewScenarioTest {
 
   private Step step(String run, dev.agentloop.trace.StepKind kind) {
     return runs.trace(run, false).stream().filter(s -> s.kind() == kind).findFirst().orElseThrow();
-  }
-
-  private static Object jsonValue(String json) {
-    return SpinValues.jsonValue(json).create();
   }
 
   private static JsonNode json(String text) {

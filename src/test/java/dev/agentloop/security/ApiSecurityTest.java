@@ -75,7 +75,7 @@ class ApiSecurityTest {
     JsonNode task = awaitTask(reviewer, run);
 
     body(reviewer.post("/api/runs/" + run + "/tasks/" + task.get("id").asText() + "/complete",
-        "{\"decision\": \"accept\", \"planSteps\": [{\"step\": \"Look it up\"}]}"), 200);
+        "{\"decision\": \"accept\", \"plan\": \"Look it up\"}"), 200);
 
     JsonNode plan = latest(reviewer, run, StepKind.PLAN);
     assertThat(plan.get("author").asText()).isEqualTo("reviewer");
@@ -112,7 +112,7 @@ class ApiSecurityTest {
     assertProblem(session.post(complete, "{\"decision\": \"accept\"}", false), 403, "X-XSRF-TOKEN");
     assertThat(engine.getTaskService().createTaskQuery().taskId(task).count()).isEqualTo(1);
 
-    body(session.post(complete, "{\"decision\": \"accept\", \"planSteps\": [{\"step\": \"Ask\"}]}", true), 200);
+    body(session.post(complete, "{\"decision\": \"accept\", \"plan\": \"Ask\"}", true), 200);
     assertThat(latest(ApiClient.as(port, "reviewer"), run, StepKind.PLAN).get("author").asText()).isEqualTo("reviewer");
   }
 

@@ -12,13 +12,16 @@ public class AskHumanTool implements AgentTool {
 
   public static final String NAME = "ask_human";
 
+  /** As many answer fields as the askHuman form has. */
+  public static final int MAX_QUESTIONS = 5;
+
   private static final JsonNode PARAMETERS = Schemas.parse("""
       {"type": "object",
-       "properties": {"questions": {"type": "array", "minItems": 1, "maxItems": 10,
+       "properties": {"questions": {"type": "array", "minItems": 1, "maxItems": %d,
                       "items": {"type": "string", "minLength": 1, "maxLength": 2000},
                       "description": "what you need to know from a person, one question per entry"}},
        "required": ["questions"], "additionalProperties": false}
-      """);
+      """.formatted(MAX_QUESTIONS));
 
   @Override
   public String name() {

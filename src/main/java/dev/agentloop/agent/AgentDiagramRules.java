@@ -1,0 +1,174 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.tool.ToolApprovals;
+import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.tool.builtin.AskHumanTool;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * What an agent diagram must get right, checked when it is deployed, so that a slip in Modeler fails
+ * the deployment with a message naming the element and the property instead of failing a run later:
+ * <ul>
+ *   <li>every external task of an agent is on a topic AgentLoop serves;
+ *   <li>every extension property of an agent task is a setting AgentLoop knows, with a usable value;
+ *   <li>every allowed tool is registered;
+ *   <li>the tasks the settings send a run to are in the diagram: a plan review unless plans are
+ *       accepted automatically, an answer review unless answers are, an approval task when an
+ *       allowed tool needs approval (else its calls would run unapproved), an ask-human task when
+ *       {@code ask_human} is allowed.
+ * </ul>
+ * The tools are those of the application's {@link ToolRegistry}, the very registry the agents call
+ * tools through. Thread-safe (immutable).
+ */
+public class AgentDiagramRules {
+
+  // the values of review.ReviewKind, which the review package owns; the tests deploy every kind
+  private static final String PLAN_REVIEW = "plan";
+  private static final String ANSWER_REVIEW = "answer";
+  private static final String APPROVAL = "approveAction";
+  private static final String ASK_HUMAN = "askHuman";
+
+  private final ToolRegistry tools;
+  private final ToolApprovals approvals;
+  private final Set<String> topics;
+  private final AgentLoopProperties.Agent defaults;
+
+  /**
+   * @param topics the external-task topics AgentLoop serves
+   * @param defaults the settings a diagram leaves out
+   */
+  public AgentDiagramRules(ToolRegistry tools, ToolApprovals approvals, Collection<String> topics,
+      AgentLoopProperties.Agent defaults) {
+    this.tools = Objects.requireNonNull(tools, "tools");
+    this.approvals = Objects.requireNonNull(approvals, "approvals");
+    this.topics = new TreeSet<>(topics);
+    this.defaults = Objects.requireNonNull(defaults, "defaults");
+  }
+
+  /**
+   * A task of an agent diagram the rules look at.
+   *
+   * @param topic the external-task topic; {@code null} for a task that is not external
+   * @param reviewKind the value of {@code agentloop.review}; {@code null} for a task that is no review
+   * @param properties the task's extension properties
+   */
+  public record DiagramTask(String id, String topic, String reviewKind, Map<String, String> properties) {
+
+    public DiagramTask {
+      // a property may have no value, which Map.copyOf would refuse
+      properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    }
+
+    boolean agentTask() {
+      return reviewKind != null || topic != null && topic.startsWith(ReactAgentProcess.TOPIC_PREFIX);
+    }
+  }
+
+  /** What is wrong with one element; the message names the element, and the property where one is at fault. */
+  public record Finding(String elementId, String message) {}
+
+  /** @return every finding for the tasks of one agent process; empty when it may be deployed */
+  public List<Finding> check(List<DiagramTask> tasks) {
+    List<Finding> findings = new ArrayList<>();
+    for (DiagramTask task : tasks) {
+      if (task.topic() != null && !topics.contains(task.topic())) {
+        findings.add(new Finding(task.id(), "element '" + task.id() + "': camunda:topic '" + task.topic()
+            + "' is not a topic AgentLoop serves; agent tasks use " + String.join(", ", topics)
+            + " (apply the element templates Agent: plan, think, act)"));
+      }
+      if (task.agentTask()) {
+        task.properties().forEach((name, value) -> findings.addAll(checkProperty(task.id(), name, value)));
+      }
+    }
+    if (findings.isEmpty()) {
+      findings.addAll(checkShape(tasks));
+    }
+    return findings;
+  }
+
+  private List<Finding> checkProperty(String elementId, String name, String value) {
+    if (!AgentSettings.NAMES.contains(name) && !ReactAgentProcess.REVIEW_PROPERTY.equals(name)) {
+      return List.of(new Finding(elementId, prefix(elementId, name) + "is not an AgentLoop setting; use one of "
+          + String.join(", ", new TreeSet<>(AgentSettings.NAMES))));
+    }
+    AgentSettings settings;
+    try {
+      // one property at a time, so that every bad value is reported, not only the first
+      settings = AgentSettings.of(value == null ? Map.of() : Map.of(name, value), defaults);
+    } catch (InvalidAgentSettingException e) {
+      return List.of(new Finding(elementId, "element '" + elementId + "': " + e.getMessage()));
+    }
+    if (!AgentSettings.ALLOWED_TOOLS.equals(name)) {
+      return List.of();
+    }
+    return settings.allowedTools().stream()
+        .filter(tool -> !tool.equals(AgentSettings.ALL_TOOLS) && !tools.contains(tool))
+        .sorted()
+        .map(tool -> new Finding(elementId, prefix(elementId, name) + "names the unknown tool '" + tool
+            + "'; registered tools: " + String.join(", ", new TreeSet<>(tools.names()))))
+        .toList();
+  }
+
+  /** The tasks the agent's settings route runs to must be in the diagram. */
+  private List<Finding> checkShape(List<DiagramTask> tasks) {
+    Map<String, String> properties = new HashMap<>();
+    Map<String, String> setOn = new LinkedHashMap<>();
+    tasks.stream().filter(DiagramTask::agentTask).forEach(task -> task.properties().forEach((name, value) -> {
+      properties.put(name, value);
+      setOn.put(name, task.id());
+    }));
+    AgentSettings settings = AgentSettings.of(properties, defaults);
+    Set<String> reviews = tasks.stream().map(DiagramTask::reviewKind).filter(Objects::nonNull).collect(Collectors.toSet());
+    List<Finding> findings = new ArrayList<>();
+    String plan = taskOn(tasks, ReactAgentProcess.TOPIC_PLAN);
+    if (plan != null && !settings.autoAcceptPlan() && !reviews.contains(PLAN_REVIEW)) {
+      findings.add(missing(setOn, plan, AgentSettings.AUTO_ACCEPT_PLAN, "is false, so plans wait for a review, but the"
+          + " diagram has no plan review task: add one (Agent: review (plan)) or set it to true"));
+    }
+    String think = taskOn(tasks, ReactAgentProcess.TOPIC_THINK);
+    if (think == null) {
+      return findings;
+    }
+    if (!settings.autoAcceptAnswer() && !reviews.contains(ANSWER_REVIEW)) {
+      findings.add(missing(setOn, think, AgentSettings.AUTO_ACCEPT_ANSWER, "is false, so answers wait for a review,"
+          + " but the diagram has no answer review task: add one (Agent: review (answer)) or set it to true"));
+    }
+    List<String> approved = tools.names().stream()
+        .filter(tool -> settings.allows(tool) && approvals.needsApproval(tool)).sorted().toList();
+    if (!approved.isEmpty() && !reviews.contains(APPROVAL)) {
+      findings.add(missing(setOn, think, AgentSettings.ALLOWED_TOOLS, "allows " + String.join(", ", approved)
+          + ", whose calls need a person's approval, but the diagram has no approval task: add one"
+          + " (Agent: review (tool calls)) or allow other tools"));
+    }
+    if (tools.contains(AskHumanTool.NAME) && settings.allows(AskHumanTool.NAME) && !reviews.contains(ASK_HUMAN)) {
+      findings.add(missing(setOn, think, AgentSettings.ALLOWED_TOOLS, "allows ask_human, but the diagram has no"
+          + " ask-human task: add one (Agent: ask human) or allow other tools"));
+    }
+    return findings;
+  }
+
+  private static Finding missing(Map<String, String> setOn, String fallbackElement, String property, String problem) {
+    String elementId = setOn.getOrDefault(property, fallbackElement);
+    String where = setOn.containsKey(property) ? "" : "(by the application's default) ";
+    return new Finding(elementId, prefix(elementId, property) + where + problem);
+  }
+
+  private static String taskOn(List<DiagramTask> tasks, String topic) {
+    return tasks.stream().filter(task -> topic.equals(task.topic())).map(DiagramTask::id).findFirst().orElse(null);
+  }
+
+  private static String prefix(String elementId, String property) {
+    return "element '" + elementId + "': agent property '" + property + "' ";
+  }
+}

@@ -1,0 +1,195 @@
+package dev.agentloop.browser;
+
+import static dev.agentloop.ApiClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.AgentLoopTest;
+import dev.agentloop.ApiClient;
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import dev.agentloop.TestTools;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * A reviewer in Tasklist, in headless Chromium: each of the four Camunda Forms rendered from the
+ * run's data, filled in and completed, and the run's next state checked through the API.
+ * Screenshots of every form go to {@code target/screenshots/}.
+ */
+@AgentLoopTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TasklistBrowserTest {
+
+  @LocalServerPort int port;
+
+  private Browser browser;
+  private TasklistPage tasklist;
+  private ApiClient api;
+
+  /** What the browser showed when a test failed, for the report. */
+  @RegisterExtension
+  final TestWatcher screenshotOnFailure = new TestWatcher() {
+    @Override
+    public void testFailed(ExtensionContext context, Throwable cause) {
+      if (browser != null) {
+        browser.screenshot("failed-" + context.getRequiredTestMethod().getName());
+      }
+    }
+  };
+
+  @BeforeAll
+  void log_in_as_a_reviewer() {
+    browser = Browser.open(port);
+    tasklist = new TasklistPage(browser).login("reviewer", "reviewer");
+  }
+
+  @BeforeEach
+  void api() {
+    api = ApiClient.as(port, "reviewer");
+  }
+
+  @AfterAll
+  void close() {
+    if (browser != null) {
+      browser.close();
+    }
+  }
+
+  @Test
+  void should_accept_a_plan_the_reviewer_edited_in_the_form() {
+    String run = start("review-plan: in the browser");
+
+    tasklist.open(awaitTask(run, "reviewPlan").get("id").asText());
+    assertThat(tasklist.text()).contains("Review the plan", "review-plan: in the browser");
+    assertThat(tasklist.field("plan").getAttribute("value")).isEqualTo("Look it up\nAnswer");
+    tasklist.type("plan", "Look it up in the handbook\nAnswer\nCite the page");
+    browser.screenshot("tasklist-1-review-plan");
+    tasklist.complete();
+    tasklist.awaitClosed();
+
+    JsonNode plan = last(run, "PLAN");
+    assertThat(plan.get("author").asText()).isEqualTo("reviewer");
+    assertThat(plan.at("/content/steps").toString())
+        .isEqualTo("[\"Look it up in the handbook\",\"Answer\",\"Cite the page\"]");
+    awaitTask(run, "reviewAnswer");
+  }
+
+  @Test
+  void should_give_the_agent_the_answers_typed_into_the_ask_human_form() {
+    String run = startWithAcceptedPlan("ask-human: in the browser");
+
+    tasklist.open(awaitTask(run, "askHuman").get("id").asText());
+    assertThat(tasklist.text()).contains("What is your name?", "Which city do you live in?");
+    tasklist.type("answer1", "Ann").type("answer2", "Lisbon");
+    browser.screenshot("tasklist-2-ask-human");
+    tasklist.complete();
+    tasklist.awaitClosed();
+
+    awaitTask(run, "reviewAnswer");
+    JsonNode observation = last(run, "OBSERVATION");
+    assertThat(observation.get("author").asText()).isEqualTo("reviewer");
+    assertThat(observation.at("/content/result").asText()).contains("Ann").contains("Lisbon");
+  }
+
+  @Test
+  void should_refuse_arguments_that_break_the_schema_then_run_the_edited_call() {
+    int sentBefore = TestTools.SENT.get();
+    String run = startWithAcceptedPlan("approve: in the browser");
+    String task = awaitTask(run, "approveAction").get("id").asText();
+    tasklist.open(task);
+    assertThat(tasklist.text()).contains("send_email");
+    assertThat(tasklist.field("arguments1").getAttribute("value")).contains("ann@example.com");
+
+    // arguments that break the tool's schema: Tasklist shows why, the task stays open
+    tasklist.choose("decision1", "Run with my edited arguments").type("arguments1", "{\"to\": \"nobody\"}");
+    tasklist.complete();
+    assertThat(tasklist.awaitError()).contains("do not match its schema");
+    browser.screenshot("tasklist-3-approve-action-refused");
+    assertThat(body(api.get("/api/runs/" + run + "/tasks"), 200).get(0).get("id").asText()).isEqualTo(task);
+
+    // valid edited arguments: the call runs with them
+    tasklist.type("arguments1", "{\"to\": \"bea@example.com\", \"subject\": \"Hello\"}");
+    browser.screenshot("tasklist-3-approve-action");
+    tasklist.complete();
+    tasklist.awaitClosed();
+
+    awaitTask(run, "reviewAnswer");
+    assertThat(steps(run, "OBSERVATION")).anySatisfy(observation ->
+        assertThat(observation.at("/content/result").asText()).startsWith("sent to bea@example.com"));
+    assertThat(TestTools.SENT.get()).isEqualTo(sentBefore + 1);
+  }
+
+  @Test
+  void should_regenerate_the_answer_from_the_review_form() {
+    String run = startWithAcceptedPlan("regenerate: in the browser");
+
+    tasklist.open(awaitTask(run, "reviewAnswer").get("id").asText());
+    assertThat(tasklist.field("answer").getAttribute("value")).isEqualTo("first answer");
+    tasklist.choose("decision", "Regenerate: let the agent answer again");
+    browser.screenshot("tasklist-4-review-answer");
+    tasklist.complete();
+    tasklist.awaitClosed();
+
+    JsonNode next = await().atMost(Runs.PATIENCE).until(() -> awaitTask(run, "reviewAnswer"),
+        task -> task.at("/form/answer").asText().equals("second answer"));
+    assertThat(next).isNotNull();
+    JsonNode all = body(api.get("/api/runs/" + run + "/trace?branches=all"), 200).get("steps");
+    List<String> answers = new ArrayList<>();
+    all.forEach(step -> {
+      if (step.get("kind").asText().equals("FINAL_ANSWER")) {
+        answers.add(step.at("/content/text").asText() + "/" + step.get("status").asText());
+      }
+    });
+    assertThat(answers).containsExactly("first answer/SUPERSEDED", "second answer/ACTIVE");
+  }
+
+  private String start(String question) {
+    return body(api.post("/api/runs", "{\"question\": \"" + question + "\", \"agent\": \"" + TestAgent.REVIEWED + "\"}"),
+        201).get("id").asText();
+  }
+
+  private String startWithAcceptedPlan(String question) {
+    String run = start(question);
+    String review = awaitTask(run, "reviewPlan").get("id").asText();
+    body(api.post("/api/runs/" + run + "/tasks/" + review + "/complete", "{\"decision\": \"accept\"}"), 200);
+    return run;
+  }
+
+  private JsonNode awaitTask(String run, String key) {
+    return await().atMost(Runs.PATIENCE).until(() -> {
+      for (JsonNode task : body(api.get("/api/runs/" + run + "/tasks"), 200)) {
+        if (task.get("taskDefinitionKey").asText().equals(key)) {
+          return task;
+        }
+      }
+      return null;
+    }, task -> task != null);
+  }
+
+  private List<JsonNode> steps(String run, String kind) {
+    List<JsonNode> steps = new ArrayList<>();
+    body(api.get("/api/runs/" + run + "/trace"), 200).get("steps").forEach(step -> {
+      if (step.get("kind").asText().equals(kind)) {
+        steps.add(step);
+      }
+    });
+    return steps;
+  }
+
+  private JsonNode last(String run, String kind) {
+    List<JsonNode> steps = steps(run, kind);
+    assertThat(steps).as("%s steps of run %s", kind, run).isNotEmpty();
+    return steps.get(steps.size() - 1);
+  }
+}
