@@ -184,7 +184,10 @@ public final class AppNode implements AutoCloseable {
       return this;
     }
 
-    /** Starts the node and waits until it serves HTTP, which it does only once the engine and the worker run. */
+    /**
+     * Starts the node and waits until its API answers as the demo user: by then the engine runs, and
+     * the worker starts right after the web server.
+     */
     public AppNode start() {
       try {
         Files.createDirectories(workingDirectory);
