@@ -85,7 +85,7 @@ public class TestTools {
     };
   }
 
-  static JsonNode parse(String json) {
+  public static JsonNode parse(String json) {
     try {
       return new ObjectMapper().readTree(json);
     } catch (Exception e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.TestTools;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,28 +27,9 @@ class ToolRegistryTest {
     }
   }
 
+  /** A tool that answers with its own name. */
   private static AgentTool tool(String name, JsonNode parameters) {
-    return new AgentTool() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public String description() {
-        return "test tool " + name;
-      }
-
-      @Override
-      public JsonNode parameters() {
-        return parameters;
-      }
-
-      @Override
-      public String execute(JsonNode arguments) {
-        return name;
-      }
-    };
+    return TestTools.tool(name, false, parameters, arguments -> name);
   }
 
   private static AgentTool echo() {

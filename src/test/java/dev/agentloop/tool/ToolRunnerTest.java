@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.TestTools;
 import dev.agentloop.tool.ToolOutcome.FailureKind;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ToolRunnerTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final JsonNode TEXT_SCHEMA = json("""
+  private static final JsonNode TEXT_SCHEMA = TestTools.parse("""
       {"type": "object", "properties": {"text": {"type": "string"}},
        "required": ["text"], "additionalProperties": false}
       """);
@@ -31,45 +32,12 @@ class ToolRunnerTest {
     pool.shutdownNow();
   }
 
-  @FunctionalInterface
-  private interface Body {
-    String execute(JsonNode arguments) throws Exception;
+  private static AgentTool tool(String name, TestTools.Body body) {
+    return TestTools.tool(name, false, TEXT_SCHEMA, body);
   }
 
-  private static JsonNode json(String text) {
-    try {
-      return JSON.readTree(text);
-    } catch (Exception e) {
-      throw new IllegalArgumentException(e);
-    }
-  }
-
-  private static AgentTool tool(String name, Body body) {
-    return tool(name, TEXT_SCHEMA, body);
-  }
-
-  private static AgentTool tool(String name, JsonNode schema, Body body) {
-    return new AgentTool() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public String description() {
-        return "test tool " + name;
-      }
-
-      @Override
-      public JsonNode parameters() {
-        return schema;
-      }
-
-      @Override
-      public String execute(JsonNode arguments) throws Exception {
-        return body.execute(arguments);
-      }
-    };
+  private static AgentTool tool(String name, JsonNode schema, TestTools.Body body) {
+    return TestTools.tool(name, false, schema, body);
   }
 
   private ToolRunner runner(Duration timeout, int maxResultChars, AgentTool... tools) {
@@ -136,7 +104,7 @@ class ToolRunnerTest {
     }));
 
     // when
-    ToolOutcome outcome = outcome(runner, "echo", json("{\"text\": 42}"));
+    ToolOutcome outcome = outcome(runner, "echo", TestTools.parse("{\"text\": 42}"));
 
     // then
     assertThat(outcome.failure()).isEqualTo(new ToolOutcome.Failure(FailureKind.INVALID_ARGUMENTS,
@@ -148,7 +116,7 @@ class ToolRunnerTest {
   void should_join_several_violations_with_semicolons() throws Exception {
     ToolRunner runner = runner(tool("echo", arguments -> "x"));
 
-    ToolOutcome outcome = outcome(runner, "echo", json("{\"loud\": true}"));
+    ToolOutcome outcome = outcome(runner, "echo", TestTools.parse("{\"loud\": true}"));
 
     assertThat(outcome.failure().kind()).isEqualTo(FailureKind.INVALID_ARGUMENTS);
     assertThat(outcome.failure().message())
