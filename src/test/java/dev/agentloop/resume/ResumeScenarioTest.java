@@ -220,7 +220,7 @@ class ResumeScenarioTest {
     int steps = store.allSteps(run).size();
 
     // then
-    assertThatThrownBy(() -> resume.edit(new StepEdit(run, 5, json("{\"text\": \"x\"}"), "r", version - 1, "olga")))
+    assertThatThrownBy(() -> resume.edit(new StepEdit(run, 2, json("{\"text\": \"x\"}"), "r", version - 1, "olga")))
         .isInstanceOf(ResumeConflictException.class).hasMessageContaining("moved on since version");
     assertThatThrownBy(() -> resume.edit(new StepEdit(run, 4, json("{\"result\": \"1\"}"), "r", version, "olga")))
         .isInstanceOf(ResumeConflictException.class).hasMessageContaining("superseded branch");
