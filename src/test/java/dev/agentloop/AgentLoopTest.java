@@ -15,7 +15,9 @@ import org.springframework.test.context.ActiveProfiles;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@SpringBootTest(classes = AgentLoopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(classes = AgentLoopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    // a test tool with side effects that runs unapproved, see TestTools#logEventTool
+    properties = "agentloop.tools.approval.log_event=false")
 @ActiveProfiles("test")
 @Import({TestTools.class, TestAgent.class})
 public @interface AgentLoopTest {}

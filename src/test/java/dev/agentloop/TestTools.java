@@ -51,7 +51,7 @@ public class TestTools {
   public static final AtomicInteger LOGGED = new AtomicInteger();
 
   /**
-   * Changes the world too, but is configured to run without approval (application-test.yaml): a
+   * Changes the world too, but is configured to run without approval (see AgentLoopTest): a
    * call that would repeat it after an edit must still wait for a person.
    */
   @Bean

@@ -40,12 +40,12 @@ class AnswerReview implements Review {
 
   @Override
   public void prepare(ReviewTask task) {
-    task.put("answer", latestAnswer(task).text("text"));
+    task.putShown("answer", latestAnswer(task).text("text"), false);
     task.put("decision", "accept");
     task.put("feedback", "");
     List<Step> path = store.activePath(task.runId());
-    task.put("steps", path.subList(0, path.size() - 1).stream().map(StepText::line)
-        .collect(Collectors.joining("\n")));
+    task.putShown("steps", path.subList(0, path.size() - 1).stream().map(StepText::line)
+        .collect(Collectors.joining("\n")), true);
     task.put("editStep", null);
     task.put("editContent", "");
     task.put("editReason", "");

@@ -15,6 +15,10 @@ class ReviewTask {
   /** Task-local variable naming the review kind, so API clients know which fields to send. */
   static final String KIND = "kind";
 
+  /** Camunda stores string variables in a column of 4,000 characters. */
+  private static final int SHOWN_CHARS = 4000;
+  private static final int CUT_NOTE = 100;
+
   private final DelegateTask task;
 
   ReviewTask(DelegateTask task) {
@@ -44,6 +48,20 @@ class ReviewTask {
 
   void put(String name, Object value) {
     task.setVariableLocal(name, value);
+  }
+
+  /**
+   * A text the form only shows, cut to what a Camunda string variable holds (4,000 characters);
+   * {@code keepEnd} keeps its end rather than its beginning, e.g. of a long list of steps.
+   */
+  void putShown(String name, String text, boolean keepEnd) {
+    if (text.length() <= SHOWN_CHARS) {
+      put(name, text);
+      return;
+    }
+    String cut = "[… " + (text.length() - SHOWN_CHARS + CUT_NOTE) + " characters left out: the whole text is in the trace]";
+    put(name, keepEnd ? cut + "\n" + text.substring(text.length() - SHOWN_CHARS + CUT_NOTE)
+        : text.substring(0, SHOWN_CHARS - CUT_NOTE) + "\n" + cut);
   }
 
   String text(String name) {

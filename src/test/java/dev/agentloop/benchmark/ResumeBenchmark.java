@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.TestAgent;
+import dev.agentloop.TestTools;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
@@ -17,13 +18,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
-import org.camunda.bpm.engine.ProcessEngine;
 
 /**
  * Issue 4's figure: a 100-turn run (noop tool, scripted model, no latency) waits with its answer;
@@ -38,6 +40,7 @@ import org.camunda.bpm.engine.ProcessEngine;
         "agentloop.llm.scripted.script=classpath:scripts/benchmark-script.json",
         "logging.level.dev.agentloop=WARN"})
 @ActiveProfiles("test")
+@Import(TestTools.class)
 class ResumeBenchmark {
 
   private static final String AGENT = "resume-benchmark-agent";
