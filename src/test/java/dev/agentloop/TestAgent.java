@@ -15,14 +15,15 @@ import org.springframework.boot.test.context.TestConfiguration;
 /**
  * Deploys variants of the shipped react-agent diagram, so tests exercise the real diagram and not a
  * copy that could drift from it: {@code test-agent} with every tool allowed (the test tools
- * included) and plan and answer accepted automatically, and {@code review-agent} like it but with
- * both reviews.
+ * included) and plan and answer accepted automatically, {@code review-agent} like it but with
+ * both reviews, and {@code answer-review-agent} that plans unattended and waits with its answer.
  */
 @TestConfiguration(proxyBeanMethods = false)
 public class TestAgent implements ApplicationRunner {
 
   public static final String KEY = "test-agent";
   public static final String REVIEWED = "review-agent";
+  public static final String ANSWER_REVIEWED = "answer-review-agent";
 
   private final ProcessEngine engine;
 
@@ -35,6 +36,7 @@ public class TestAgent implements ApplicationRunner {
     deployVariant(engine, KEY, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
         AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
     deployVariant(engine, REVIEWED, Map.of(AgentSettings.ALLOWED_TOOLS, "*"));
+    deployVariant(engine, ANSWER_REVIEWED, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN, "true"));
   }
 
   /** Deploys react-agent under another key with some of its extension properties changed. */

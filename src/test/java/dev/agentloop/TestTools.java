@@ -47,6 +47,18 @@ public class TestTools {
         arguments -> "sent to " + arguments.get("to").asText() + " (mail " + SENT.incrementAndGet() + ")");
   }
 
+  /** How many events {@code log_event} wrote in this JVM. */
+  public static final AtomicInteger LOGGED = new AtomicInteger();
+
+  /**
+   * Changes the world too, but is configured to run without approval (application-test.yaml): a
+   * call that would repeat it after an edit must still wait for a person.
+   */
+  @Bean
+  AgentTool logEventTool() {
+    return tool("log_event", true, arguments -> "logged event " + LOGGED.incrementAndGet());
+  }
+
   /** A tool body that may throw anything. */
   public interface Body {
     String run(JsonNode arguments) throws Exception;

@@ -28,14 +28,16 @@ class ActHandler implements TopicHandler {
   private final StepStore store;
   private final ToolRegistry tools;
   private final ToolRunner runner;
+  private final Router router;
 
   ActHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner) {
+      ToolRunner runner, Router router) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
     this.tools = tools;
     this.runner = runner;
+    this.router = router;
   }
 
   @Override
@@ -73,6 +75,11 @@ class ActHandler implements TopicHandler {
       String reason = approval.reason() == null || approval.reason().isBlank() ? "" : ": " + approval.reason();
       return written(Observation.error(action, "not run, rejected by " + approval.decidedBy() + reason),
           approval.decidedBy());
+    }
+    if (approval == null && router.needsApproval(action, settings)) {
+      // reached act without approveAction, e.g. by a modification: never run it unapproved
+      return written(Observation.error(action, "not run: a call of " + action.tool()
+          + " needs a person's approval and had none; call it again to ask for it"), Steps.AGENTLOOP);
     }
     Action call = approval != null && approval.decision() == Approval.Decision.EDIT
         ? new Action(action.callId(), action.tool(), approval.arguments(), null) : action;

@@ -11,16 +11,29 @@ import dev.agentloop.trace.StepKind;
  *
  * @param arguments the arguments object, or {@code null} when the model's arguments were no JSON object
  * @param rawArguments what the model wrote when it was no JSON object, else {@code null}
+ * @param repeats the superseded observation of the same side-effecting tool when this call would
+ *     repeat what already happened on an abandoned branch, else {@code null}: such a call always
+ *     waits for a person's approval
  */
-public record Action(String callId, String tool, JsonNode arguments, String rawArguments) {
+public record Action(String callId, String tool, JsonNode arguments, String rawArguments, Integer repeats) {
+
+  public Action(String callId, String tool, JsonNode arguments, String rawArguments) {
+    this(callId, tool, arguments, rawArguments, null);
+  }
 
   public static Action from(Step step) {
     if (step.kind() != StepKind.ACTION) {
       throw new IllegalArgumentException("step " + step.stepNo() + " is a " + step.kind() + ", not an ACTION");
     }
-    JsonNode arguments = step.content().get("arguments");
-    return new Action(step.text("callId"), step.text("tool"), arguments,
-        step.content().has("rawArguments") ? step.text("rawArguments") : null);
+    return fromContent(step.content());
+  }
+
+  /** The call an ACTION step's content stands for. */
+  public static Action fromContent(JsonNode content) {
+    JsonNode repeats = content.get("repeats");
+    return new Action(content.path("callId").asText(), content.path("tool").asText(), content.get("arguments"),
+        content.has("rawArguments") ? content.path("rawArguments").asText() : null,
+        repeats == null || !repeats.canConvertToInt() ? null : repeats.asInt());
   }
 
   public boolean hasValidArguments() {
@@ -32,12 +45,20 @@ public record Action(String callId, String tool, JsonNode arguments, String rawA
     return hasValidArguments() ? arguments.toString() : rawArguments == null ? "" : rawArguments;
   }
 
-  JsonNode toContent() {
+  /** This call, marked as repeating the side effect observed at {@code observationStep}. */
+  public Action repeating(int observationStep) {
+    return new Action(callId, tool, arguments, rawArguments, observationStep);
+  }
+
+  public JsonNode toContent() {
     ObjectNode content = JsonNodeFactory.instance.objectNode().put("callId", callId).put("tool", tool);
     if (hasValidArguments()) {
       content.set("arguments", arguments);
     } else {
       content.put("rawArguments", rawArguments == null ? "" : rawArguments);
+    }
+    if (repeats != null) {
+      content.put("repeats", repeats);
     }
     return content;
   }

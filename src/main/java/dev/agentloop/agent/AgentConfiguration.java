@@ -52,19 +52,24 @@ public class AgentConfiguration {
   }
 
   @Bean
+  RepeatedSideEffects repeatedSideEffects(StepStore store, ToolRegistry tools) {
+    return new RepeatedSideEffects(store, tools);
+  }
+
+  @Bean
   PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model) {
     return new PlanHandler(definitions, reader, store, model);
   }
 
   @Bean
   ThinkHandler thinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
-      ToolRegistry tools, Router router) {
-    return new ThinkHandler(definitions, reader, store, model, tools, router);
+      ToolRegistry tools, Router router, RepeatedSideEffects repeats) {
+    return new ThinkHandler(definitions, reader, store, model, tools, router, repeats);
   }
 
   @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner) {
-    return new ActHandler(definitions, reader, store, tools, runner);
+      ToolRunner runner, Router router) {
+    return new ActHandler(definitions, reader, store, tools, runner, router);
   }
 }

@@ -77,8 +77,16 @@ public class AgentRuns {
       }
     }
     String answer = store.latestActive(runId, StepKind.FINAL_ANSWER).map(step -> step.text("text")).orElse(null);
+    RunRecord.Restart from = run.restartedFrom();
     return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
-        incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt());
+        incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
+        run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
+        from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId));
+  }
+
+  /** The most recent runs of an agent, newest first; only those that ended when {@code finished}. */
+  public List<RunView> recent(String agentKey, boolean finished, int limit) {
+    return store.recentRuns(agentKey, finished, limit).stream().map(run -> view(run.runId())).toList();
   }
 
   /**

@@ -1,6 +1,9 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.StepKind;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -8,4 +11,18 @@ import java.util.List;
  *
  * @param finalAnswer the answer text when the model answered, else {@code null}
  */
-record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) {}
+record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) {
+
+  /** The same turn with its calls replaced one for one, e.g. marked as repeating a side effect. */
+  ModelTurn withActions(List<Action> replaced) {
+    if (replaced.size() != actions.size()) {
+      throw new IllegalArgumentException("a turn's calls are replaced one for one");
+    }
+    Iterator<Action> next = replaced.iterator();
+    List<NewStep> newSteps = new ArrayList<>(steps.size());
+    for (NewStep step : steps) {
+      newSteps.add(step.kind() == StepKind.ACTION ? Steps.action(next.next()) : step);
+    }
+    return new ModelTurn(newSteps, replaced, finalAnswer);
+  }
+}

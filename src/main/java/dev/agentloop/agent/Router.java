@@ -25,8 +25,12 @@ public class Router {
     return actions.stream().anyMatch(action -> needsApproval(action, settings)) ? Route.APPROVE_ACTION : Route.ACT;
   }
 
-  /** Calls the agent may make with usable arguments, of tools whose calls need a person's approval. */
+  /**
+   * Calls the agent may make with usable arguments, of tools whose calls need a person's approval,
+   * and every call that would repeat a side effect of an abandoned branch, whatever the tool's setting.
+   */
   public boolean needsApproval(Action action, AgentSettings settings) {
-    return action.hasValidArguments() && settings.allows(action.tool()) && approvals.needsApproval(action.tool());
+    return action.hasValidArguments() && settings.allows(action.tool())
+        && (action.repeats() != null || approvals.needsApproval(action.tool()));
   }
 }

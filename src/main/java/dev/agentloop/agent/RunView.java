@@ -10,6 +10,9 @@ import java.util.List;
  *
  * @param waitingFor the user tasks the run waits on (empty unless WAITING)
  * @param incident the incident message when FAILED, else {@code null}
+ * @param version the version of the run's head: the {@code baseVersion} of an edit made on what was read
+ * @param restartedFrom the run this one was restarted from (with the step, who and why), else {@code null}
+ * @param restarts the runs restarted from this one, oldest first
  */
 public record RunView(
     String id,
@@ -25,4 +28,10 @@ public record RunView(
     int toolCalls,
     long tokens,
     Instant createdAt,
-    Instant endedAt) {}
+    Instant endedAt,
+    int version,
+    String restartedFrom,
+    Integer restartedFromStep,
+    String restartedBy,
+    String restartReason,
+    List<String> restarts) {}

@@ -28,15 +28,17 @@ class ThinkHandler implements TopicHandler {
   private final ChatModel model;
   private final ToolRegistry tools;
   private final Router router;
+  private final RepeatedSideEffects repeats;
 
   ThinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
-      ToolRegistry tools, Router router) {
+      ToolRegistry tools, Router router, RepeatedSideEffects repeats) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
     this.model = model;
     this.tools = tools;
     this.router = router;
+    this.repeats = repeats;
   }
 
   @Override
@@ -54,7 +56,8 @@ class ThinkHandler implements TopicHandler {
         finalTurn ? List.of() : toolSpecs(settings),
         new RunInfo(state.run().runId(), state.run().question(), turn, state.attempt()));
     return model.chat(request).thenApply(reply -> {
-      ModelTurn result = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
+      ModelTurn result = repeats.mark(state.run().runId(),
+          ReplyInterpreter.interpret(reply, turn, settings.maxStepChars()));
       Map<String, Object> variables = variablesAfter(result, settings);
       Usage usage = Usage.modelCall(reply.tokens());
       return new TaskResult.Complete(variables, () -> state.advance(

@@ -6,6 +6,7 @@ import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.llm.LlmConfiguration;
 import dev.agentloop.tool.ToolConfiguration;
 import dev.agentloop.trace.TraceConfiguration;
+import dev.agentloop.resume.ResumeConfiguration;
 import dev.agentloop.review.ReviewConfiguration;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.security.SecurityConfiguration;
@@ -25,7 +26,8 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration
 @EnableConfigurationProperties(AgentLoopProperties.class)
 @Import({TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, AgentConfiguration.class,
-    ReviewConfiguration.class, WorkerConfiguration.class, SecurityConfiguration.class, WebConfiguration.class})
+    ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class, SecurityConfiguration.class,
+    WebConfiguration.class})
 public class AgentLoopAutoConfiguration {
 
   @Bean

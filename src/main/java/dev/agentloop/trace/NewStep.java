@@ -22,4 +22,13 @@ public record NewStep(StepKind kind, JsonNode content, String author, String rea
   public NewStep(StepKind kind, JsonNode content, String author) {
     this(kind, content, author, null);
   }
+
+  public NewStep withReason(String newReason) {
+    return new NewStep(kind, content, author, newReason);
+  }
+
+  /** A step as it was stored, to be written again on another branch or run. */
+  public static NewStep copyOf(Step step) {
+    return new NewStep(step.kind(), step.content(), step.author(), step.reason());
+  }
 }

@@ -15,12 +15,14 @@ public record RunRecord(
     long tokens,
     Instant createdAt,
     Instant endedAt,
-    String restartedFrom,
-    Integer restartedFromStep) {
+    Restart restartedFrom) {
+
+  /** Where a restarted run came from, who restarted it and why. */
+  public record Restart(String runId, int fromStep, String by, String reason) {}
 
   /** The record after an append moved its head and spent {@code usage}. */
   public RunRecord advancedTo(RunHead newHead, Usage usage) {
     return new RunRecord(runId, agentKey, question, status, statusReason, newHead, modelCalls + usage.modelCalls(),
-        toolCalls + usage.toolCalls(), tokens + usage.tokens(), createdAt, endedAt, restartedFrom, restartedFromStep);
+        toolCalls + usage.toolCalls(), tokens + usage.tokens(), createdAt, endedAt, restartedFrom);
   }
 }

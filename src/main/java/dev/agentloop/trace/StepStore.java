@@ -9,8 +9,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -110,25 +113,30 @@ public class StepStore {
     if (steps.isEmpty()) {
       throw new IllegalArgumentException("steps must not be empty");
     }
-    return transaction.execute(status -> {
-      int turn = expected.headTurn();
-      Integer parent = expected.headStep();
-      OffsetDateTime time = now();
-      List<Step> written = new ArrayList<>(steps.size());
-      for (NewStep step : steps) {
-        turn = step.kind().startsTurn() ? turn + 1 : turn;
-        int stepNo = expected.stepCount() + written.size() + 1;
-        written.add(new Step(expected.runId(), stepNo, parent, step.kind(), turn, step.content(), StepStatus.ACTIVE,
-            step.author(), time.toInstant(), null, step.reason()));
-        parent = stepNo;
-      }
-      RunHead head = new RunHead(expected.runId(), expected.version() + 1, parent, turn, parent);
-      moveHead(expected, head, steps.size(), usage);
-      insert(written.stream().map(this::row).toList());
-      return new Appended(head, written);
-    });
+    return transaction.execute(status ->
+        chain(expected, expected.headStep(), expected.headTurn(), null, steps, usage));
   }
 
+  /**
+   * Replaces a step of the active path by a new branch: {@code steps} are written as a chain below
+   * the replaced step's parent, the first of them superseding it; the replaced step and everything
+   * after it stay stored, marked superseded; the head moves to the last new step. Nothing is deleted.
+   *
+   * @throws StaleHeadException when the head is no longer {@code expected}; nothing is changed
+   * @throws IllegalArgumentException when {@code replaced} is not on the active path
+   */
+  public Appended branch(RunHead expected, Step replaced, List<NewStep> steps) {
+    if (steps.isEmpty()) {
+      throw new IllegalArgumentException("steps must not be empty");
+    }
+    return transaction.execute(status -> {
+      requireActive(expected.runId(), replaced.stepNo());
+      int turnBefore = replaced.kind().startsTurn() ? replaced.turn() - 1 : replaced.turn();
+      Appended appended = chain(expected, replaced.parentNo(), turnBefore, replaced.stepNo(), steps, Usage.NONE);
+      supersedeFrom(expected.runId(), replaced.stepNo(), appended.steps().get(0).stepNo());
+      return appended;
+    });
+  }
   /**
    * Moves the head back to a step of the active path; the steps after it stay stored, marked
    * superseded, and the next step written hangs below {@code toStep} as a new branch.
@@ -138,23 +146,116 @@ public class StepStore {
    */
   public RunHead rewind(RunHead expected, int toStep) {
     return transaction.execute(status -> {
-      Step target = jdbc.query("SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND step_no = ?",
-              stepMapper, expected.runId(), toStep).stream().findFirst()
-          .filter(Step::isActive)
-          .orElseThrow(() -> new IllegalArgumentException("step " + toStep + " is not on the active path of run "
-              + expected.runId()));
+      Step target = requireActive(expected.runId(), toStep);
       RunHead head = new RunHead(expected.runId(), expected.version() + 1, toStep, target.turn(), expected.stepCount());
       moveHead(expected, head, 0, Usage.NONE);
-      jdbc.update("UPDATE agentloop_step SET status = 'SUPERSEDED' WHERE run_id = ? AND status = 'ACTIVE' AND step_no > ?",
-          expected.runId(), toStep);
+      supersedeFrom(expected.runId(), toStep + 1, expected.stepCount() + 1);
       return head;
     });
+  }
+
+  /**
+   * Starts the trace of a restarted run as a copy of another run's path (root first): same kinds,
+   * contents, authors and times, numbered from 1, linked to where it came from. The restarted run
+   * must have been created and be empty.
+   */
+  public RunHead copyPath(String runId, List<Step> path, RunRecord.Restart restart) {
+    return transaction.execute(status -> {
+      List<Step> copies = new ArrayList<>(path.size());
+      for (Step step : path) {
+        int stepNo = copies.size() + 1;
+        copies.add(new Step(runId, stepNo, stepNo == 1 ? null : stepNo - 1, step.kind(), step.turn(), step.content(),
+            StepStatus.ACTIVE, step.author(), step.createdAt(), null, step.reason()));
+      }
+      Step last = copies.get(copies.size() - 1);
+      int updated = jdbc.update("UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = ?,"
+              + " version = version + 1, restarted_from = ?, restarted_from_step = ?, restarted_by = ?,"
+              + " restart_reason = ? WHERE run_id = ? AND step_count = 0",
+          last.stepNo(), last.turn(), copies.size(), restart.runId(), restart.fromStep(), restart.by(), restart.reason(),
+          runId);
+      if (updated != 1) {
+        throw new IllegalStateException("run " + runId + " is not a new, empty run");
+      }
+      insert(copies.stream().map(this::row).toList());
+      return run(runId).head();
+    });
+  }
+
+  /** The runs restarted from this one, oldest first. */
+  public List<String> restartsOf(String runId) {
+    return jdbc.queryForList("SELECT run_id FROM agentloop_run WHERE restarted_from = ? ORDER BY created_at",
+        String.class, runId);
+  }
+
+  /** The most recent runs of an agent, newest first; only finished ones when {@code finished}. */
+  public List<RunRecord> recentRuns(String agentKey, boolean finished, int limit) {
+    String onlyFinished = finished ? " AND ended_at IS NOT NULL" : "";
+    return jdbc.query("SELECT * FROM agentloop_run WHERE agent_key = ?" + onlyFinished
+        + " ORDER BY created_at DESC LIMIT ?", runMapper, agentKey, limit);
+  }
+
+  public Optional<Step> findStep(String runId, int stepNo) {
+    return jdbc.query("SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND step_no = ?",
+        stepMapper, runId, stepNo).stream().findFirst();
+  }
+
+  /** The path from the root to a step, on whatever branch it is, root first. */
+  public List<Step> pathTo(String runId, int stepNo) {
+    Map<Integer, Step> steps = new HashMap<>();
+    allSteps(runId).forEach(step -> steps.put(step.stepNo(), step));
+    List<Step> path = new ArrayList<>();
+    for (Step step = steps.get(stepNo); step != null; step = step.parentNo() == null ? null : steps.get(step.parentNo())) {
+      path.add(step);
+    }
+    Collections.reverse(path);
+    return path;
+  }
+
+  /** The superseded observations of the run written by one of these tools: calls that ran on an abandoned branch. */
+  public List<Step> supersededRunsOf(String runId, Collection<String> tools) {
+    if (tools.isEmpty()) {
+      return List.of();
+    }
+    String names = String.join(", ", Collections.nCopies(tools.size(), "?"));
+    List<Object> arguments = new ArrayList<>(List.of(runId, StepKind.OBSERVATION.name()));
+    arguments.addAll(tools);
+    return jdbc.query("SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND kind = ?"
+        + " AND status = 'SUPERSEDED' AND author IN (" + names + ") ORDER BY step_no", stepMapper, arguments.toArray());
   }
 
   /** Records how a run ended; the trace itself is untouched. */
   public void markEnded(String runId, RunStatus status, String reason) {
     jdbc.update("UPDATE agentloop_run SET status = ?, status_reason = ?, ended_at = ? WHERE run_id = ?",
         status.name(), reason, now(), runId);
+  }
+
+  /** Writes steps as a chain below {@code parent} and moves the head from {@code expected} to the last of them. */
+  private Appended chain(RunHead expected, Integer parent, int turn, Integer supersedes, List<NewStep> steps,
+      Usage usage) {
+    OffsetDateTime time = now();
+    List<Step> written = new ArrayList<>(steps.size());
+    for (NewStep step : steps) {
+      turn = step.kind().startsTurn() ? turn + 1 : turn;
+      int stepNo = expected.stepCount() + written.size() + 1;
+      written.add(new Step(expected.runId(), stepNo, parent, step.kind(), turn, step.content(), StepStatus.ACTIVE,
+          step.author(), time.toInstant(), written.isEmpty() ? supersedes : null, step.reason()));
+      parent = stepNo;
+    }
+    RunHead head = new RunHead(expected.runId(), expected.version() + 1, parent, turn, parent);
+    moveHead(expected, head, steps.size(), usage);
+    insert(written.stream().map(this::row).toList());
+    return new Appended(head, written);
+  }
+
+  private Step requireActive(String runId, int stepNo) {
+    return findStep(runId, stepNo).filter(Step::isActive).orElseThrow(() -> new IllegalArgumentException(
+        "step " + stepNo + " is not on the active path of run " + runId));
+  }
+
+  /** Active steps numbered from {@code first} up to, not including, {@code end}: the path after a branch point. */
+  private void supersedeFrom(String runId, int first, int end) {
+    jdbc.update("UPDATE agentloop_step SET status = 'SUPERSEDED' WHERE run_id = ? AND status = 'ACTIVE'"
+        + " AND step_no >= ? AND step_no < ?", runId, first, end);
   }
 
   private void moveHead(RunHead expected, RunHead head, int added, Usage usage) {
@@ -230,8 +331,8 @@ public class StepStore {
         rs.getLong("tokens"),
         instant(rs, "created_at"),
         instant(rs, "ended_at"),
-        rs.getString("restarted_from"),
-        rs.getObject("restarted_from_step", Integer.class));
+        rs.getString("restarted_from") == null ? null : new RunRecord.Restart(rs.getString("restarted_from"),
+            rs.getInt("restarted_from_step"), rs.getString("restarted_by"), rs.getString("restart_reason")));
   }
 
   private static Instant instant(ResultSet rs, String column) throws SQLException {

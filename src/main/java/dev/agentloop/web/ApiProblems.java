@@ -1,6 +1,9 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.UnknownAgentException;
+import dev.agentloop.resume.InvalidEditException;
+import dev.agentloop.resume.ResumeConflictException;
+import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.review.ReviewException;
 import dev.agentloop.trace.UnknownRunException;
 import java.util.stream.Collectors;
@@ -54,6 +57,23 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @ExceptionHandler(ReviewException.class)
   ProblemDetail badSubmission(ReviewException e) {
     return problem(HttpStatus.BAD_REQUEST, "Submission not accepted", e.getMessage());
+  }
+
+  @ExceptionHandler(UnknownStepException.class)
+  ProblemDetail unknownStep(UnknownStepException e) {
+    return problem(HttpStatus.NOT_FOUND, "Unknown step", e.getMessage());
+  }
+
+  /** An edit, regenerate, stop or restart that does not fit the run's state; nothing was changed. */
+  @ExceptionHandler(ResumeConflictException.class)
+  ProblemDetail conflict(ResumeConflictException e) {
+    return problem(HttpStatus.CONFLICT, "Conflict", e.getMessage());
+  }
+
+  /** Content of an edit that cannot be used (wrong shape, arguments that break the tool's schema). */
+  @ExceptionHandler(InvalidEditException.class)
+  ProblemDetail invalidEdit(InvalidEditException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Edit not accepted", e.getMessage());
   }
 
   @ExceptionHandler(InvalidParameterException.class)

@@ -42,6 +42,16 @@ class RunController {
     return ResponseEntity.created(URI.create("/api/runs/" + runId)).body(runs.view(runId));
   }
 
+  /** The most recent runs of an agent that the caller may read, newest first. */
+  @GetMapping
+  List<RunView> list(@RequestParam(defaultValue = ReactAgentProcess.KEY) String agent,
+      @RequestParam(defaultValue = "false") boolean finished, @RequestParam(defaultValue = "50") int limit) {
+    if (limit < 1 || limit > 500) {
+      throw new InvalidParameterException("limit", String.valueOf(limit), "between 1 and 500");
+    }
+    return runs.recent(agent, finished, limit).stream().filter(run -> access.mayRead(run.id())).toList();
+  }
+
   @GetMapping("/{id}")
   RunView get(@PathVariable String id) {
     return readable(id);

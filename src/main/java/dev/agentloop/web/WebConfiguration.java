@@ -1,6 +1,8 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.resume.ResumeService;
+import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.RunAccess;
 import org.springframework.context.annotation.Bean;
@@ -13,6 +15,11 @@ public class WebConfiguration {
   @Bean
   RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access) {
     return new RunController(runs, tasks, access);
+  }
+
+  @Bean
+  ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access) {
+    return new ResumeController(resume, restarts, runs, access);
   }
 
   @Bean

@@ -37,3 +37,9 @@ CREATE TABLE IF NOT EXISTS agentloop_step (
 -- index columns (run_id, status, step_no DESC) so that H2, too, reads it sorted instead of sorting.
 CREATE INDEX IF NOT EXISTS agentloop_step_recent ON agentloop_step (run_id, status, step_no DESC);
 CREATE INDEX IF NOT EXISTS agentloop_step_kind ON agentloop_step (run_id, kind, step_no DESC);
+-- the runs restarted from a run (the "restarts" link), and the recent runs of an agent
+CREATE INDEX IF NOT EXISTS agentloop_run_restarted_from ON agentloop_run (restarted_from);
+CREATE INDEX IF NOT EXISTS agentloop_run_agent ON agentloop_run (agent_key, created_at);
+-- who restarted a run and why (added after the first release: databases of then get them here)
+ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS restarted_by VARCHAR(255);
+ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS restart_reason VARCHAR;

@@ -39,7 +39,7 @@ class LoopStateTest {
     RunHead runHead = new RunHead(RUN_ID, recent.size(), head == null ? null : head.stepNo(),
         head == null ? 0 : head.turn(), recent.size());
     RunRecord run = new RunRecord(RUN_ID, "agent", "How many days?", RunStatus.RUNNING, null, runHead,
-        0, 0, 0, Instant.parse("2025-01-01T00:00:00Z"), null, null, null);
+        0, 0, 0, Instant.parse("2025-01-01T00:00:00Z"), null, null);
     return new LoopState(run, null, recent, false);
   }
 

@@ -58,7 +58,7 @@ class PromptBuilderTest {
   private static LoopState state(Step plan, List<Step> recent, boolean truncated) {
     RunHead runHead = recent.isEmpty() ? new RunHead(RUN_ID, 0, null, 0, 0) : headOf(recent.get(recent.size() - 1));
     RunRecord run = new RunRecord(RUN_ID, "agent", QUESTION, RunStatus.RUNNING, null, runHead,
-        0, 0, 0, Instant.parse("2025-01-01T00:00:00Z"), null, null, null);
+        0, 0, 0, Instant.parse("2025-01-01T00:00:00Z"), null, null);
     return new LoopState(run, plan, recent, truncated);
   }
 

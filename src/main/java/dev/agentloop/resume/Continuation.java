@@ -1,0 +1,34 @@
+package dev.agentloop.resume;
+
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.Route;
+
+/**
+ * Where a run continues after its trace was changed, as a BPMN element of the agent loop: with
+ * calls of the head's turn still unobserved, where the router sends them; otherwise {@code think}.
+ */
+public enum Continuation {
+  THINK(ReactAgentProcess.THINK),
+  ACT(ReactAgentProcess.ACT),
+  APPROVE_ACTION(ReactAgentProcess.APPROVE_ACTION),
+  ASK_HUMAN(ReactAgentProcess.ASK_HUMAN);
+
+  private final String elementId;
+
+  Continuation(String elementId) {
+    this.elementId = elementId;
+  }
+
+  public String elementId() {
+    return elementId;
+  }
+
+  static Continuation after(Route route) {
+    return switch (route) {
+      case ACT -> ACT;
+      case APPROVE_ACTION -> APPROVE_ACTION;
+      case ASK_HUMAN -> ASK_HUMAN;
+      case DONE -> THINK;
+    };
+  }
+}

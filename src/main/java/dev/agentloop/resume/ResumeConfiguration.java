@@ -1,0 +1,41 @@
+package dev.agentloop.resume;
+
+import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.LoopStateReader;
+import dev.agentloop.agent.RepeatedSideEffects;
+import dev.agentloop.agent.Router;
+import dev.agentloop.security.RunAccess;
+import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.StepStore;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/** The resume services, sharing one trace surgery. */
+@Configuration(proxyBeanMethods = false)
+public class ResumeConfiguration {
+
+  @Bean
+  TraceSurgery traceSurgery(StepStore store, LoopStateReader reader, Router router, RepeatedSideEffects repeats) {
+    return new TraceSurgery(store, reader, router, repeats);
+  }
+
+  @Bean
+  RunChanges runChanges(ProcessEngine engine, StepStore store, AgentDefinitions definitions,
+      PlatformTransactionManager transactionManager) {
+    return new RunChanges(engine, store, definitions, transactionManager);
+  }
+
+  @Bean
+  ResumeService resumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
+      ToolRegistry tools, RunAccess access, RunChanges changes) {
+    return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes);
+  }
+
+  @Bean
+  RunRestarts runRestarts(ProcessEngine engine, StepStore store, AgentDefinitions definitions, TraceSurgery surgery,
+      RepeatedSideEffects repeats, RunAccess access, RunChanges changes) {
+    return new RunRestarts(engine.getRuntimeService(), store, definitions, surgery, repeats, access, changes);
+  }
+}

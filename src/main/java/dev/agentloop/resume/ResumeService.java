@@ -1,0 +1,163 @@
+package dev.agentloop.resume;
+
+import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.LoopStateReader;
+import dev.agentloop.agent.Observation;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.Steps;
+import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Usage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
+
+/**
+ * The one place where people change the course of a run from outside it (REST API, Cockpit plugin,
+ * an embedding application): edit a step and continue from it, regenerate the final answer, stop
+ * the run; restarting a finished run from a step is in {@link RunRestarts}. Each call is one
+ * transaction: the trace surgery and the process instance modification are applied together or not
+ * at all. Concurrent changes of one run: the first wins, the others get a
+ * {@link ResumeConflictException} and change nothing. Thread-safe.
+ */
+public class ResumeService {
+
+  /** Enough steps to hold the newest turn with all its calls. */
+  private static final int TURN_WINDOW = 64;
+
+  private final ProcessEngine engine;
+  private final StepStore store;
+  private final LoopStateReader reader;
+  private final TraceSurgery surgery;
+  private final EditedContent contents;
+  private final LoopJump jump;
+  private final RunAccess access;
+  private final RunChanges changes;
+
+  ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
+      EditedContent contents, RunAccess access, RunChanges changes) {
+    this.engine = engine;
+    this.store = store;
+    this.reader = reader;
+    this.surgery = surgery;
+    this.contents = contents;
+    this.jump = new LoopJump(engine.getRuntimeService());
+    this.access = access;
+    this.changes = changes;
+  }
+
+  /**
+   * Replaces step {@code stepNo} of a running or waiting run by the edited one and continues the
+   * run from it: at {@code think} after an edited thought, observation, plan or human input, at
+   * {@code act} (or {@code approveAction}) while calls of the edited step's turn are unobserved.
+   *
+   * @throws dev.agentloop.trace.UnknownRunException, UnknownStepException (404)
+   * @throws InvalidEditException bad content or arguments (400)
+   * @throws ResumeConflictException stale base version, superseded step, ended run (409)
+   * @throws org.camunda.bpm.engine.AuthorizationException when the user may not (403)
+   */
+  public ResumeResult edit(StepEdit edit) {
+    access.requireChange(edit.runId());
+    return changes.apply(edit.runId(), () -> {
+      RunRecord run = changes.unfinished(edit.runId(), "be edited");
+      if (run.head().version() != edit.baseVersion()) {
+        throw new ResumeConflictException("run " + run.runId() + " moved on since version " + edit.baseVersion()
+            + " (it is at version " + run.head().version() + " now): read its trace again and edit on that");
+      }
+      Step original = activeStep(run.runId(), edit.stepNo());
+      AgentSettings settings = changes.settings(run.runId());
+      TraceSurgery.Outcome outcome = surgery.replace(run,
+          original, contents.replacement(original, edit.content(), edit.author(), edit.reason(), settings), settings);
+      jump.to(run.runId(), outcome.continuation(), variablesFor(outcome.continuation(), settings));
+      return result(run.runId(), original.stepNo(), outcome);
+    });
+  }
+
+  /**
+   * A new attempt at the final answer the run waits with (in answer review): the answer stays
+   * stored, superseded, and the model thinks again from the step before it.
+   *
+   * @throws ResumeConflictException when the run has ended or has no final answer to regenerate
+   */
+  public ResumeResult regenerate(String runId, String author) {
+    access.requireChange(runId);
+    return changes.apply(runId, () -> {
+      RunRecord run = changes.unfinished(runId, "regenerate its answer");
+      Step head = run.head().headStep() == null ? null : store.findStep(runId, run.head().headStep()).orElse(null);
+      if (head == null || head.kind() != StepKind.FINAL_ANSWER || head.parentNo() == null) {
+        throw new ResumeConflictException("run " + runId + " has no final answer to regenerate yet; its newest step"
+            + " is " + (head == null ? "none" : head.stepNo() + " (" + head.kind() + ")"));
+      }
+      TraceSurgery.Outcome outcome = surgery.regenerate(run, head);
+      jump.to(runId, outcome.continuation(), Map.of());
+      return result(runId, head.stepNo(), outcome);
+    });
+  }
+
+  /**
+   * Ends a running or waiting run with status STOPPED and the reason. Calls of the current turn
+   * without an observation get one saying so, so that no call is left unanswered in the trace; the
+   * trace ends with the person's note.
+   */
+  public void stop(String runId, String reason, String author) {
+    if (reason == null || reason.isBlank()) {
+      throw new InvalidEditException("say why the run is stopped (reason): it is kept as the run's status reason");
+    }
+    access.requireChange(runId);
+    changes.apply(runId, () -> {
+      RunRecord run = changes.unfinished(runId, "be stopped");
+      String stopped = "stopped by " + author + ": " + reason;
+      List<NewStep> steps = new ArrayList<>();
+      reader.read(runId, TURN_WINDOW).pendingActions().forEach(call -> steps.add(Steps.observation(
+          Observation.error(call, "no result: the run was " + stopped), Steps.AGENTLOOP)));
+      steps.add(Steps.humanInput("Stopped: " + reason, author, "run stopped"));
+      store.append(run.head(), steps, Usage.NONE);
+      engine.getRuntimeService().deleteProcessInstance(runId, stopped, false, true);
+      store.markEnded(runId, RunStatus.STOPPED, stopped);
+      return null;
+    });
+  }
+
+  /** What the current user may do with the run now. */
+  public RunActions actions(String runId) {
+    RunRecord run = store.run(runId);
+    boolean finished = run.status().isFinished();
+    boolean mayChange = !finished && access.mayChange(runId);
+    boolean answerWaiting = !finished && run.head().headStep() != null
+        && store.findStep(runId, run.head().headStep()).map(s -> s.kind() == StepKind.FINAL_ANSWER).orElse(false);
+    boolean mayRestart = finished && access.mayRestart();
+    String why = finished
+        ? (mayRestart ? "the run has ended: restart it from a step" : "the run has ended; only operators restart runs")
+        : !mayChange ? "only agent-operators, or reviewers while the run waits on their task, change a run"
+        : !answerWaiting ? "there is no final answer to regenerate yet" : null;
+    return new RunActions(mayChange, mayChange && answerWaiting, mayChange, mayRestart, why);
+  }
+
+  private ResumeResult result(String runId, int editedStep, TraceSurgery.Outcome outcome) {
+    return new ResumeResult(runId, editedStep, outcome.newStep(), outcome.version(),
+        outcome.continuation().elementId(), outcome.superseded(), outcome.sideEffects());
+  }
+
+  private Step activeStep(String runId, int stepNo) {
+    Step step = store.findStep(runId, stepNo)
+        .orElseThrow(() -> new UnknownStepException("run " + runId + " has no step " + stepNo));
+    if (!step.isActive()) {
+      throw new ResumeConflictException("step " + stepNo + " of run " + runId + " is on a superseded branch; edit a"
+          + " step of the active path (GET /api/runs/" + runId + "/trace)");
+    }
+    return step;
+  }
+
+  /** {@code askHuman}'s timer reads its timeout from a transient variable, as when {@code think} routes there. */
+  static Map<String, Object> variablesFor(Continuation continuation, AgentSettings settings) {
+    return continuation == Continuation.ASK_HUMAN
+        ? ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.askHumanTimeout().toString())
+        : Map.of();
+  }
+}

@@ -1,0 +1,66 @@
+package dev.agentloop.resume;
+
+import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.StaleHeadException;
+import dev.agentloop.trace.StepStore;
+import java.util.function.Supplier;
+import org.camunda.bpm.engine.OptimisticLockingException;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** What every change of a run needs: one transaction, the run's state and its agent's settings. */
+class RunChanges {
+
+  private final ProcessEngine engine;
+  private final StepStore store;
+  private final AgentDefinitions definitions;
+  private final TransactionTemplate transaction;
+  private final CommandExecutor commands;
+
+  RunChanges(ProcessEngine engine, StepStore store, AgentDefinitions definitions,
+      PlatformTransactionManager transactionManager) {
+    this.engine = engine;
+    this.store = store;
+    this.definitions = definitions;
+    this.transaction = new TransactionTemplate(transactionManager);
+    this.commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
+        .getCommandExecutorTxRequired();
+  }
+
+  /**
+   * Runs a change in one transaction, trace and engine together, with the engine's authorization
+   * checks off: who may change a run was decided before by {@link dev.agentloop.security.RunAccess}
+   * (reviewers may change a run waiting on their task, which Camunda's permissions cannot express).
+   */
+  <T> T apply(String runId, Supplier<T> change) {
+    try {
+      return transaction.execute(status -> commands.execute(context -> context.runWithoutAuthorization(change::get)));
+    } catch (StaleHeadException | OptimisticLockingException e) {
+      throw new ResumeConflictException("run " + runId + " changed at the same moment (another edit, or the agent's"
+          + " own step); nothing of this request was applied: read the run again and retry", e);
+    }
+  }
+
+  RunRecord unfinished(String runId, String what) {
+    RunRecord run = store.run(runId);
+    if (run.status().isFinished()) {
+      throw new ResumeConflictException("run " + runId + " has ended (" + run.status() + ") and cannot " + what
+          + "; restart it from a step instead: POST /api/runs/" + runId + "/restart {\"fromStep\": n, \"reason\": ...}");
+    }
+    return run;
+  }
+
+  String definitionId(String runId) {
+    return engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceId(runId).singleResult()
+        .getProcessDefinitionId();
+  }
+
+  AgentSettings settings(String runId) {
+    return definitions.settings(definitionId(runId));
+  }
+}

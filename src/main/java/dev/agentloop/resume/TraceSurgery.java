@@ -1,0 +1,148 @@
+package dev.agentloop.resume;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.agent.Action;
+import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.LoopState;
+import dev.agentloop.agent.LoopStateReader;
+import dev.agentloop.agent.Observation;
+import dev.agentloop.agent.RepeatedSideEffects;
+import dev.agentloop.agent.Router;
+import dev.agentloop.trace.Appended;
+import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.StepStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The trace side of resuming, the same whether a person edits from the REST API, Cockpit or a
+ * Tasklist form: a new branch replaces the edited step, carrying over the rest of its turn that the
+ * edit does not touch (the other calls of the turn and their observations); the side effects on the
+ * abandoned part are reported, and calls on the new path that would repeat them are marked for
+ * approval; the new path tells where the run continues. Joins the caller's transaction.
+ */
+class TraceSurgery {
+
+  /** Enough steps to hold the newest turn with all its calls, observations and approvals. */
+  private static final int TURN_WINDOW = 64;
+
+  private final StepStore store;
+  private final LoopStateReader reader;
+  private final Router router;
+  private final RepeatedSideEffects repeats;
+
+  TraceSurgery(StepStore store, LoopStateReader reader, Router router, RepeatedSideEffects repeats) {
+    this.store = store;
+    this.reader = reader;
+    this.router = router;
+    this.repeats = repeats;
+  }
+
+  /** What a change of the trace did, and where the run goes on. */
+  record Outcome(int version, Integer newStep, List<Integer> superseded, List<SideEffect> sideEffects,
+      Continuation continuation) {}
+
+  /**
+   * Replaces {@code original}, a step of the active path, by {@code replacement}.
+   *
+   * @throws dev.agentloop.trace.StaleHeadException when the run's head is no longer at {@code run}'s version
+   */
+  Outcome replace(RunRecord run, Step original, NewStep replacement, AgentSettings settings) {
+    List<Step> path = store.activePath(run.runId());
+    List<Step> abandoned = path.subList(path.indexOf(original), path.size());
+    List<Step> carried = carriedOver(original, abandoned);
+    List<NewStep> steps = new ArrayList<>();
+    steps.add(replacement);
+    carried.forEach(step -> steps.add(NewStep.copyOf(step)));
+    List<Step> lost = abandoned.stream().filter(step -> !carried.contains(step)).toList();
+    Appended appended = store.branch(run.head(), original, markRepeats(run.runId(), steps, lost));
+    return new Outcome(appended.head().version(), appended.steps().get(0).stepNo(), numbers(abandoned),
+        sideEffects(path, lost), continuation(run.runId(), settings));
+  }
+
+  /** Moves the head back to the step before the run's final answer, for a new attempt. */
+  Outcome regenerate(RunRecord run, Step answer) {
+    int version = store.rewind(run.head(), answer.parentNo()).version();
+    return new Outcome(version, null, List.of(answer.stepNo()), List.of(), Continuation.THINK);
+  }
+
+  /** Where a run continues, read from its (possibly just changed) active path. */
+  Continuation continuation(String runId, AgentSettings settings) {
+    return continuationOf(reader.read(runId, TURN_WINDOW), settings);
+  }
+
+  Continuation continuationOf(LoopState state, AgentSettings settings) {
+    List<Action> pending = state.pendingActions();
+    return pending.isEmpty() ? Continuation.THINK : Continuation.after(router.afterToolCalls(pending, settings));
+  }
+
+  /**
+   * After an edited call or observation, the rest of its turn stays valid except what belongs to
+   * the edited call: the other calls the model made at once, and their observations. Approvals
+   * are not carried: the calls they were for are approved again where needed.
+   */
+  private static List<Step> carriedOver(Step original, List<Step> abandoned) {
+    if (original.kind() != StepKind.ACTION && original.kind() != StepKind.OBSERVATION) {
+      return List.of();
+    }
+    String callId = original.text("callId");
+    List<Step> carried = new ArrayList<>();
+    for (Step step : abandoned.subList(1, abandoned.size())) {
+      boolean ofTurn = step.kind() == StepKind.ACTION || step.kind() == StepKind.OBSERVATION
+          || (step.kind() == StepKind.HUMAN_INPUT && step.content().has("approvals"));
+      if (!ofTurn) {
+        break;
+      }
+      if (step.kind() != StepKind.HUMAN_INPUT && !step.text("callId").equals(callId)) {
+        carried.add(step);
+      }
+    }
+    return carried;
+  }
+
+  /** Calls on the new path without an observation, marked where they would repeat a side effect. */
+  private List<NewStep> markRepeats(String runId, List<NewStep> steps, List<Step> lost) {
+    Set<String> observed = new HashSet<>();
+    List<Action> pending = new ArrayList<>();
+    for (NewStep step : steps) {
+      if (step.kind() == StepKind.OBSERVATION) {
+        observed.add(step.content().path("callId").asText());
+      }
+    }
+    for (NewStep step : steps) {
+      if (step.kind() == StepKind.ACTION && !observed.contains(step.content().path("callId").asText())) {
+        pending.add(Action.fromContent(step.content()));
+      }
+    }
+    Map<String, Action> marked = new HashMap<>();
+    repeats.mark(runId, pending, lost).forEach(action -> marked.put(action.callId(), action));
+    return steps.stream()
+        .map(step -> step.kind() == StepKind.ACTION && marked.containsKey(step.content().path("callId").asText())
+            ? new NewStep(StepKind.ACTION, marked.get(step.content().path("callId").asText()).toContent(),
+                step.author(), step.reason())
+            : step)
+        .toList();
+  }
+
+  private List<SideEffect> sideEffects(List<Step> path, List<Step> lost) {
+    Map<String, JsonNode> arguments = new HashMap<>();
+    path.stream().filter(step -> step.kind() == StepKind.ACTION)
+        .forEach(step -> arguments.put(step.text("callId"), step.content().get("arguments")));
+    return lost.stream().filter(repeats::isSideEffect).map(step -> {
+      Observation observation = Observation.from(step);
+      return new SideEffect(step.stepNo(), step.author(), arguments.get(observation.callId()), observation.result(),
+          observation.error());
+    }).toList();
+  }
+
+  private static List<Integer> numbers(List<Step> steps) {
+    return steps.stream().map(Step::stepNo).toList();
+  }
+}

@@ -1,0 +1,80 @@
+package dev.agentloop.web;
+
+import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunView;
+import dev.agentloop.resume.ResumeResult;
+import dev.agentloop.resume.ResumeService;
+import dev.agentloop.resume.RunActions;
+import dev.agentloop.resume.RunRestarts;
+import dev.agentloop.resume.StepEdit;
+import dev.agentloop.security.RunAccess;
+import jakarta.validation.Valid;
+import java.net.URI;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Changing a run's course from outside: edit a step and resume, regenerate the answer, stop, restart
+ * a finished run from a step, and what the caller may do of these now. Who may is checked by the
+ * services, for every caller (REST, the Cockpit plugin, embedding code).
+ */
+@RestController
+@RequestMapping(path = "/api/runs/{id}", produces = "application/json")
+class ResumeController {
+
+  private final ResumeService resume;
+  private final RunRestarts restarts;
+  private final AgentRuns runs;
+  private final RunAccess access;
+
+  ResumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access) {
+    this.resume = resume;
+    this.restarts = restarts;
+    this.runs = runs;
+    this.access = access;
+  }
+
+  @PostMapping(path = "/steps/{stepId}/edit", consumes = "application/json")
+  ResumeResult edit(@PathVariable String id, @PathVariable int stepId, @Valid @RequestBody ResumeRequests.Edit body) {
+    readable(id);
+    return resume.edit(new StepEdit(id, stepId, body.content(), body.reason(), body.baseVersion(),
+        access.currentUser()));
+  }
+
+  @PostMapping(path = "/regenerate")
+  ResumeResult regenerate(@PathVariable String id, @Valid @RequestBody(required = false) ResumeRequests.Reason body) {
+    readable(id);
+    return resume.regenerate(id, access.currentUser());
+  }
+
+  @PostMapping(path = "/stop", consumes = "application/json")
+  RunView stop(@PathVariable String id, @Valid @RequestBody ResumeRequests.Reason body) {
+    readable(id);
+    resume.stop(id, body.reason(), access.currentUser());
+    return runs.view(id);
+  }
+
+  @PostMapping(path = "/restart", consumes = "application/json")
+  ResponseEntity<RunView> restart(@PathVariable String id, @Valid @RequestBody ResumeRequests.Restart body) {
+    readable(id);
+    String restarted = restarts.restart(id, body.fromStep(), body.reason(), access.currentUser());
+    return ResponseEntity.created(URI.create("/api/runs/" + restarted)).body(runs.view(restarted));
+  }
+
+  @GetMapping("/actions")
+  RunActions actions(@PathVariable String id) {
+    readable(id);
+    return resume.actions(id);
+  }
+
+  /** Unknown runs are 404 and runs the caller may not read 403, before anything else is said about them. */
+  private void readable(String id) {
+    runs.view(id);
+    access.requireRead(id);
+  }
+}
