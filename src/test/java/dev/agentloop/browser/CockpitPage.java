@@ -45,7 +45,9 @@ final class CockpitPage {
 
   /** Opens the agent's process definition on the tab "Agent runs" and waits for its list. */
   CockpitPage openRuns(String processDefinitionId) {
-    browser.go("/camunda/app/cockpit/default/#/process-definition/" + processDefinitionId + "/runtime?tab=" + RUNS_TAB);
+    // Cockpit names the selected tab "tab" on instances but "detailsTab" on definitions
+    browser.go("/camunda/app/cockpit/default/#/process-definition/" + processDefinitionId + "/runtime?detailsTab="
+        + RUNS_TAB);
     browser.await(By.cssSelector(".agentloop-runs :is(table, p, .alert)"));
     showTabsOnly();
     return this;

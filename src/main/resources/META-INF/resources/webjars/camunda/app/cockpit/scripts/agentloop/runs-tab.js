@@ -17,7 +17,7 @@ function restartForm(step, onSubmit, onCancel) {
   const form = h('form', { class: 'agentloop-editor', 'data-restart': step.id },
     h('h4', {}, `Restart from #${step.id} (${kindLabel(step.kind)})`),
     h('p', { class: 'help-block' },
-      `A new run starts with this run's steps up to #${step.id} and goes on from there; this run stays as it is.`),
+      `A new run of the same agent version starts with a copy of this run's path up to and including #${step.id}, and goes on from there. This run stays as it is.`),
     h('div', { class: 'form-group' }, h('label', {}, 'Reason', reason)),
     problem,
     h('div', { class: 'agentloop-buttons' }, submit, ' ',
@@ -93,7 +93,9 @@ class RunsTab {
         h('td', { class: 'agentloop-question' }, run.question),
         h('td', {}, h('span', { class: `agentloop-run-status agentloop-status-${run.status.toLowerCase()}` }, run.status),
           run.statusReason && h('div', { class: 'text-muted' }, run.statusReason),
-          run.restartedFrom && h('div', { class: 'text-muted' }, `restarted from ${run.restartedFrom} at #${run.restartedFromStep}`)),
+          run.restartedFrom && h('div', { class: 'text-muted' }, `restarted from ${run.restartedFrom} at #${run.restartedFromStep}`),
+          (run.restarts || []).length > 0 && h('div', { class: 'text-muted' }, 'restarted as ',
+            run.restarts.map(id => [runLink(id), ' ']))),
         h('td', {}, time(run.createdAt)),
         h('td', {}, time(run.endedAt)),
         h('td', {}, run.steps),
@@ -109,7 +111,8 @@ class RunsTab {
       clear(cell,
         run.finalAnswer && h('p', {}, h('strong', {}, 'Final answer: '), run.finalAnswer),
         actions.restart === true ? null : h('p', { class: 'agentloop-why text-muted' }, actions.why || 'Restart is not available.'),
-        traceView(trace.steps, all.steps, step => h('button', {
+        // a final answer ends a run: restart from the step before it for a new answer
+        traceView(trace.steps, all.steps, step => step.kind === 'FINAL_ANSWER' ? null : h('button', {
           class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'restart', disabled: actions.restart !== true,
           title: actions.restart === true ? 'start a new run from this step' : actions.why || '',
           onclick: event => this.openRestart(run, step, event.target.closest('.agentloop-step'))

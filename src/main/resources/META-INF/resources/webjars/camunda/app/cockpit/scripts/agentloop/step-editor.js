@@ -124,7 +124,8 @@ export function stepEditor(step, onSubmit, onCancel) {
     try {
       await onSubmit(content, reason.value.trim());
     } catch (e) {
-      problem.append(h('div', { class: 'alert alert-danger', role: 'alert' }, e.message));
+      problem.append(h('div', { class: 'alert alert-danger', role: 'alert' }, e.message,
+        e.status === 409 ? ' (Cancel shows the run as it is now.)' : null));
     } finally {
       submit.disabled = false;
     }

@@ -46,11 +46,11 @@ class TraceTab {
     this.messages = h('div', { class: 'agentloop-messages' });
     this.summary = h('div', { class: 'agentloop-summary' });
     this.why = h('p', { class: 'agentloop-why text-muted' });
-    this.regenerateForm = reasonForm('regenerate', 'Regenerate answer', 'btn-default', 'why a new answer',
-      (reason, done) => this.act(() => client.regenerate(runId, reason), reason, done,
+    this.regenerateForm = reasonForm('regenerate', 'Regenerate answer', 'btn-default', 'why a new answer (optional)',
+      (reason, done) => this.act(() => client.regenerate(runId, reason || undefined), true, done,
         result => `A new answer is being generated; ${CONTINUES_AT[result.continuesAt] || 'the run goes on'}.${sideEffects(result)}`));
     this.stopForm = reasonForm('stop', 'Stop run', 'btn-danger', 'why the run stops', (reason, done) =>
-      this.act(() => client.stop(runId, reason), reason, done,
+      this.act(() => client.stop(runId, reason), Boolean(reason), done,
         () => 'The run is stopped. Finished runs are listed in the process definition\'s tab "Agent runs".'));
     this.breakers = h('div', { class: 'agentloop-breakers' });
     this.trace = h('div', { class: 'agentloop-trace' });
@@ -116,7 +116,9 @@ class TraceTab {
         fact('Final answer', run.finalAnswer, 'finalAnswer'),
         fact('Started', time(run.createdAt), 'createdAt'),
         fact('Ended', time(run.endedAt), 'endedAt'),
-        fact('Restarted from', run.restartedFrom && `run ${run.restartedFrom}, step #${run.restartedFromStep}`, 'restartedFrom'),
+        fact('Restarted from', run.restartedFrom && `run ${run.restartedFrom} at step #${run.restartedFromStep}`
+          + (run.restartedBy ? ` by ${run.restartedBy}` : '') + (run.restartReason ? `: “${run.restartReason}”` : ''),
+        'restartedFrom'),
         fact('Restarted as', (run.restarts || []).length ? h('span', {}, run.restarts.map(id =>
           h('a', { href: `#/process-instance/${encodeURIComponent(id)}/runtime` }, id, ' '))) : null, 'restarts')),
       h('table', { class: 'table table-condensed agentloop-budgets' },
@@ -156,7 +158,7 @@ class TraceTab {
       return;
     }
     this.fingerprint = fingerprint;
-    clear(this.trace, traceView(active, all, step => h('button', {
+    clear(this.trace, traceView(active, all, step => step.kind === 'FINAL_ANSWER' ? null : h('button', {
       class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'edit', disabled: actions.edit !== true,
       title: actions.edit === true ? 'edit this step and resume the run from it' : actions.why || '',
       onclick: event => this.openEditor(step, event.target.closest('.agentloop-step'))
@@ -165,21 +167,24 @@ class TraceTab {
 
   openEditor(step, row) {
     const slot = row.querySelector('.agentloop-step-slot');
+    // the version the operator saw: polling goes on while the form is open, and an edit made on an
+    // older picture of the run must be refused (409), not applied to whatever the run is now
+    const baseVersion = this.run.version;
     const close = () => {
       slot.replaceChildren();
       this.fingerprint = null;
       this.load();
     };
     clear(slot, stepEditor(step, async (content, reason) => {
-      const result = await this.client.edit(this.runId, step.id, content, reason, this.run.version);
+      const result = await this.client.edit(this.runId, step.id, content, reason, baseVersion);
       clear(this.messages, notice('success', resumedMessage(result)));
       close();
     }, close));
     slot.querySelector('textarea, input')?.focus();
   }
 
-  async act(call, reason, done, success) {
-    if (!reason) {
+  async act(call, hasReason, done, success) {
+    if (!hasReason) {
       clear(this.messages, notice('warning', 'Please give a reason: it is kept with the run.'));
       return;
     }
