@@ -66,11 +66,11 @@ public class ResumeService {
     access.requireChange(edit.runId());
     return changes.apply(edit.runId(), () -> {
       RunRecord run = changes.unfinished(edit.runId(), "be edited");
+      Step original = activeStep(run.runId(), edit.stepNo());
       if (run.head().version() != edit.baseVersion()) {
         throw new ResumeConflictException("run " + run.runId() + " moved on since version " + edit.baseVersion()
             + " (it is at version " + run.head().version() + " now): read its trace again and edit on that");
       }
-      Step original = activeStep(run.runId(), edit.stepNo());
       AgentSettings settings = changes.settings(run.runId());
       TraceSurgery.Outcome outcome = surgery.replace(run,
           original, contents.replacement(original, edit.content(), edit.author(), edit.reason(), settings), settings);
