@@ -29,8 +29,11 @@ export function resumedMessage(result) {
 
 /** A small form: a reason and a button, enabled when the caller may do it. */
 function reasonForm(name, label, buttonClass, placeholder, onSubmit) {
-  const reason = h('input', { class: 'form-control input-sm', type: 'text', placeholder, 'data-field': `${name}-reason` });
-  const button = h('button', { class: `btn btn-sm ${buttonClass}`, type: 'submit', 'data-action': name }, label);
+  const reason = h('input', { class: 'form-control input-sm', type: 'text', placeholder, 'data-field': `${name}-reason`,
+    disabled: true });
+  // off until the API has said what the user may do
+  const button = h('button', { class: `btn btn-sm ${buttonClass}`, type: 'submit', 'data-action': name, disabled: true },
+    label);
   const form = h('form', { class: 'form-inline agentloop-action' }, reason, ' ', button);
   form.addEventListener('submit', event => {
     event.preventDefault();
@@ -73,30 +76,32 @@ class TraceTab {
 
   async load() {
     clearTimeout(this.timer);
-    let run;
-    let active;
-    let all;
+    let polling = true;
     try {
-      [run, active, all] = await Promise.all([this.client.run(this.runId), this.client.trace(this.runId, 'active'),
-        this.client.trace(this.runId, 'all')]);
+      const [run, active, all, actions, breakers] = await Promise.all([
+        this.client.run(this.runId), this.client.trace(this.runId, 'active'), this.client.trace(this.runId, 'all'),
+        // without these the run is still worth showing
+        this.client.actions(this.runId).catch(e => ({ why: e.message })),
+        this.client.breakers().catch(() => null)]);
+      if (this.stopped) {
+        return;
+      }
+      this.run = run;
+      this.drawSummary(run);
+      this.drawActions(actions);
+      this.drawBreakers(breakers);
+      this.drawTrace(active.steps, all.steps, actions);
+      polling = !FINISHED.includes(run.status);
     } catch (e) {
-      clear(this.summary, notice(e.status === 404 ? 'info' : 'danger',
-        e.status === 404 ? 'This process instance is not an AgentLoop run.' : e.message));
-      return;
+      if (e.status === 404) {
+        clear(this.root, notice('info', 'This process instance is not an AgentLoop run.'));
+        polling = false;
+      } else {
+        // e.g. the session ended: say so, and try again with the next poll
+        clear(this.summary, notice('danger', e.message));
+      }
     }
-    const [actions, breakers] = await Promise.all([
-      this.client.actions(this.runId).catch(e => ({ why: e.message })),
-      this.client.breakers().catch(() => null)]);
-    if (this.stopped) {
-      return;
-    }
-    this.run = run;
-    this.actions = actions;
-    this.drawSummary(run);
-    this.drawActions(run, actions);
-    this.drawBreakers(breakers);
-    this.drawTrace(active.steps, all.steps, actions);
-    if (!FINISHED.includes(run.status) && this.root.isConnected) {
+    if (polling && !this.stopped && this.root.isConnected) {
       this.timer = setTimeout(() => this.load(), POLL_MILLIS);
     }
   }
@@ -127,7 +132,7 @@ class TraceTab {
           h('td', { 'data-budget': ['steps', 'modelCalls', 'toolCalls', 'tokens'][i] }, value ?? '–'))))));
   }
 
-  drawActions(run, actions) {
+  drawActions(actions) {
     const allow = (form, allowed) => {
       form.button.disabled = !allowed;
       form.reason.disabled = !allowed;
@@ -138,7 +143,8 @@ class TraceTab {
   }
 
   drawBreakers(breakers) {
-    if (!breakers) {
+    // [{name, kind, target, state}]; anything else is no information this tab can use
+    if (!Array.isArray(breakers)) {
       clear(this.breakers, h('p', { class: 'text-muted', 'data-breakers': 'none' }, 'Circuit breakers: no breaker information.'));
       return;
     }
