@@ -16,6 +16,7 @@ public final class ReactAgentProcess {
   public static final String REJECTED = "rejected";
   public static final String AGENT_LOOP = "agentLoop";
   public static final String LOOP_START = "loopStart";
+  public static final String RESUME_GATEWAY = "resumeAt";
   public static final String THINK = "think";
   public static final String NEXT_STEP = "nextStep";
   public static final String ASK_HUMAN = "askHuman";
@@ -46,6 +47,11 @@ public final class ReactAgentProcess {
   public static final ProcessVariable<String> DECISION = ProcessVariable.string("decision");
   /** How long {@code askHuman} waits (ISO-8601), read by its boundary timer; transient. */
   public static final ProcessVariable<String> ASK_HUMAN_TIMEOUT = ProcessVariable.string("askHumanTimeout");
+  /**
+   * Where the loop resumes after a person edited a step from a form: {@code act} or
+   * {@code approveAction}, read by the gateway {@link #RESUME_GATEWAY} (absent: {@code think}); transient.
+   */
+  public static final ProcessVariable<String> RESUME_AT = ProcessVariable.string("resumeAt");
   /** Why the run ended as it did (rejected, stopped), read when it ends; transient. */
   public static final ProcessVariable<String> STATUS_REASON = ProcessVariable.string("statusReason");
 

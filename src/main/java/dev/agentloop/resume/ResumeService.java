@@ -1,5 +1,6 @@
 package dev.agentloop.resume;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.Observation;
@@ -77,6 +78,21 @@ public class ResumeService {
       jump.to(run.runId(), outcome.continuation(), variablesFor(outcome.continuation(), settings));
       return result(run.runId(), original.stepNo(), outcome);
     });
+  }
+
+  /**
+   * The trace side of an edit a person makes inside the flow, in a form (answer review): the same
+   * surgery as {@link #edit}, in the task completion's transaction and without modification; the
+   * diagram's gateways take the run where the result says.
+   *
+   * @throws InvalidEditException, UnknownStepException, ResumeConflictException as {@link #edit}
+   */
+  public Continuation editInFlow(String runId, int stepNo, JsonNode content, String reason, String author) {
+    RunRecord run = changes.unfinished(runId, "be edited");
+    Step original = activeStep(runId, stepNo);
+    AgentSettings settings = changes.settings(runId);
+    return surgery.replace(run, original, contents.replacement(original, content, author, reason, settings), settings)
+        .continuation();
   }
 
   /**

@@ -3,10 +3,12 @@ package dev.agentloop.review;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.Router;
+import dev.agentloop.resume.ResumeService;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -16,13 +18,14 @@ public class ReviewConfiguration {
 
   @Bean
   Reviews reviews(StepStore store, LoopStateReader reader, AgentDefinitions definitions, Router router,
-      ToolRegistry tools) {
+      ToolRegistry tools, ObjectProvider<ResumeService> resume) {
+    // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
     PendingCalls calls = new PendingCalls(store, reader);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
-        ReviewKind.ANSWER, new AnswerReview(store)), calls, definitions);
+        ReviewKind.ANSWER, new AnswerReview(store, resume::getObject)), calls, definitions);
   }
 
   @Bean

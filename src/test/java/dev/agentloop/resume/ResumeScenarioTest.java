@@ -24,7 +24,10 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.security.AgentLoopGroups;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -217,7 +220,7 @@ class ResumeScenarioTest {
     int steps = store.allSteps(run).size();
 
     // then
-    assertThatThrownBy(() -> resume.edit(new StepEdit(run, 5, json("{\"text\": \"x\"}"), "r", version - 1, "olga")))
+    assertThatThrownBy(() -> resume.edit(new StepEdit(run, 2, json("{\"text\": \"x\"}"), "r", version - 1, "olga")))
         .isInstanceOf(ResumeConflictException.class).hasMessageContaining("moved on since version");
     assertThatThrownBy(() -> resume.edit(new StepEdit(run, 4, json("{\"result\": \"1\"}"), "r", version, "olga")))
         .isInstanceOf(ResumeConflictException.class).hasMessageContaining("superseded branch");
@@ -308,7 +311,58 @@ class ResumeScenarioTest {
     assertThat(engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(run).count()).isZero();
   }
 
+  // ---- the same from answer review in Tasklist: modelled, no modification -------------------------
+
+  @Test
+  void should_offer_the_steps_in_answer_review_and_continue_from_an_edited_thought() {
+    // given
+    String run = startWaitingForReview("multi-step: edit in the form");
+    Task review = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat((String) engine.getTaskService().getVariableLocal(review.getId(), "steps"))
+        .startsWith("#1 PLAN (model): Compute the product | Add the days of a leap year\n#2 THOUGHT (model): First")
+        .contains("#4 OBSERVATION (calculator): 391").doesNotContain("FINAL_ANSWER");
+
+    // when the reviewer edits the second calculation's arguments
+    submit(review, Map.of("decision", "edit", "editStep", 6L, "editContent", "{\"expression\": \"391 + 365\"}",
+        "editReason", "not a leap year"));
+
+    // then the gateway resumeAt leads to act: the edited call runs, then one more model turn
+    awaitReview(run, 2);
+    List<Step> path = active(run);
+    assertThat(path.get(5).author()).isEqualTo("rita");
+    assertThat(path.get(5).reason()).isEqualTo("not a leap year");
+    assertThat(path.get(6).text("result")).isEqualTo("756");
+    assertThat(runs.view(run).modelCalls()).isEqualTo(5);
+  }
+
+  @Test
+  void should_keep_the_review_open_when_the_edit_in_the_form_cannot_be_used() {
+    // given
+    String run = startWaitingForReview("multi-step: bad edit in the form");
+    Task review = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    int steps = store.allSteps(run).size();
+
+    // then
+    assertThatThrownBy(() -> submit(review, Map.of("decision", "edit", "editStep", 3L, "editContent", "17 times 23")))
+        .hasMessageContaining("JSON object");
+    assertThatThrownBy(() -> submit(review, Map.of("decision", "edit", "editStep", "three", "editContent", "x")))
+        .hasMessageContaining("by its number");
+    assertThatThrownBy(() -> submit(review, Map.of("decision", "edit", "editStep", 3L,
+        "editContent", "{\"expression\": 17}"))).hasMessageContaining("schema");
+    assertThat(store.allSteps(run)).hasSize(steps);
+    assertThat(engine.getTaskService().createTaskQuery().taskId(review.getId()).count()).isEqualTo(1);
+  }
+
   // ---- helpers ------------------------------------------------------------------------------------
+
+  private void submit(Task task, Map<String, Object> fields) {
+    engine.getIdentityService().setAuthentication("rita", List.of(AgentLoopGroups.REVIEWERS));
+    try {
+      engine.getFormService().submitTaskForm(task.getId(), new HashMap<>(fields));
+    } finally {
+      engine.getIdentityService().clearAuthentication();
+    }
+  }
 
   private String start(String question) {
     return engine.getRuntimeService().startProcessInstanceByKey(TestAgent.ANSWER_REVIEWED,
