@@ -1,0 +1,90 @@
+// AgentLoop's REST API (/api) as the Cockpit user: the webapp session authenticates every call,
+// and every change carries the session's CSRF token, as Cockpit's own requests do.
+
+const appRoot = document.querySelector('base').getAttribute('app-root') || '/camunda';
+// the webapps live at <context>/camunda, the API at <context>/api
+export const API = appRoot.replace(/\/[^/]*$/, '') + '/api';
+
+const WHAT_WENT_WRONG = {
+  400: 'The server did not accept this input',
+  401: 'Your Cockpit session has ended: log in again',
+  403: 'You may not do this',
+  404: 'Not found',
+  409: "This conflicts with the run's current state"
+};
+
+/** An API error with the problem document's words (RFC 9457 `detail`) for the operator. */
+export class ApiError extends Error {
+  constructor(status, title, detail) {
+    const what = WHAT_WENT_WRONG[status] || (status ? 'The request failed' : 'No connection to the server');
+    super(`${what}${status ? ` (${status})` : ''}: ${detail || title || 'no details given'}`);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+function cookie(name) {
+  const match = document.cookie.split(/;\s*/).find(part => part.startsWith(name + '='));
+  return match ? decodeURIComponent(match.substring(name.length + 1)) : null;
+}
+
+const path = (...parts) => parts.map(encodeURIComponent).join('/');
+
+/** The calls the plugin makes; `api` is what Cockpit passes to a plugin's render. */
+export function agentLoopApi(api) {
+  // the token can change with the session (a new login), so read it when it is needed
+  const csrfToken = () => cookie('XSRF-TOKEN') || api.CSRFToken;
+
+  async function call(method, url, body) {
+    const headers = { Accept: 'application/json, application/problem+json' };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+    }
+    if (method !== 'GET') {
+      headers['X-XSRF-TOKEN'] = csrfToken();
+    }
+    let response;
+    try {
+      response = await fetch(url, {
+        method, headers, credentials: 'same-origin',
+        body: body === undefined ? undefined : JSON.stringify(body)
+      });
+    } catch (e) {
+      throw new ApiError(0, null, e.message);
+    }
+    const text = await response.text();
+    let json = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch (e) {
+      json = null;
+    }
+    if (!response.ok) {
+      // Spring's own error bodies (no problem document) carry `error` instead of `detail`
+      throw new ApiError(response.status, json && (json.title || json.error), json ? json.detail : text.substring(0, 300));
+    }
+    return json;
+  }
+
+  const runs = id => `${API}/runs/${path(id)}`;
+  return {
+    run: id => call('GET', runs(id)),
+    trace: (id, branches) => call('GET', `${runs(id)}/trace?branches=${branches}`),
+    actions: id => call('GET', `${runs(id)}/actions`),
+    finishedRuns: agent => call('GET', `${API}/runs?agent=${encodeURIComponent(agent)}&finished=true&limit=50`),
+    edit: (id, stepId, content, reason, baseVersion) =>
+      call('POST', `${runs(id)}/steps/${path(stepId)}/edit`, { content, reason, baseVersion }),
+    regenerate: (id, reason) => call('POST', `${runs(id)}/regenerate`, { reason }),
+    stop: (id, reason) => call('POST', `${runs(id)}/stop`, { reason }),
+    restart: (id, fromStep, reason) => call('POST', `${runs(id)}/restart`, { fromStep, reason }),
+    /** The circuit breakers, or null where this AgentLoop has no breaker endpoint. */
+    breakers: () => call('GET', `${API}/breakers`).catch(e => {
+      if (e.status === 404) {
+        return null;
+      }
+      throw e;
+    }),
+    /** The engine's process definition (for its key), through Cockpit's own engine API. */
+    processDefinition: id => call('GET', `${api.engineApi}/process-definition/${path(id)}`)
+  };
+}

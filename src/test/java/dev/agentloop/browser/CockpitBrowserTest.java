@@ -1,0 +1,314 @@
+package dev.agentloop.browser;
+
+import static dev.agentloop.ApiClient.assertProblem;
+import static dev.agentloop.ApiClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.AgentLoopTest;
+import dev.agentloop.ApiClient;
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import java.util.ArrayList;
+import java.util.List;
+import org.camunda.bpm.engine.AuthorizationService;
+import org.camunda.bpm.engine.IdentityService;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.authorization.Authorization;
+import org.camunda.bpm.engine.authorization.Permission;
+import org.camunda.bpm.engine.authorization.Permissions;
+import org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions;
+import org.camunda.bpm.engine.authorization.Resource;
+import org.camunda.bpm.engine.authorization.Resources;
+import org.camunda.bpm.engine.identity.User;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.openqa.selenium.By;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * An operator in Cockpit, in headless Chromium, with AgentLoop's plugin: a run's trace, budgets and
+ * status on the process instance's tab "Agent trace"; editing a step there and seeing the run go on
+ * from it with the old branch marked superseded; regenerating and stopping; restarting a finished
+ * run from a step on the process definition's tab "Agent runs"; and a user without operator rights
+ * who sees no enabled action and whom the API refuses. Screenshots go to {@code target/screenshots/}.
+ */
+@AgentLoopTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CockpitBrowserTest {
+
+  /**
+   * Uses Cockpit and may read every run, but is in neither AgentLoop group: what a reviewer would be
+   * with Cockpit access. (The demo reviewer has no Cockpit access, and the API lets reviewers change
+   * a run while it waits on a task offered to them, so a plain reviewer would not show the refusal.)
+   */
+  private static final String AUDITOR = "auditor";
+
+  @LocalServerPort int port;
+  @Autowired ProcessEngine engine;
+
+  private Browser browser;
+  private CockpitPage cockpit;
+  private ApiClient api;
+
+  @RegisterExtension
+  final TestWatcher screenshotOnFailure = new TestWatcher() {
+    @Override
+    public void testFailed(ExtensionContext context, Throwable cause) {
+      if (browser != null) {
+        browser.screenshot("failed-" + context.getRequiredTestMethod().getName());
+      }
+    }
+  };
+
+  @BeforeAll
+  void log_in_as_an_operator() {
+    createAuditor();
+    api = ApiClient.as(port, "operator");
+    browser = Browser.open(port);
+    // tall enough for a whole trace in the screenshots
+    browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 1800));
+    cockpit = new CockpitPage(browser).login("operator", "operator");
+  }
+
+  @AfterAll
+  void close() {
+    if (browser != null) {
+      browser.close();
+    }
+  }
+
+  @Test
+  void should_show_the_active_path_budgets_and_status_of_a_run() {
+    String run = waitingForAnswer("multi-step: the trace in Cockpit");
+    JsonNode view = body(api.get("/api/runs/" + run), 200);
+
+    cockpit.openTrace(run);
+
+    assertThat(cockpit.fact("status")).isEqualTo("WAITING");
+    assertThat(cockpit.fact("waitingFor")).isEqualTo("reviewAnswer");
+    assertThat(cockpit.fact("finalAnswer")).isEqualTo("757");
+    assertThat(cockpit.budget("steps")).isEqualTo(view.get("steps").asText());
+    assertThat(cockpit.budget("modelCalls")).isEqualTo(view.get("modelCalls").asText()).isNotEqualTo("0");
+    assertThat(cockpit.budget("toolCalls")).isEqualTo("2");
+    assertThat(cockpit.budget("tokens")).isEqualTo(view.get("tokens").asText());
+    assertThat(cockpit.activePath()).containsExactly("#1 PLAN ACTIVE", "#2 THOUGHT ACTIVE", "#3 ACTION ACTIVE",
+        "#4 OBSERVATION ACTIVE", "#5 THOUGHT ACTIVE", "#6 ACTION ACTIVE", "#7 OBSERVATION ACTIVE",
+        "#8 FINAL_ANSWER ACTIVE");
+    assertThat(cockpit.activeStep(1).getText()).contains("model", "Compute the product", "Add the days of a leap year");
+    assertThat(cockpit.activeStep(3).getText()).contains("calculator", "\"expression\": \"17 * 23\"");
+    assertThat(cockpit.activeStep(4).getText()).contains("calculator", "391");
+    assertThat(cockpit.breakers()).containsAnyOf("no breaker information", "Circuit breakers");
+    browser.screenshot("cockpit-1-agent-trace");
+  }
+
+  @Test
+  void should_edit_an_observation_and_resume_the_run_from_it() {
+    String run = waitingForAnswer("multi-step: edit in Cockpit");
+    cockpit.openTrace(run);
+
+    cockpit.edit(4);
+    assertThat(browser.await(By.cssSelector("[data-field='result']")).getAttribute("value")).isEqualTo("391");
+    cockpit.type("result", "400").type("reason", "the calculator was wrong");
+    browser.screenshot("cockpit-2-edit-step");
+    cockpit.submit("submit-edit");
+
+    assertThat(cockpit.awaitMessage("success"))
+        .contains("#9 replaces #4", "the agent thinks again", "Superseded: #4, #5, #6, #7, #8");
+    // the tab follows the run as it goes on from the edited step and waits with a new answer
+    await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::activePath, path -> path.equals(List.of(
+        "#1 PLAN ACTIVE", "#2 THOUGHT ACTIVE", "#3 ACTION ACTIVE", "#9 OBSERVATION ACTIVE", "#10 THOUGHT ACTIVE",
+        "#11 ACTION ACTIVE", "#12 OBSERVATION ACTIVE", "#13 FINAL_ANSWER ACTIVE")));
+    cockpit.awaitFact("status", "WAITING");
+    assertThat(cockpit.activeStep(9).getText())
+        .contains("operator", "replaces #4", "the calculator was wrong", "400");
+    List<String> superseded = cockpit.branch(4).findElements(By.cssSelector("li.agentloop-step")).stream()
+        .map(step -> "#" + step.getAttribute("data-step") + " " + step.getAttribute("data-status")).toList();
+    assertThat(superseded).containsExactly("#4 SUPERSEDED", "#5 SUPERSEDED", "#6 SUPERSEDED", "#7 SUPERSEDED",
+        "#8 SUPERSEDED");
+    browser.screenshot("cockpit-3-resumed-with-superseded-branch");
+    assertThat(trace(run, "all")).contains("#4 OBSERVATION SUPERSEDED", "#8 FINAL_ANSWER SUPERSEDED",
+        "#9 OBSERVATION ACTIVE");
+  }
+
+  @Test
+  void should_regenerate_the_answer_and_stop_the_run_with_a_reason() {
+    String run = waitingForAnswer("regenerate: in Cockpit");
+    cockpit.openTrace(run);
+    assertThat(cockpit.activeStep(2).getText()).contains("first answer");
+
+    cockpit.act("regenerate", "too short");
+    assertThat(cockpit.awaitMessage("success")).contains("A new answer is being generated");
+    await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::activePath,
+        path -> path.equals(List.of("#1 PLAN ACTIVE", "#3 FINAL_ANSWER ACTIVE")));
+    assertThat(cockpit.activeStep(3).getText()).contains("second answer");
+    assertThat(cockpit.branch(2).getText()).contains("first answer", "superseded");
+
+    // a stop needs a reason, which the tab asks for before it calls the API
+    cockpit.act("stop", "");
+    assertThat(cockpit.awaitMessage("warning")).contains("Please give a reason");
+    cockpit.act("stop", "enough answers for today");
+    assertThat(cockpit.awaitMessage("success")).contains("The run is stopped");
+    cockpit.awaitFact("status", "STOPPED");
+    assertThat(cockpit.fact("statusReason")).contains("operator", "enough answers for today");
+    browser.screenshot("cockpit-4-stopped");
+    assertThat(body(api.get("/api/runs/" + run), 200).get("status").asText()).isEqualTo("STOPPED");
+  }
+
+  @Test
+  void should_tell_the_operator_in_words_why_the_api_refused_an_edit() {
+    String run = waitingForAnswer("multi-step: refused in Cockpit");
+    cockpit.openTrace(run);
+
+    // 400: arguments that break the calculator's schema; the form stays open with the reason
+    cockpit.edit(3).type("arguments", "{\"expr\": \"2 * 3\"}").type("reason", "other numbers");
+    cockpit.submit("submit-edit");
+    assertThat(cockpit.awaitFormProblem())
+        .startsWith("The server did not accept this input (400)").contains("do not match its schema");
+
+    // 409: the run moved on while the form was open (its answer was regenerated through the API)
+    body(api.post("/api/runs/" + run + "/regenerate", "{}"), 200);
+    cockpit.type("arguments", "{\"expression\": \"2 * 3\"}");
+    cockpit.submit("submit-edit");
+    await().atMost(Runs.PATIENCE).until(cockpit::awaitFormProblem, problem -> problem.contains("(409)"));
+    assertThat(cockpit.awaitFormProblem()).startsWith("This conflicts with the run's current state (409)")
+        .contains("moved on since version");
+    browser.screenshot("cockpit-5-conflict");
+    assertThat(trace(run, "active")).contains("#3 ACTION ACTIVE");
+  }
+
+  @Test
+  void should_restart_a_finished_run_from_a_step_on_the_agent_runs_tab() {
+    String run = start(TestAgent.KEY, "multi-step: restart in Cockpit");
+    await().atMost(Runs.PATIENCE).until(() -> body(api.get("/api/runs/" + run), 200).get("status").asText(),
+        "ANSWERED"::equals);
+
+    cockpit.openRuns(definitionOf(TestAgent.KEY)).showRun(run).restartFrom(run, 4);
+    cockpit.type("restart-reason", "check the sum again");
+    browser.screenshot("cockpit-6-restart-from-step");
+    cockpit.submit("submit-restart");
+
+    assertThat(cockpit.awaitMessage("success")).contains("Run " + run + " restarted from #4 as run");
+    String restarted = browser.await(By.cssSelector(".agentloop-messages [data-run-link]")).getAttribute("data-run-link");
+    JsonNode view = body(api.get("/api/runs/" + restarted), 200);
+    assertThat(view.get("restartedFrom").asText()).isEqualTo(run);
+    assertThat(view.get("restartedFromStep").asInt()).isEqualTo(4);
+    assertThat(view.get("restartReason").asText()).isEqualTo("check the sum again");
+    await().atMost(Runs.PATIENCE).until(() -> body(api.get("/api/runs/" + restarted), 200).get("status").asText(),
+        "ANSWERED"::equals);
+    assertThat(trace(restarted, "active")).containsExactly("#1 PLAN ACTIVE", "#2 THOUGHT ACTIVE", "#3 ACTION ACTIVE",
+        "#4 OBSERVATION ACTIVE", "#5 THOUGHT ACTIVE", "#6 ACTION ACTIVE", "#7 OBSERVATION ACTIVE",
+        "#8 FINAL_ANSWER ACTIVE");
+  }
+
+  @Test
+  void should_offer_a_user_without_operator_rights_no_action_and_the_api_refuses_them() {
+    String waiting = waitingForAnswer("multi-step: an auditor looks on");
+    String finished = start(TestAgent.KEY, "multi-step: an auditor looks back");
+    await().atMost(Runs.PATIENCE).until(() -> body(api.get("/api/runs/" + finished), 200).get("status").asText(),
+        "ANSWERED"::equals);
+
+    // the operator may act on the waiting run, so the disabled buttons below are the user's rights
+    cockpit.openTrace(waiting);
+    assertThat(cockpit.stepButton(4, "edit").isEnabled()).isTrue();
+    assertThat(cockpit.button("regenerate").isEnabled()).isTrue();
+    assertThat(cockpit.button("stop").isEnabled()).isTrue();
+
+    try (Browser other = Browser.open(port)) {
+      other.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 1800));
+      CockpitPage auditor = new CockpitPage(other).login(AUDITOR, AUDITOR).openTrace(waiting);
+      assertThat(auditor.activePath()).hasSize(8);
+      assertThat(auditor.stepButton(4, "edit").isEnabled()).isFalse();
+      assertThat(auditor.button("regenerate").isEnabled()).isFalse();
+      assertThat(auditor.button("stop").isEnabled()).isFalse();
+      assertThat(auditor.why()).contains("only agent-operators");
+      other.screenshot("cockpit-7-no-operator-rights");
+
+      auditor.openRuns(definitionOf(TestAgent.KEY)).showRun(finished);
+      assertThat(other.all(By.cssSelector("tr[data-run='" + finished + "'] + tr [data-action='restart']")))
+          .isNotEmpty().allSatisfy(button -> assertThat(button.isEnabled()).isFalse());
+    }
+
+    ApiClient refused = ApiClient.as(port, AUDITOR);
+    int version = body(refused.get("/api/runs/" + waiting), 200).get("version").asInt();
+    assertProblem(refused.post("/api/runs/" + waiting + "/steps/4/edit",
+        "{\"content\": {\"result\": \"400\"}, \"reason\": \"mine\", \"baseVersion\": " + version + "}"), 403,
+        "may not change the course");
+    assertProblem(refused.post("/api/runs/" + waiting + "/regenerate", "{}"), 403, "may not change the course");
+    assertProblem(refused.post("/api/runs/" + waiting + "/stop", "{\"reason\": \"mine\"}"), 403,
+        "may not change the course");
+    assertProblem(refused.post("/api/runs/" + finished + "/restart", "{\"fromStep\": 4, \"reason\": \"mine\"}"), 403,
+        "may not restart");
+    assertThat(body(api.get("/api/runs/" + waiting), 200).get("version").asInt()).isEqualTo(version);
+  }
+
+  /** A run of the agent that plans unattended and waits with its answer for a review. */
+  private String waitingForAnswer(String question) {
+    String run = start(TestAgent.ANSWER_REVIEWED, question);
+    awaitTask(run, "reviewAnswer");
+    return run;
+  }
+
+  private String definitionOf(String agent) {
+    return engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(agent).latestVersion()
+        .singleResult().getId();
+  }
+
+  private void createAuditor() {
+    IdentityService identity = engine.getIdentityService();
+    if (identity.createUserQuery().userId(AUDITOR).count() > 0) {
+      return;
+    }
+    User user = identity.newUser(AUDITOR);
+    user.setPassword(AUDITOR);
+    user.setFirstName("Ada");
+    user.setLastName("Auditor");
+    identity.saveUser(user);
+    grant(Resources.APPLICATION, "cockpit", Permissions.ACCESS);
+    grant(Resources.PROCESS_DEFINITION, Authorization.ANY, Permissions.READ, ProcessDefinitionPermissions.READ_INSTANCE,
+        ProcessDefinitionPermissions.READ_HISTORY);
+    grant(Resources.PROCESS_INSTANCE, Authorization.ANY, Permissions.READ);
+  }
+
+  private void grant(Resource resource, String resourceId, Permission... permissions) {
+    AuthorizationService authorizations = engine.getAuthorizationService();
+    Authorization grant = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
+    grant.setUserId(AUDITOR);
+    grant.setResource(resource);
+    grant.setResourceId(resourceId);
+    for (Permission permission : permissions) {
+      grant.addPermission(permission);
+    }
+    authorizations.saveAuthorization(grant);
+  }
+
+  private String start(String agent, String question) {
+    return body(api.post("/api/runs", "{\"question\": \"" + question + "\", \"agent\": \"" + agent + "\"}"), 201)
+        .get("id").asText();
+  }
+
+  private JsonNode awaitTask(String run, String key) {
+    return await().atMost(Runs.PATIENCE).until(() -> {
+      for (JsonNode task : body(api.get("/api/runs/" + run + "/tasks"), 200)) {
+        if (task.get("taskDefinitionKey").asText().equals(key)) {
+          return task;
+        }
+      }
+      return null;
+    }, task -> task != null);
+  }
+
+  private List<String> trace(String run, String branches) {
+    List<String> steps = new ArrayList<>();
+    body(api.get("/api/runs/" + run + "/trace?branches=" + branches), 200).get("steps").forEach(step ->
+        steps.add("#" + step.get("id").asInt() + " " + step.get("kind").asText() + " " + step.get("status").asText()));
+    return steps;
+  }
+}

@@ -1,0 +1,176 @@
+package dev.agentloop.browser;
+
+import java.util.List;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+
+/**
+ * Camunda Cockpit with AgentLoop's plugin, as an operator uses it: log in, open a run's process
+ * instance on the tab "Agent trace", or an agent's process definition on the tab "Agent runs", and
+ * work the plugin's forms. The plugin marks what a test needs with {@code data-} attributes
+ * ({@code data-step}, {@code data-action}, {@code data-field}), so these selectors do not depend
+ * on its looks.
+ */
+final class CockpitPage {
+
+  static final String TRACE_TAB = "agentloop.processInstance.trace";
+  static final String RUNS_TAB = "agentloop.processDefinition.runs";
+
+  private static final By MESSAGES = By.cssSelector(".agentloop-messages .alert");
+
+  private final Browser browser;
+
+  CockpitPage(Browser browser) {
+    this.browser = browser;
+  }
+
+  CockpitPage login(String user, String password) {
+    browser.go("/camunda/app/cockpit/default/");
+    browser.await(By.cssSelector("input[ng-model=username]")).sendKeys(user);
+    browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
+    browser.click(By.cssSelector("button.btn-primary[type=submit]"));
+    browser.awaitGone(By.cssSelector("input[ng-model=password]"));
+    return this;
+  }
+
+  /** Opens the run's process instance on the tab "Agent trace" and waits for its trace. */
+  CockpitPage openTrace(String runId) {
+    browser.go("/camunda/app/cockpit/default/#/process-instance/" + runId + "/runtime?tab=" + TRACE_TAB);
+    browser.await(By.cssSelector(".agentloop[data-run='" + runId + "'] .agentloop-active-path"));
+    showTabsOnly();
+    return this;
+  }
+
+  /** Opens the agent's process definition on the tab "Agent runs" and waits for its list. */
+  CockpitPage openRuns(String processDefinitionId) {
+    // Cockpit names the selected tab "tab" on instances but "detailsTab" on definitions
+    browser.go("/camunda/app/cockpit/default/#/process-definition/" + processDefinitionId + "/runtime?detailsTab="
+        + RUNS_TAB);
+    browser.await(By.cssSelector(".agentloop-runs :is(table, p, .alert)"));
+    showTabsOnly();
+    return this;
+  }
+
+  /** Folds Cockpit's diagram away so the tab fills the page (and the screenshots). */
+  private void showTabsOnly() {
+    ((JavascriptExecutor) browser.driver).executeScript(
+        "const fold = document.querySelector('a.hide-collapsable.vertical-collapse');"
+            + "if (fold && fold.offsetParent !== null) { fold.click(); }");
+  }
+
+  /** A step on the active path. */
+  WebElement activeStep(int stepId) {
+    return browser.await(By.cssSelector(".agentloop-active-path > li.agentloop-step[data-step='" + stepId + "']"));
+  }
+
+  /** The steps on the active path, each as "#id KIND status". */
+  List<String> activePath() {
+    return browser.all(By.cssSelector(".agentloop-active-path > li.agentloop-step")).stream()
+        .map(step -> "#" + step.getAttribute("data-step") + " " + step.getAttribute("data-kind") + " "
+            + step.getAttribute("data-status"))
+        .toList();
+  }
+
+  /** The superseded branch whose first step has that id, unfolded. */
+  WebElement branch(int rootStepId) {
+    String branch = ".agentloop-branch[data-branch='" + rootStepId + "']";
+    WebElement details = browser.await(By.cssSelector(branch + " > details"));
+    if (details.getAttribute("open") == null) {
+      browser.click(By.cssSelector(branch + " summary"));
+    }
+    return browser.await(By.cssSelector(branch));
+  }
+
+  String fact(String name) {
+    return browser.await(By.cssSelector("[data-fact='" + name + "'] dd")).getText();
+  }
+
+  void awaitFact(String name, String text) {
+    browser.awaitText(By.cssSelector("[data-fact='" + name + "'] dd"), text);
+  }
+
+  String budget(String name) {
+    return browser.await(By.cssSelector("[data-budget='" + name + "']")).getText();
+  }
+
+  String breakers() {
+    return browser.await(By.cssSelector(".agentloop-breakers")).getText();
+  }
+
+  /** The action button ({@code data-action}) of a step on the active path. */
+  WebElement stepButton(int stepId, String action) {
+    return activeStep(stepId).findElement(By.cssSelector("[data-action='" + action + "']"));
+  }
+
+  /** A button of the tab itself: regenerate, stop, refresh. */
+  WebElement button(String action) {
+    return browser.await(By.cssSelector(".agentloop-actions [data-action='" + action + "']"));
+  }
+
+  /** Opens the editor of a step on the active path. */
+  CockpitPage edit(int stepId) {
+    browser.click(By.cssSelector(".agentloop-active-path > li[data-step='" + stepId + "'] [data-action='edit']"));
+    browser.await(By.cssSelector("form[data-editor='" + stepId + "']"));
+    return this;
+  }
+
+  /** Types over a form field ({@code data-field}) of the open form. */
+  CockpitPage type(String field, String text) {
+    WebElement input = browser.await(By.cssSelector("[data-field='" + field + "']"));
+    input.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+    input.sendKeys(text);
+    return this;
+  }
+
+  /** Picks an option of a select field by its visible text. */
+  CockpitPage choose(String field, String optionText) {
+    new org.openqa.selenium.support.ui.Select(browser.await(By.cssSelector("select[data-field='" + field + "']")))
+        .selectByVisibleText(optionText);
+    return this;
+  }
+
+  void submit(String action) {
+    browser.click(By.cssSelector("[data-action='" + action + "']"));
+  }
+
+  /** Regenerates or stops (the tab's own forms) with a reason. */
+  void act(String action, String reason) {
+    type(action + "-reason", reason);
+    browser.click(By.cssSelector(".agentloop-actions [data-action='" + action + "']"));
+  }
+
+  /** The message the tab shows after an action: kind success, danger or warning. */
+  String awaitMessage(String kind) {
+    return browser.await(By.cssSelector(".agentloop-messages .alert-" + kind)).getText();
+  }
+
+  /** The problem shown inside the open form (an editor or a restart form). */
+  String awaitFormProblem() {
+    return browser.await(By.cssSelector(".agentloop-form-problem .alert")).getText();
+  }
+
+  String why() {
+    return browser.await(By.cssSelector(".agentloop-why")).getText();
+  }
+
+  /** Unfolds a finished run on the tab "Agent runs" and waits for its trace. */
+  CockpitPage showRun(String runId) {
+    browser.click(By.cssSelector("tr[data-run='" + runId + "'] [data-action='show-trace']"));
+    browser.await(By.cssSelector("tr[data-run='" + runId + "'] + tr .agentloop-active-path"));
+    return this;
+  }
+
+  /** Opens the restart form at a step of the unfolded run. */
+  CockpitPage restartFrom(String runId, int stepId) {
+    browser.click(By.cssSelector("tr[data-run='" + runId + "'] + tr li.agentloop-step[data-step='" + stepId
+        + "'] [data-action='restart']"));
+    browser.await(By.cssSelector("form[data-restart='" + stepId + "']"));
+    return this;
+  }
+
+  boolean anyMessage() {
+    return !browser.all(MESSAGES).isEmpty();
+  }
+}
