@@ -63,8 +63,14 @@ public class AgentConfiguration {
   }
 
   @Bean
+  RemoteToolCalls remoteToolCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store,
+      ToolRegistry tools) {
+    return new RemoteToolCalls(definitions, reader, store, tools);
+  }
+
+  @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner) {
-    return new ActHandler(definitions, reader, store, tools, runner);
+      ToolRunner runner, RemoteToolCalls remoteCalls) {
+    return new ActHandler(definitions, reader, store, tools, runner, remoteCalls);
   }
 }
