@@ -114,9 +114,9 @@ public record AgentLoopProperties(
   }
 
   /**
-   * The demo setup of the stand-alone app: users {@code reviewer} and {@code operator} (password =
-   * user id) in the AgentLoop groups, and the Camunda admin user in both. Off by default, so an
-   * application that embeds AgentLoop never gets known passwords.
+   * The demo setup of the stand-alone app: users {@code reviewer}, {@code operator} and {@code worker}
+   * (password = user id) in the AgentLoop groups, and the Camunda admin user in reviewers and operators.
+   * Off by default, so an application that embeds AgentLoop never gets known passwords.
    */
   public record Demo(boolean enabled) {}
 }
