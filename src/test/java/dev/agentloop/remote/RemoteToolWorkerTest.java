@@ -8,7 +8,9 @@ import static dev.agentloop.trace.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.AgentLoopTest;
+import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.agent.AgentRuns;
@@ -18,6 +20,7 @@ import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -209,6 +212,39 @@ class RemoteToolWorkerTest {
 
     // then
     assertThat(Runs.awaitStatus(runs, run, RunStatus.ANSWERED).finalAnswer()).isEqualTo("C-200 is Alan Turing.");
+  }
+
+  @Test
+  void should_record_one_observation_when_a_worker_completes_a_call_twice() throws Exception {
+    // given a call locked through the REST API as a worker does it
+    String question = "remote-wait: who is C-200, answered twice?";
+    ProcessInstance instance = start(question);
+    String run = instance.getId();
+    awaitRemoteTask(run);
+    ApiClient worker = ApiClient.as(port, "worker");
+    JsonNode locked = ApiClient.body(worker.post("/engine-rest/external-task/fetchAndLock", """
+        {"workerId": "rest-worker", "maxTasks": 1, "topics": [{"topicName": "%s", "lockDuration": 30000,
+         "localVariables": true, "variables": ["callId", "arguments"], "processVariables": {"question": "%s"}}]}"""
+        .formatted(CrmLookupWorker.TOPIC, question)), 200);
+    assertThat(locked).hasSize(1);
+    assertThat(ApiClient.JSON.readTree(locked.get(0).at("/variables/arguments/value").asText()).get("customerId")
+        .asText()).isEqualTo("C-200");
+    String complete = "/engine-rest/external-task/" + locked.get(0).get("id").asText() + "/complete";
+    String result = """
+        {"workerId": "rest-worker", "localVariables": {"result": {"value": "C-200: Alan Turing", "type": "String"}}}""";
+
+    // when it completes the call, and then again
+    HttpResponse<String> first = worker.post(complete, result);
+    HttpResponse<String> second = worker.post(complete, result);
+
+    // then the second completion is refused and the call has one observation
+    assertThat(first.statusCode()).isEqualTo(204);
+    assertThat(second.statusCode()).isEqualTo(404);
+    Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    assertThat(observations(run)).singleElement().satisfies(observation -> {
+      assertThat(observation.text("result")).isEqualTo("C-200: Alan Turing");
+      assertThat(observation.text("worker")).isEqualTo("rest-worker");
+    });
   }
 
   @Test
