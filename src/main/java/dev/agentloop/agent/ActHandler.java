@@ -10,8 +10,10 @@ import dev.agentloop.worker.TaskResult;
 import dev.agentloop.worker.TopicHandler;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
 /**
@@ -20,6 +22,8 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * Whatever goes wrong with a call (unknown tool, arguments that are no JSON object or break the
  * schema, a tool that throws or hangs) becomes an error observation the model reads next.
  * A turn without pending calls (the model's reply could not be used) completes with no step.
+ * Calls of remote tools that may run are left pending for remote workers ({@link RemoteToolCalls}):
+ * then the diagram goes to {@code callRemoteTool} and back here, once per call, else to think.
  */
 class ActHandler implements TopicHandler {
 
@@ -29,15 +33,17 @@ class ActHandler implements TopicHandler {
   private final ToolRegistry tools;
   private final ToolRunner runner;
   private final Router router;
+  private final RemoteToolCalls remoteCalls;
 
   ActHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner, Router router) {
+      ToolRunner runner, Router router, RemoteToolCalls remoteCalls) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
     this.tools = tools;
     this.runner = runner;
     this.router = router;
+    this.remoteCalls = remoteCalls;
   }
 
   @Override
@@ -49,9 +55,11 @@ class ActHandler implements TopicHandler {
   public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
-    List<Action> pending = state.pendingActions();
+    Set<String> remote = remoteCalls.pending(state, settings).stream().map(Action::callId).collect(Collectors.toSet());
+    Map<String, Object> route = (remote.isEmpty() ? Route.THINK : Route.CALL_REMOTE_TOOL).asVariable();
+    List<Action> pending = state.pendingActions().stream().filter(action -> !remote.contains(action.callId())).toList();
     if (pending.isEmpty()) {
-      return CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> state));
+      return CompletableFuture.completedFuture(new TaskResult.Complete(route, () -> state));
     }
     Map<String, Approval> approvals = state.approvals();
     List<CompletableFuture<Observed>> observations = pending.stream()
@@ -61,7 +69,7 @@ class ActHandler implements TopicHandler {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
       List<NewStep> steps = observed.stream().map(Observed::step).toList();
       Usage usage = new Usage(0, (int) observed.stream().filter(Observed::toolRan).count(), 0);
-      return new TaskResult.Complete(Map.of(), () -> state.advance(
+      return new TaskResult.Complete(route, () -> state.advance(
           store.append(state.head(), steps, usage), usage, settings.contextWindowSteps()));
     });
   }
@@ -81,8 +89,7 @@ class ActHandler implements TopicHandler {
       return written(Observation.error(action, "not run: a call of " + action.tool()
           + " needs a person's approval and had none; call it again to ask for it"), Steps.AGENTLOOP);
     }
-    Action call = approval != null && approval.decision() == Approval.Decision.EDIT
-        ? new Action(action.callId(), action.tool(), approval.arguments(), null) : action;
+    Action call = RemoteToolCalls.asRun(action, approval);
     String refusal = refusal(call, settings);
     if (refusal != null) {
       return written(Observation.error(call, refusal), Steps.AGENTLOOP);
@@ -105,6 +112,11 @@ class ActHandler implements TopicHandler {
       String raw = action.argumentsText();
       return "the arguments of '" + action.tool() + "' must be a JSON object, but were: "
           + (raw.length() > 500 ? raw.substring(0, 500) + "[…]" : raw);
+    }
+    // a local tool's runner checks the schema; a remote call is checked before it leaves
+    List<String> violations = tools.isRemote(action.tool()) ? tools.violations(action.tool(), action.arguments()) : List.of();
+    if (!violations.isEmpty()) {
+      return "arguments for '" + action.tool() + "' do not match its schema: " + String.join("; ", violations);
     }
     return null;
   }

@@ -68,8 +68,14 @@ public class AgentConfiguration {
   }
 
   @Bean
+  RemoteToolCalls remoteToolCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store,
+      ToolRegistry tools) {
+    return new RemoteToolCalls(definitions, reader, store, tools);
+  }
+
+  @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner, Router router) {
-    return new ActHandler(definitions, reader, store, tools, runner, router);
+      ToolRunner runner, Router router, RemoteToolCalls remoteCalls) {
+    return new ActHandler(definitions, reader, store, tools, runner, router, remoteCalls);
   }
 }

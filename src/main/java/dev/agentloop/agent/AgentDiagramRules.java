@@ -20,13 +20,15 @@ import java.util.stream.Collectors;
  * What an agent diagram must get right, checked when it is deployed, so that a slip in Modeler fails
  * the deployment with a message naming the element and the property instead of failing a run later:
  * <ul>
- *   <li>every external task of an agent is on a topic AgentLoop serves;
+ *   <li>every external task of an agent is on a topic AgentLoop serves, or on the remote tool topic
+ *       {@code agentloop.tool.${tool}};
  *   <li>every extension property of an agent task is a setting AgentLoop knows, with a usable value;
  *   <li>every allowed tool is registered;
  *   <li>the tasks the settings send a run to are in the diagram: a plan review unless plans are
  *       accepted automatically, an answer review unless answers are, an approval task when an
  *       allowed tool needs approval (else its calls would run unapproved), an ask-human task when
- *       {@code ask_human} is allowed.
+ *       {@code ask_human} is allowed, a remote tool task when a remote tool is allowed (else its
+ *       calls would never run).
  * </ul>
  * The tools are those of the application's {@link ToolRegistry}, the very registry the agents call
  * tools through. Thread-safe (immutable).
@@ -82,10 +84,17 @@ public class AgentDiagramRules {
   public List<Finding> check(List<DiagramTask> tasks) {
     List<Finding> findings = new ArrayList<>();
     for (DiagramTask task : tasks) {
-      if (task.topic() != null && !topics.contains(task.topic())) {
+      if (task.topic() != null && task.topic().startsWith(ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX)
+          && !task.topic().equals(ReactAgentProcess.TOPIC_REMOTE_TOOL)) {
+        findings.add(new Finding(task.id(), "element '" + task.id() + "': camunda:topic '" + task.topic()
+            + "' is not the remote tool topic: remote tool tasks use " + ReactAgentProcess.TOPIC_REMOTE_TOOL
+            + ", whose tool each call names (apply the element template Agent: call a remote tool)"));
+      } else if (task.topic() != null && !topics.contains(task.topic())
+          && !task.topic().equals(ReactAgentProcess.TOPIC_REMOTE_TOOL)) {
         findings.add(new Finding(task.id(), "element '" + task.id() + "': camunda:topic '" + task.topic()
             + "' is not a topic AgentLoop serves; agent tasks use " + String.join(", ", topics)
-            + " (apply the element templates Agent: plan, think, act)"));
+            + ", " + ReactAgentProcess.TOPIC_REMOTE_TOOL
+            + " (apply the element templates Agent: plan, think, act, call a remote tool)"));
       }
       if (task.agentTask()) {
         task.properties().forEach((name, value) -> findings.addAll(checkProperty(task.id(), name, value)));
@@ -154,6 +163,13 @@ public class AgentDiagramRules {
     if (tools.contains(AskHumanTool.NAME) && settings.allows(AskHumanTool.NAME) && !reviews.contains(ASK_HUMAN)) {
       findings.add(missing(setOn, think, AgentSettings.ALLOWED_TOOLS, "allows ask_human, but the diagram has no"
           + " ask-human task: add one (Agent: ask human) or allow other tools"));
+    }
+    List<String> remote = tools.names().stream().filter(tool -> settings.allows(tool) && tools.isRemote(tool))
+        .sorted().toList();
+    if (!remote.isEmpty() && taskOn(tasks, ReactAgentProcess.TOPIC_REMOTE_TOOL) == null) {
+      findings.add(missing(setOn, think, AgentSettings.ALLOWED_TOOLS, "allows " + String.join(", ", remote)
+          + ", which remote workers run, but the diagram has no remote tool task: add one after act"
+          + " (Agent: call a remote tool) or allow other tools"));
     }
     return findings;
   }

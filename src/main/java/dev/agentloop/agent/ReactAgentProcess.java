@@ -23,6 +23,10 @@ public final class ReactAgentProcess {
   public static final String NO_ANSWER = "noAnswer";
   public static final String APPROVE_ACTION = "approveAction";
   public static final String ACT = "act";
+  /** After {@link #ACT}: are calls of remote tools pending? */
+  public static final String REMOTE_CALLS_PENDING = "remoteCallsPending";
+  /** One pending call of a remote tool, served by a remote worker; then back to {@link #ACT}. */
+  public static final String CALL_REMOTE_TOOL = "callRemoteTool";
   public static final String LOOP_DONE = "loopDone";
   public static final String REVIEW_ANSWER = "reviewAnswer";
   public static final String ANSWERED = "answered";
@@ -32,6 +36,10 @@ public final class ReactAgentProcess {
   public static final String TOPIC_PLAN = "agentloop.plan";
   public static final String TOPIC_THINK = "agentloop.think";
   public static final String TOPIC_ACT = "agentloop.act";
+  /** Topics of remote tools: {@code agentloop.tool.<tool name>}, served only by remote workers. */
+  public static final String TOPIC_REMOTE_TOOL_PREFIX = "agentloop.tool.";
+  /** The topic expression of {@link #CALL_REMOTE_TOOL}: the tool of the call it serves. */
+  public static final String TOPIC_REMOTE_TOOL = "agentloop.tool.${tool}";
 
   /** Extension property that marks a user task AgentLoop fills and reads, e.g. {@code plan}. */
   public static final String REVIEW_PROPERTY = "agentloop.review";
@@ -54,6 +62,19 @@ public final class ReactAgentProcess {
   public static final ProcessVariable<String> RESUME_AT = ProcessVariable.string("resumeAt");
   /** Why the run ended as it did (rejected, stopped), read when it ends; transient. */
   public static final ProcessVariable<String> STATUS_REASON = ProcessVariable.string("statusReason");
+
+  // variables of a remote tool call, local to the callRemoteTool task: what the remote worker fetches ...
+  /** The id of the model's tool call. */
+  public static final ProcessVariable<String> CALL_ID = ProcessVariable.string("callId");
+  /** The tool's name; the task's topic is {@code agentloop.tool.<tool>}. */
+  public static final ProcessVariable<String> TOOL = ProcessVariable.string("tool");
+  /** The call's arguments as a JSON object in text, checked against the tool's schema. */
+  public static final ProcessVariable<String> ARGUMENTS = ProcessVariable.string("arguments");
+  // ... and what it completes the task with: one of them
+  /** What the tool returned, for the model to read. */
+  public static final String RESULT = "result";
+  /** Why the tool could not do what was asked, for the model to read (a technical failure is handleFailure). */
+  public static final String ERROR = "error";
 
   private ReactAgentProcess() {}
 }

@@ -3,16 +3,21 @@ package dev.agentloop.agent;
 import java.util.Map;
 
 /**
- * Where the agent loop goes after a thought. The gateway {@code nextStep} compares the
- * {@code route} variable with these values, e.g. {@code ${route == 'done'}}. The variable is
- * transient: set by the completion of {@code think} and read by the gateway in the same
- * transaction, it is never written to the database (the trace is where the state lives).
+ * Where the agent loop goes after a thought (gateway {@code nextStep}) or after {@code act} (gateway
+ * {@code remoteCallsPending}): they compare the {@code route} variable with these values, e.g.
+ * {@code ${route == 'done'}}. The variable is transient: set by the completion of {@code think} or
+ * {@code act} and read by the gateway in the same transaction, it is never written to the database
+ * (the trace is where the state lives).
  */
 public enum Route {
   ACT("act"),
   APPROVE_ACTION("approveAction"),
   ASK_HUMAN("askHuman"),
-  DONE("done");
+  DONE("done"),
+  /** After {@code act}: calls of remote tools wait for remote workers. */
+  CALL_REMOTE_TOOL("callRemoteTool"),
+  /** After {@code act}: every call of the turn has its observation; think again. */
+  THINK("think");
 
   private final String value;
 

@@ -2,6 +2,7 @@ package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentConfiguration;
 import dev.agentloop.agent.AgentDiagramRules;
+import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.llm.LlmConfiguration;
 import dev.agentloop.tool.ToolConfiguration;
@@ -32,7 +33,7 @@ public class AgentLoopAutoConfiguration {
 
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
-      AgentDiagramRules rules) {
-    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules);
+      AgentDiagramRules rules, RemoteToolCalls remoteCalls) {
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls);
   }
 }

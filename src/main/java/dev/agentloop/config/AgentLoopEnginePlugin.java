@@ -1,6 +1,7 @@
 package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentDiagramRules;
+import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.worker.TaskArrivals;
@@ -19,12 +20,15 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDiagramRules rules;
+  private final RemoteToolCalls remoteCalls;
 
-  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules) {
+  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
+      RemoteToolCalls remoteCalls) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.rules = rules;
+    this.remoteCalls = remoteCalls;
   }
 
   @Override
@@ -32,7 +36,8 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     if (configuration.getCustomPostBPMNParseListeners() == null) {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
-    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle, arrivals, reviews, rules));
+    configuration.getCustomPostBPMNParseListeners()
+        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls));
   }
 
   @Override

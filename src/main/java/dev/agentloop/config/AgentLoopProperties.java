@@ -86,17 +86,27 @@ public record AgentLoopProperties(
    *
    * @param approval per tool name whether a person approves its calls; a tool not named here needs
    *     approval exactly when it has side effects
+   * @param remote tools served by remote workers on topic {@code agentloop.tool.<name>}, by name
    */
   public record Tools(
       @NotNull Duration timeout,
       @Positive int maxConcurrent,
       Map<String, Boolean> approval,
+      Map<String, @Valid Remote> remote,
       @NotNull @Valid HttpGet httpGet,
       @NotNull @Valid ReadDocument readDocument) {
 
     public Tools {
       approval = approval == null ? Map.of() : Map.copyOf(approval);
+      remote = remote == null ? Map.of() : Map.copyOf(remote);
     }
+
+    /**
+     * A tool a remote worker runs: what the model sees of it, and whether its calls change the world.
+     *
+     * @param parameters JSON Schema (draft 2020-12) of the arguments object, as JSON text
+     */
+    public record Remote(@NotBlank String description, @NotBlank String parameters, boolean sideEffects) {}
 
     public record HttpGet(@NotNull List<String> allowedHosts, @Positive int maxBytes, @NotNull Duration timeout) {}
 
@@ -104,9 +114,9 @@ public record AgentLoopProperties(
   }
 
   /**
-   * The demo setup of the stand-alone app: users {@code reviewer} and {@code operator} (password =
-   * user id) in the AgentLoop groups, and the Camunda admin user in both. Off by default, so an
-   * application that embeds AgentLoop never gets known passwords.
+   * The demo setup of the stand-alone app: users {@code reviewer}, {@code operator} and {@code worker}
+   * (password = user id) in the AgentLoop groups, and the Camunda admin user in reviewers and operators.
+   * Off by default, so an application that embeds AgentLoop never gets known passwords.
    */
   public record Demo(boolean enabled) {}
 }

@@ -2,6 +2,7 @@ package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.review.ReviewKind;
 import dev.agentloop.review.Reviews;
@@ -25,8 +26,9 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
 /**
  * Recognises agent processes at deployment (they have a service task on an {@code agentloop.*}
  * topic), has them checked ({@link AgentDeploymentCheck}), attaches the run lifecycle to them,
- * lets their tasks wake the embedded worker, and connects their review tasks (user tasks marked
- * {@code agentloop.review}) to the reviews. The engine parses all elements of a process before it
+ * lets their tasks wake the embedded worker, connects their review tasks (user tasks marked
+ * {@code agentloop.review}) to the reviews and their remote tool tasks (topic
+ * {@code agentloop.tool.${tool}}) to {@link RemoteToolCalls}. The engine parses all elements of a process before it
  * calls {@link #parseProcess}, so by then we know whether it is an agent.
  */
 class AgentParseListener extends AbstractBpmnParseListener {
@@ -40,12 +42,15 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDeploymentCheck check;
+  private final RemoteToolCalls remoteCalls;
 
-  AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules) {
+  AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
+      RemoteToolCalls remoteCalls) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.check = new AgentDeploymentCheck(rules);
+    this.remoteCalls = remoteCalls;
   }
 
   /** A user task marked with {@code agentloop.review} gets the listeners that fill and read its form. */
@@ -78,6 +83,12 @@ class AgentParseListener extends AbstractBpmnParseListener {
     boolean agentTask = topic != null && topic.startsWith(ReactAgentProcess.TOPIC_PREFIX);
     if (agentTask) {
       activity.getProcessDefinition().setProperty(IS_AGENT, true);
+    }
+    if (agentTask && topic.startsWith(ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX)) {
+      // served by remote workers only: the embedded worker has nothing to wake up for
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, remoteCalls.startListener());
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, remoteCalls.endListener());
+    } else if (agentTask) {
       activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, arrivals.startListener());
     }
     if (agentTask || "external".equals(serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "type"))) {

@@ -25,10 +25,11 @@ public enum Continuation {
 
   static Continuation after(Route route) {
     return switch (route) {
-      case ACT -> ACT;
+      // act hands calls of remote tools on to their workers
+      case ACT, CALL_REMOTE_TOOL -> ACT;
       case APPROVE_ACTION -> APPROVE_ACTION;
       case ASK_HUMAN -> ASK_HUMAN;
-      case DONE -> THINK;
+      case DONE, THINK -> THINK;
     };
   }
 }

@@ -2,6 +2,7 @@ package dev.agentloop.security;
 
 import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
+import static dev.agentloop.security.AgentLoopGroups.WORKERS;
 import static org.camunda.bpm.engine.authorization.Authorization.ANY;
 import static org.camunda.bpm.engine.authorization.Permissions.ACCESS;
 import static org.camunda.bpm.engine.authorization.Permissions.ALL;
@@ -11,6 +12,7 @@ import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.
 import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.READ_HISTORY;
 import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.READ_INSTANCE;
 import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.READ_TASK;
+import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.UPDATE_INSTANCE;
 import static org.camunda.bpm.engine.authorization.Resources.APPLICATION;
 import static org.camunda.bpm.engine.authorization.Resources.DECISION_DEFINITION;
 import static org.camunda.bpm.engine.authorization.Resources.DEPLOYMENT;
@@ -38,7 +40,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fits the engine's identity and authorization to AgentLoop at every start: the two groups, what
+ * Fits the engine's identity and authorization to AgentLoop at every start: the three groups, what
  * each may do, and the Tasklist filter "Agent reviews" with the tasks offered to the user's groups.
  * It only adds what is missing, so rights an administrator has changed in Camunda Admin stay as
  * they are. Nodes of a cluster starting at once are fine: a lost race for a group or an
@@ -48,6 +50,9 @@ import org.slf4j.LoggerFactory;
  * <p>Reviewers may read every run (its instance, tasks and history) and start runs; they complete
  * exactly the tasks offered to their group, through the engine's default task permissions.
  * Operators may do anything with process definitions, instances and tasks, and use Cockpit.
+ * Workers may read and update the instances of every process definition, which is what fetching,
+ * locking, completing and failing external tasks needs, and nothing more; Camunda has no right per
+ * topic, so a worker's credentials can take any external task.
  */
 class AccessBootstrap extends AbstractProcessEnginePlugin {
 
@@ -63,7 +68,7 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   public void preInit(ProcessEngineConfigurationImpl configuration) {
     String groups = Objects.requireNonNullElse(configuration.getGroupResourceWhitelistPattern(),
         Objects.requireNonNullElse(configuration.getGeneralResourceWhitelistPattern(), CAMUNDA_DEFAULT_IDS));
-    configuration.setGroupResourceWhitelistPattern(groups + "|" + REVIEWERS + "|" + OPERATORS);
+    configuration.setGroupResourceWhitelistPattern(groups + "|" + REVIEWERS + "|" + OPERATORS + "|" + WORKERS);
   }
 
   @Override
@@ -72,6 +77,7 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     if (!identity.isReadOnly()) {
       ensureGroup(identity, REVIEWERS, "Agent reviewers");
       ensureGroup(identity, OPERATORS, "Agent operators");
+      ensureGroup(identity, WORKERS, "Agent tool workers");
     }
     if (!engine.getProcessEngineConfiguration().isAuthorizationEnabled()) {
       LOG.warn("Camunda authorization is disabled: every authenticated user may do anything with every run");
@@ -91,6 +97,7 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     grant(authorizations, OPERATORS, DEPLOYMENT, ANY, READ);
     grant(authorizations, OPERATORS, DECISION_DEFINITION, ANY, READ);
     grant(authorizations, OPERATORS, FILTER, filter, READ);
+    grant(authorizations, WORKERS, PROCESS_DEFINITION, ANY, READ_INSTANCE, UPDATE_INSTANCE);
   }
 
   private static void ensureGroup(IdentityService identity, String id, String name) {

@@ -2,7 +2,7 @@ package dev.agentloop.security;
 
 /**
  * The groups AgentLoop grants rights to. The shipped diagrams offer their user tasks to
- * {@link #REVIEWERS}; operators fix and steer runs.
+ * {@link #REVIEWERS}; operators fix and steer runs; remote workers run tools.
  */
 public final class AgentLoopGroups {
 
@@ -11,6 +11,12 @@ public final class AgentLoopGroups {
 
   /** Everything reviewers do, plus Cockpit and every run and task. */
   public static final String OPERATORS = "agent-operators";
+
+  /**
+   * Remote workers that serve tool topics over the engine REST API: fetch-and-lock, complete and fail
+   * external tasks of every process, nothing else (no tasks, no webapps, no starting or deleting).
+   */
+  public static final String WORKERS = "agent-workers";
 
   private AgentLoopGroups() {}
 }

@@ -2,6 +2,7 @@ package dev.agentloop.security;
 
 import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
+import static dev.agentloop.security.AgentLoopGroups.WORKERS;
 
 import java.util.List;
 import org.camunda.bpm.engine.IdentityService;
@@ -11,8 +12,8 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 
 /**
- * The demo setup of the stand-alone app ({@code agentloop.demo.enabled=true}): {@code reviewer}
- * and {@code operator}, each with its user id as password, and the Camunda admin user in both
+ * The demo setup of the stand-alone app ({@code agentloop.demo.enabled=true}): {@code reviewer},
+ * {@code operator} and {@code worker} (for remote tool workers), each with its user id as password, and the Camunda admin user in both
  * AgentLoop groups so it sees the agents' tasks in Tasklist. Known passwords: never in production.
  */
 class DemoUsers implements ApplicationRunner {
@@ -30,6 +31,7 @@ class DemoUsers implements ApplicationRunner {
     IdentityService identity = engine.getIdentityService();
     ensureUser(identity, "reviewer", "Rita", "Reviewer", List.of(REVIEWERS));
     ensureUser(identity, "operator", "Otto", "Operator", List.of(REVIEWERS, OPERATORS));
+    ensureUser(identity, "worker", "Wendy", "Worker", List.of(WORKERS));
     if (adminUserId != null && identity.createUserQuery().userId(adminUserId).count() > 0) {
       ensureMemberships(identity, adminUserId, List.of(REVIEWERS, OPERATORS));
     }

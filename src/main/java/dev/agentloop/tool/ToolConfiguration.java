@@ -7,6 +7,7 @@ import dev.agentloop.tool.builtin.CurrentTimeTool;
 import dev.agentloop.tool.builtin.HttpGetTool;
 import dev.agentloop.tool.builtin.ReadDocumentTool;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,7 +15,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
-/** The built-in tools, the registry of every {@link AgentTool} bean, approvals, and the runner's pool. */
+/** The built-in tools, the registry of every {@link AgentTool} bean and remote tool, approvals, and the runner's pool. */
 @Configuration(proxyBeanMethods = false)
 public class ToolConfiguration {
 
@@ -45,9 +46,13 @@ public class ToolConfiguration {
     return new AskHumanTool();
   }
 
+  /** The tool beans and the tools declared remote in {@code agentloop.tools.remote}. */
   @Bean
-  ToolRegistry toolRegistry(List<AgentTool> tools) {
-    return new ToolRegistry(tools);
+  ToolRegistry toolRegistry(List<AgentTool> tools, AgentLoopProperties properties) {
+    List<AgentTool> all = new ArrayList<>(tools);
+    properties.tools().remote().forEach((name, remote) ->
+        all.add(RemoteTool.of(name, remote.description(), remote.parameters(), remote.sideEffects())));
+    return new ToolRegistry(all);
   }
 
   @Bean

@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
 
 /**
  * All tools of this application by name, each with its compiled argument schema. Built once at
- * start-up from the tool beans; a duplicate name or an invalid schema fails the start with a
- * message naming the tool. Thread-safe (immutable).
+ * start-up from the tool beans and the configured {@link RemoteTool}s; a duplicate name (also
+ * between a local and a remote tool) or an invalid schema fails the start with a message naming
+ * the tool. Thread-safe (immutable).
  */
 public class ToolRegistry {
 
@@ -45,6 +46,12 @@ public class ToolRegistry {
 
   public boolean contains(String name) {
     return tools.containsKey(name);
+  }
+
+  /** Whether the tool runs on remote workers ({@link RemoteTool}) rather than in this application. */
+  public boolean isRemote(String name) {
+    RegisteredTool tool = tools.get(name);
+    return tool != null && tool.tool() instanceof RemoteTool;
   }
 
   public Collection<String> names() {

@@ -155,6 +155,21 @@ class AgentDeploymentCheckTest {
   }
 
   @Test
+  void should_refuse_an_agent_that_may_call_a_remote_tool_without_a_remote_tool_task() {
+    // crm_lookup is declared remote in the test profile: without the task its calls would never run
+    assertRefused(minimalAgent("slip-no-remote-task", Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, crm_lookup")),
+        ReactAgentProcess.THINK, "agent property 'allowedTools' allows crm_lookup, which remote workers run, but the"
+            + " diagram has no remote tool task");
+  }
+
+  @Test
+  void should_refuse_a_remote_tool_task_on_a_topic_of_one_tool() {
+    assertRefused("slip-remote-topic", topic(ReactAgentProcess.CALL_REMOTE_TOOL, "agentloop.tool.crm_lookup"),
+        ReactAgentProcess.CALL_REMOTE_TOOL, "camunda:topic 'agentloop.tool.crm_lookup' is not the remote tool topic:"
+            + " remote tool tasks use agentloop.tool.${tool}");
+  }
+
+  @Test
   void should_refuse_an_agent_that_may_ask_a_person_without_an_ask_human_task() {
     assertRefused(minimalAgent("slip-no-ask-human", Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, ask_human")),
         ReactAgentProcess.THINK, "agent property 'allowedTools' allows ask_human, but the diagram has no ask-human task");

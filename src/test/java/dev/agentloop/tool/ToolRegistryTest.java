@@ -166,6 +166,48 @@ class ToolRegistryTest {
   }
 
   @Test
+  void should_register_a_remote_tool_like_any_tool_but_know_that_it_runs_elsewhere() {
+    // given
+    RemoteTool lookup = RemoteTool.of("crm_lookup", "Looks a customer up",
+        "{\"type\": \"object\", \"properties\": {\"customerId\": {\"type\": \"string\"}}, \"required\": [\"customerId\"]}",
+        true);
+
+    // when
+    ToolRegistry registry = new ToolRegistry(List.of(echo(), lookup));
+
+    // then its schema is checked here, its calls need approval like a local tool's, and it never runs here
+    assertThat(registry.isRemote("crm_lookup")).isTrue();
+    assertThat(registry.isRemote("echo")).isFalse();
+    assertThat(registry.isRemote("missing")).isFalse();
+    assertThat(registry.violations("crm_lookup", json("{}"))).containsExactly("required property 'customerId' not found");
+    assertThat(registry.find("crm_lookup").orElseThrow().sideEffects()).isTrue();
+    assertThatThrownBy(() -> lookup.execute(json("{\"customerId\": \"C-1\"}")))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessage("'crm_lookup' runs on remote workers, not in this application");
+  }
+
+  @Test
+  void should_reject_a_remote_tool_named_like_a_local_one() {
+    RemoteTool remoteEcho = RemoteTool.of("echo", "Echoes remotely", "{\"type\": \"object\"}", false);
+
+    assertThatThrownBy(() -> new ToolRegistry(List.of(echo(), remoteEcho)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("two tools are named 'echo'");
+  }
+
+  @Test
+  void should_name_the_remote_tool_whose_declaration_is_unusable() {
+    assertThatThrownBy(() -> RemoteTool.of("crm_lookup", "Looks a customer up", "{type: object", false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("remote tool 'crm_lookup': parameters must be a JSON Schema as JSON text: ");
+    assertThatThrownBy(() -> RemoteTool.of("crm_lookup", " ", "{\"type\": \"object\"}", false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("remote tool 'crm_lookup': description must not be blank");
+    assertThatThrownBy(() -> new ToolRegistry(List.of(RemoteTool.of("crm_lookup", "Looks up", "{\"type\": \"string\"}",
+        false)))).hasMessage("tool 'crm_lookup': parameters must be a JSON Schema of type object");
+  }
+
+  @Test
   void should_keep_its_tools_unmodifiable() {
     ToolRegistry registry = new ToolRegistry(List.of(echo()));
 

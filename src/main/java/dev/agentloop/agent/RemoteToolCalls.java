@@ -1,0 +1,163 @@
+package dev.agentloop.agent;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Usage;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.delegate.ExecutionListener;
+import org.camunda.bpm.engine.impl.context.Context;
+import org.camunda.bpm.engine.impl.interceptor.CommandContext;
+import org.camunda.bpm.engine.impl.persistence.entity.ExternalTaskEntity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The calls of a turn that remote workers serve, and both ends of one such call in the diagram.
+ *
+ * <p>{@code act} runs the calls it can run here and leaves those of remote tools pending; the
+ * diagram then takes {@code callRemoteTool} once per pending call, each time back through
+ * {@code act}. When {@code callRemoteTool} starts, {@link #startListener()} puts the first pending
+ * call into its local variables {@code callId}, {@code tool} and {@code arguments} (the topic is
+ * {@code agentloop.tool.${tool}}); a remote worker fetches them and completes the task with
+ * {@code result} or {@code error}. {@link #endListener()} then writes the observation in the
+ * transaction that completes the task, authored by the tool, with the worker's id.
+ *
+ * <p>Nothing is written twice: the engine lets an external task complete once (a late completion of
+ * a task that was completed, cancelled or locked again by another worker fails with 404), a call
+ * that has its observation already is not observed again, and the append expects the head it read,
+ * so a concurrent change of the trace rolls the completion back. A task cancelled (by an edit, an
+ * escape or a deletion) writes nothing. Thread-safe.
+ */
+public class RemoteToolCalls {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RemoteToolCalls.class);
+
+  private final AgentDefinitions definitions;
+  private final LoopStateReader reader;
+  private final StepStore store;
+  private final ToolRegistry tools;
+
+  RemoteToolCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools) {
+    this.definitions = definitions;
+    this.reader = reader;
+    this.store = store;
+    this.tools = tools;
+  }
+
+  /**
+   * The calls of the current turn that wait for a remote worker, in the order the model made them,
+   * as they are to run (with the arguments a person edited): calls of remote tools the agent may
+   * call, not rejected, with arguments that fit the tool's schema. {@code act} reports the others.
+   */
+  List<Action> pending(LoopState state, AgentSettings settings) {
+    Map<String, Approval> approvals = state.approvals();
+    return state.pendingActions().stream()
+        .filter(action -> !rejected(approvals.get(action.callId())))
+        .map(action -> asRun(action, approvals.get(action.callId())))
+        .filter(call -> goesRemote(call, settings))
+        .toList();
+  }
+
+  /** A call as the model made it, or as a person edited it when approving it. */
+  static Action asRun(Action action, Approval approval) {
+    return approval != null && approval.decision() == Approval.Decision.EDIT
+        ? new Action(action.callId(), action.tool(), approval.arguments(), null) : action;
+  }
+
+  /** Puts the first pending remote call into the starting {@code callRemoteTool}'s local variables. */
+  public ExecutionListener startListener() {
+    return execution -> {
+      AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
+      LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
+      Action call = pending(state, settings).stream().findFirst().orElseThrow(() -> new IllegalStateException(
+          "run " + execution.getProcessInstanceId() + " has no call of a remote tool waiting: '"
+              + execution.getCurrentActivityId() + "' must only be reached from act, when it routes to remote calls"));
+      execution.setVariableLocal(ReactAgentProcess.CALL_ID.name(), call.callId());
+      execution.setVariableLocal(ReactAgentProcess.TOOL.name(), call.tool());
+      execution.setVariableLocal(ReactAgentProcess.ARGUMENTS.name(), call.arguments().toString());
+    };
+  }
+
+  /** Writes what the remote worker completed the task with as the call's observation. */
+  public ExecutionListener endListener() {
+    return execution -> {
+      if (execution.isCanceled()) {
+        return; // cancelled by an edit, an escape or a deletion: no worker answered
+      }
+      String callId = ReactAgentProcess.CALL_ID.get(execution);
+      Object result = take(execution, ReactAgentProcess.RESULT);
+      Object error = take(execution, ReactAgentProcess.ERROR);
+      AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
+      LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
+      Optional<Action> call = pending(state, settings).stream().filter(a -> a.callId().equals(callId)).findFirst();
+      if (call.isEmpty()) {
+        LOG.info("call {} of run {} is observed already; the remote result is dropped", callId,
+            execution.getProcessInstanceId());
+        return;
+      }
+      store.append(state.head(), List.of(step(observation(call.get(), result, error, settings), workerOf(execution))),
+          new Usage(0, 1, 0));
+    };
+  }
+
+  private boolean goesRemote(Action call, AgentSettings settings) {
+    return tools.isRemote(call.tool()) && settings.allows(call.tool()) && call.hasValidArguments()
+        && tools.violations(call.tool(), call.arguments()).isEmpty();
+  }
+
+  private static boolean rejected(Approval approval) {
+    return approval != null && approval.decision() == Approval.Decision.REJECT;
+  }
+
+  private static Observation observation(Action call, Object result, Object error, AgentSettings settings) {
+    if (error != null) {
+      return Observation.error(call, String.valueOf(error));
+    }
+    if (result == null) {
+      return Observation.error(call, "the remote worker completed '" + call.tool() + "' without a "
+          + ReactAgentProcess.RESULT + " or an " + ReactAgentProcess.ERROR);
+    }
+    String text = String.valueOf(result);
+    int limit = settings.maxStepChars();
+    return Observation.result(call, text.length() <= limit ? text
+        : text.substring(0, limit) + "\n[cut: " + (text.length() - limit) + " more characters]");
+  }
+
+  /** Authored by the tool, as a local tool's observation is, with the id of the worker that ran it. */
+  private static NewStep step(Observation observation, String workerId) {
+    ObjectNode content = (ObjectNode) observation.toContent();
+    if (workerId != null) {
+      content.put("worker", workerId);
+    }
+    return new NewStep(StepKind.OBSERVATION, content, observation.tool());
+  }
+
+  /** Reads a variable the worker completed the task with and removes it: the trace keeps it, not the instance. */
+  private static Object take(DelegateExecution execution, String name) {
+    Object value = execution.getVariable(name);
+    if (execution.hasVariable(name)) {
+      execution.removeVariable(name);
+    }
+    return value;
+  }
+
+  /** The completed task left the execution already, but it is still in this command's cache. */
+  private static String workerOf(DelegateExecution execution) {
+    CommandContext command = Context.getCommandContext();
+    if (command == null) {
+      return null;
+    }
+    return command.getDbEntityManager().getCachedEntitiesByType(ExternalTaskEntity.class).stream()
+        .filter(task -> execution.getId().equals(task.getExecutionId()))
+        .map(ExternalTaskEntity::getWorkerId)
+        .filter(Objects::nonNull)
+        .findFirst().orElse(null);
+  }
+}
