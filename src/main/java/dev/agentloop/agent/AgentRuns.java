@@ -6,6 +6,7 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.util.List;
+import java.util.function.Supplier;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
@@ -49,14 +50,23 @@ public class AgentRuns {
    * not start an agent is told so by the engine when trying, rather than that it does not exist.
    */
   public List<String> deployedAgents() {
-    CommandExecutor commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
-        .getCommandExecutorTxRequired();
-    return commands.execute(context -> context.runWithoutAuthorization(() ->
+    return withoutAuthorization(() ->
         engine.getRepositoryService().createProcessDefinitionQuery().latestVersion().list().stream()
             .filter(definition -> definitions.isAgent(definition.getId()))
             .map(ProcessDefinition::getKey)
             .sorted()
-            .toList()));
+            .toList());
+  }
+
+  private <T> T withoutAuthorization(Supplier<T> query) {
+    CommandExecutor commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
+        .getCommandExecutorTxRequired();
+    return commands.execute(context -> context.runWithoutAuthorization(query::get));
+  }
+
+  /** @throws dev.agentloop.trace.UnknownRunException when there is no such run */
+  public void requireRun(String runId) {
+    store.run(runId);
   }
 
   /** @throws dev.agentloop.trace.UnknownRunException when there is no such run */
@@ -66,9 +76,11 @@ public class AgentRuns {
     List<String> waitingFor = List.of();
     String incident = null;
     if (status == RunStatus.RUNNING) {
-      List<Incident> incidents = engine.getRuntimeService().createIncidentQuery().processInstanceId(runId).list();
-      waitingFor = engine.getTaskService().createTaskQuery().processInstanceId(runId).list().stream()
-          .map(Task::getTaskDefinitionKey).toList();
+      // how the run stands is the same for everyone who may read it, whatever tasks they may see
+      List<Incident> incidents = withoutAuthorization(() ->
+          engine.getRuntimeService().createIncidentQuery().processInstanceId(runId).list());
+      waitingFor = withoutAuthorization(() -> engine.getTaskService().createTaskQuery().processInstanceId(runId).list())
+          .stream().map(Task::getTaskDefinitionKey).toList();
       if (!incidents.isEmpty()) {
         status = RunStatus.FAILED;
         incident = incidents.get(0).getIncidentMessage();

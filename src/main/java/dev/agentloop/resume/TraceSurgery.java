@@ -55,7 +55,8 @@ class TraceSurgery {
    * @throws dev.agentloop.trace.StaleHeadException when the run's head is no longer at {@code run}'s version
    */
   Outcome replace(RunRecord run, Step original, NewStep replacement, AgentSettings settings) {
-    List<Step> path = store.activePath(run.runId());
+    // the edited step's turn and what follows: the cost of an edit does not grow with the run's length
+    List<Step> path = store.activePathFrom(run.runId(), Math.max(1, original.stepNo() - TURN_WINDOW));
     List<Step> abandoned = path.subList(path.indexOf(original), path.size());
     List<Step> carried = carriedOver(original, abandoned);
     List<NewStep> steps = new ArrayList<>();
@@ -131,6 +132,7 @@ class TraceSurgery {
         .toList();
   }
 
+  /** The side effects among the lost steps, with the arguments of their calls (found in {@code path}). */
   private List<SideEffect> sideEffects(List<Step> path, List<Step> lost) {
     Map<String, JsonNode> arguments = new HashMap<>();
     path.stream().filter(step -> step.kind() == StepKind.ACTION)

@@ -69,6 +69,13 @@ public class StepStore {
         stepMapper, runId);
   }
 
+  /** The active path from step {@code fromStep} on (by number), root first: what an edit there touches. */
+  public List<Step> activePathFrom(String runId, int fromStep) {
+    return jdbc.query(
+        "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND status = 'ACTIVE' AND step_no >= ?"
+            + " ORDER BY step_no", stepMapper, runId, fromStep);
+  }
+
   /** The last {@code limit} steps of the active path, root first: what the next model call needs. */
   public List<Step> recentPath(String runId, int limit) {
     List<Step> newestFirst = jdbc.query(

@@ -74,7 +74,7 @@ class ResumeController {
 
   /** Unknown runs are 404 and runs the caller may not read 403, before anything else is said about them. */
   private void readable(String id) {
-    runs.view(id);
+    runs.requireRun(id);
     access.requireRead(id);
   }
 }
