@@ -28,8 +28,8 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
  * topic), has them checked ({@link AgentDeploymentCheck}), attaches the run lifecycle to them,
  * lets their tasks wake the embedded worker, connects their review tasks (user tasks marked
  * {@code agentloop.review}) to the reviews and their remote tool tasks (topic
- * {@code agentloop.tool.${tool}}) to {@link RemoteToolCalls}. The engine parses all elements of a process before it
- * calls {@link #parseProcess}, so by then we know whether it is an agent.
+ * {@code agentloop.tool.${tool}}) to {@link RemoteToolCalls}. The engine parses all elements of a
+ * process before it calls {@link #parseProcess}, so by then we know whether it is an agent.
  */
 class AgentParseListener extends AbstractBpmnParseListener {
 

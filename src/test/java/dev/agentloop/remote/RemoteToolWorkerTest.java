@@ -30,6 +30,7 @@ import org.camunda.bpm.client.backoff.ErrorAwareBackoffStrategy;
 import org.camunda.bpm.client.exception.ExternalTaskClientException;
 import org.camunda.bpm.client.task.ExternalTask;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.ProcessEngines;
 import org.camunda.bpm.engine.externaltask.ExternalTaskQuery;
 import org.camunda.bpm.engine.identity.User;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
@@ -59,6 +60,8 @@ class RemoteToolWorkerTest {
   @BeforeEach
   void initAssertions() {
     BpmnAwareTests.init(engine);
+    // /engine-rest serves the engine registered JVM-wide as "default"; another Spring context must not own that name
+    assertThat(ProcessEngines.getDefaultProcessEngine()).as("the engine behind /engine-rest").isSameAs(engine);
   }
 
   @AfterEach

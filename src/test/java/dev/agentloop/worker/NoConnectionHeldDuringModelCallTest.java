@@ -28,9 +28,15 @@ import org.springframework.test.context.ActiveProfiles;
 /**
  * With a connection pool of ONE, the engine stays fully usable while a model call is pending: the
  * worker holds no connection and no transaction while it waits.
+ *
+ * <p>Its engine has a name of its own: Camunda's REST API and webapps find engines by name in a
+ * JVM-wide registry, where the engine of this second Spring context would otherwise replace the
+ * shared test context's engine "default", and the shared context's /engine-rest would serve this
+ * context's database.
  */
 @SpringBootTest(classes = {AgentLoopApplication.class, TestAgent.class, NoConnectionHeldDuringModelCallTest.BlockingModel.class},
-    properties = {"spring.datasource.hikari.maximum-pool-size=1", "spring.datasource.hikari.connection-timeout=2000"})
+    properties = {"spring.datasource.hikari.maximum-pool-size=1", "spring.datasource.hikari.connection-timeout=2000",
+        "camunda.bpm.process-engine-name=noConnectionHeld"})
 @ActiveProfiles("test")
 class NoConnectionHeldDuringModelCallTest {
 
