@@ -101,7 +101,7 @@ class RemoteToolCallsTest {
     }
     Step head = steps.get(steps.size() - 1);
     RunRecord run = new RunRecord(RUN_ID, "agent", "question", RunStatus.RUNNING, null,
-        new RunHead(RUN_ID, steps.size(), head.stepNo(), head.turn(), steps.size()), 0, 0, 0, TIME, null, null, null);
+        new RunHead(RUN_ID, steps.size(), head.stepNo(), head.turn(), steps.size()), 0, 0, 0, TIME, null, null);
     return new LoopState(run, null, steps, false);
   }
 }

@@ -64,7 +64,7 @@ class AskHumanBenchmark {
     BenchmarkReport.print("Ask-human round trip (issue 3): H2 file database, REST API with HTTP Basic",
         String.format("%d rounds: p50 %.1f ms, p95 %.1f ms, max %.1f ms%n"
                 + "(answer posted -> observation written, model asked, next askHuman task open)",
-            ROUNDS, percentile(millis, 50), percentile(millis, 95), millis.get(millis.size() - 1)));
+            ROUNDS, BenchmarkReport.percentile(millis, 50), BenchmarkReport.percentile(millis, 95), millis.get(millis.size() - 1)));
   }
 
   /** Polls every millisecond (the figures' resolution) for the run's next askHuman task. */
@@ -79,9 +79,5 @@ class AskHumanBenchmark {
       Thread.sleep(1);
     }
     throw new AssertionError("no new question in run " + run + " within 30 s");
-  }
-
-  private static double percentile(List<Double> sorted, int percent) {
-    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(percent / 100.0 * sorted.size()) - 1));
   }
 }

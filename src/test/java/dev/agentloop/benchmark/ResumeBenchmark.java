@@ -94,8 +94,8 @@ class ResumeBenchmark {
                 + " over %d edits%n"
                 + "after the edit: %d model calls, %.0f ms (p50) until the answer waits again%n"
                 + "full re-run from scratch: %d model calls, %.0f ms%n",
-            percentile(editMillis, 50), percentile(editMillis, 95), EDITS, modelCallsAfterEdit,
-            percentile(continueMillis, 50), first.modelCalls(), scratchMillis));
+            BenchmarkReport.percentile(editMillis, 50), BenchmarkReport.percentile(editMillis, 95), EDITS, modelCallsAfterEdit,
+            BenchmarkReport.percentile(continueMillis, 50), first.modelCalls(), scratchMillis));
   }
 
   private Step observationOfTurn(String run, int turn) {
@@ -116,9 +116,5 @@ class ResumeBenchmark {
       Thread.sleep(1);
     }
     throw new AssertionError("run " + run + " did not answer again within 2 minutes");
-  }
-
-  private static double percentile(List<Double> sorted, int percent) {
-    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(percent / 100.0 * sorted.size()) - 1));
   }
 }

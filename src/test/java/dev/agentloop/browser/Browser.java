@@ -6,9 +6,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.By;
 import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.JavascriptExecutor;
@@ -28,6 +31,18 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * where a missing browser is a failure.
  */
 final class Browser implements AutoCloseable {
+
+  /** A JUnit extension that saves what the browser showed when a test failed, for the report. */
+  static TestWatcher screenshotOnFailure(Supplier<Browser> browser) {
+    return new TestWatcher() {
+      @Override
+      public void testFailed(ExtensionContext context, Throwable cause) {
+        if (browser.get() != null) {
+          browser.get().screenshot("failed-" + context.getRequiredTestMethod().getName());
+        }
+      }
+    };
+  }
 
   static final Duration PATIENCE = Duration.ofSeconds(30);
   private static final Path SCREENSHOTS = Path.of("target", "screenshots");

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.By;
@@ -59,14 +58,7 @@ class CockpitBrowserTest {
   private ApiClient api;
 
   @RegisterExtension
-  final TestWatcher screenshotOnFailure = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      if (browser != null) {
-        browser.screenshot("failed-" + context.getRequiredTestMethod().getName());
-      }
-    }
-  };
+  final TestWatcher screenshotOnFailure = Browser.screenshotOnFailure(() -> browser);
 
   @BeforeAll
   void log_in_as_an_operator() {

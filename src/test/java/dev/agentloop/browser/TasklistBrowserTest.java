@@ -17,7 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -39,14 +38,7 @@ class TasklistBrowserTest {
 
   /** What the browser showed when a test failed, for the report. */
   @RegisterExtension
-  final TestWatcher screenshotOnFailure = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      if (browser != null) {
-        browser.screenshot("failed-" + context.getRequiredTestMethod().getName());
-      }
-    }
-  };
+  final TestWatcher screenshotOnFailure = Browser.screenshotOnFailure(() -> browser);
 
   @BeforeAll
   void log_in_as_a_reviewer() {
