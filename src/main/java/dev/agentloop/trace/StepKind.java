@@ -6,9 +6,11 @@ package dev.agentloop.trace;
  *   <li>{@code PLAN}: {@code {"steps": ["..."]}}</li>
  *   <li>{@code THOUGHT}: {@code {"text": "..."}} — the model's reasoning of one turn (may be empty)</li>
  *   <li>{@code ACTION}: {@code {"callId", "tool", "arguments": {...}}}, or {@code "rawArguments"} when the
- *       model's arguments were not JSON</li>
- *   <li>{@code OBSERVATION}: {@code {"callId", "tool", "result"}} or {@code {..., "error"}}; a reply the
- *       model got wrong as a whole is observed as {@code {"error"}} alone</li>
+ *       model's arguments were not JSON; {@code "repeats": n} when the call would repeat the side
+ *       effect observed at step n of an abandoned branch (it then waits for approval)</li>
+ *   <li>{@code OBSERVATION}: {@code {"callId", "tool", "result"}} or {@code {..., "error"}}, with
+ *       {@code "worker"} when a remote worker ran the tool; a reply the model got wrong as a whole is
+ *       observed as {@code {"error"}} alone</li>
  *   <li>{@code HUMAN_INPUT}: {@code {"text": "..."}} — a note, feedback or answer of a person</li>
  *   <li>{@code FINAL_ANSWER}: {@code {"text": "..."}}</li>
  * </ul>
