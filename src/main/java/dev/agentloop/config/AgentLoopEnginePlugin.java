@@ -2,6 +2,7 @@ package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.agent.RunTimeBudget;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
@@ -19,12 +20,15 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDiagramRules rules;
+  private final RunTimeBudget runTimeBudget;
 
-  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules) {
+  AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
+      RunTimeBudget runTimeBudget) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.rules = rules;
+    this.runTimeBudget = runTimeBudget;
   }
 
   @Override
@@ -32,7 +36,8 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     if (configuration.getCustomPostBPMNParseListeners() == null) {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
-    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle, arrivals, reviews, rules));
+    configuration.getCustomPostBPMNParseListeners().add(new AgentParseListener(lifecycle, arrivals, reviews, rules,
+        runTimeBudget));
   }
 
   @Override

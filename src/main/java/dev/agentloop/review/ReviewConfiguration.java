@@ -3,6 +3,7 @@ package dev.agentloop.review;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.Router;
+import dev.agentloop.resilience.Breakers;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;
@@ -10,19 +11,20 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The four reviews and the listeners that connect them to their user tasks. */
+/** The reviews (plan, ask-human, approval, answer, agent stuck) and the listeners that connect them to their user tasks. */
 @Configuration(proxyBeanMethods = false)
 public class ReviewConfiguration {
 
   @Bean
   Reviews reviews(StepStore store, LoopStateReader reader, AgentDefinitions definitions, Router router,
-      ToolRegistry tools) {
+      ToolRegistry tools, Breakers breakers) {
     PendingCalls calls = new PendingCalls(store, reader);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
-        ReviewKind.ANSWER, new AnswerReview(store)), calls, definitions);
+        ReviewKind.ANSWER, new AnswerReview(store),
+        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers)), calls, definitions);
   }
 
   @Bean

@@ -7,7 +7,8 @@ package dev.agentloop.trace;
  *   <li>{@code THOUGHT}: {@code {"text": "..."}} — the model's reasoning of one turn (may be empty)</li>
  *   <li>{@code ACTION}: {@code {"callId", "tool", "arguments": {...}}}, or {@code "rawArguments"} when the
  *       model's arguments were not JSON</li>
- *   <li>{@code OBSERVATION}: {@code {"callId", "tool", "result"}} or {@code {..., "error"}}; a reply the
+ *   <li>{@code OBSERVATION}: {@code {"callId", "tool", "result"}} or {@code {..., "error"}}, with {@code "failure"}
+ *       naming the kind of failure where known (e.g. {@code unavailable}, {@code not_run}); a reply the
  *       model got wrong as a whole is observed as {@code {"error"}} alone</li>
  *   <li>{@code HUMAN_INPUT}: {@code {"text": "..."}} — a note, feedback or answer of a person</li>
  *   <li>{@code FINAL_ANSWER}: {@code {"text": "..."}}</li>
