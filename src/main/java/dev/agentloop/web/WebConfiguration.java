@@ -1,6 +1,7 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.resilience.Breakers;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.RunAccess;
 import org.springframework.context.annotation.Bean;
@@ -13,6 +14,11 @@ public class WebConfiguration {
   @Bean
   RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access) {
     return new RunController(runs, tasks, access);
+  }
+
+  @Bean
+  BreakerController breakerController(Breakers breakers) {
+    return new BreakerController(breakers);
   }
 
   @Bean
