@@ -145,6 +145,7 @@ public record AgentLoopProperties(
    * @param unknownErrors what an error of no known class counts as: retried (transient) or not (persistent)
    * @param transientPatterns regular expressions; an error whose message matches one is transient
    * @param persistentPatterns regular expressions; an error whose message matches one is persistent (checked first)
+   * @param toolBreakers breaker settings of single tools, by tool name, instead of {@code toolBreaker}
    * @param finalAnswerAt the share of a budget (model calls, tool calls, tokens) from which the model is asked
    *     for its final answer
    * @param loopWindow how many of the latest tool calls the loop detector looks at
@@ -156,14 +157,16 @@ public record AgentLoopProperties(
       @NotNull List<String> persistentPatterns,
       @NotNull @Valid Retry retry,
       @NotNull @Valid Breaker toolBreaker,
+      Map<String, @Valid Breaker> toolBreakers,
       @NotNull @Valid Breaker modelBreaker,
       @DecimalMin("0.1") @DecimalMax("1") double finalAnswerAt,
       @Positive int loopWindow,
       @Min(2) int loopMaxCycleLength) {
 
     public Resilience {
-      transientPatterns = List.copyOf(transientPatterns);
-      persistentPatterns = List.copyOf(persistentPatterns);
+      transientPatterns = transientPatterns == null ? List.of() : List.copyOf(transientPatterns);
+      persistentPatterns = persistentPatterns == null ? List.of() : List.copyOf(persistentPatterns);
+      toolBreakers = toolBreakers == null ? Map.of() : Map.copyOf(toolBreakers);
     }
 
     /** What an error that is neither known transient nor known persistent counts as. */

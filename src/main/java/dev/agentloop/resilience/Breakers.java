@@ -34,6 +34,7 @@ public class Breakers {
   }
 
   private final Breaker toolSettings;
+  private final Map<String, Breaker> toolOverrides;
   private final Breaker modelSettings;
   private final Predicate<Throwable> isFailure;
   private final ResilienceMetrics metrics;
@@ -41,8 +42,13 @@ public class Breakers {
 
   private record Guarded(Kind kind, String target, CircuitBreaker<Object> breaker) {}
 
-  public Breakers(Breaker toolSettings, Breaker modelSettings, ErrorClassifier classifier, ResilienceMetrics metrics) {
+  /**
+   * @param toolOverrides settings of single tools by name, instead of {@code toolSettings}
+   */
+  public Breakers(Breaker toolSettings, Map<String, Breaker> toolOverrides, Breaker modelSettings,
+      ErrorClassifier classifier, ResilienceMetrics metrics) {
     this.toolSettings = Objects.requireNonNull(toolSettings, "toolSettings");
+    this.toolOverrides = Map.copyOf(toolOverrides);
     this.modelSettings = Objects.requireNonNull(modelSettings, "modelSettings");
     Objects.requireNonNull(classifier, "classifier");
     this.isFailure = error -> classifier.classify(error) != ErrorClass.PERSISTENT;
@@ -87,7 +93,7 @@ public class Breakers {
   }
 
   private Guarded create(String name, Kind kind, String target) {
-    Breaker settings = kind == Kind.TOOL ? toolSettings : modelSettings;
+    Breaker settings = kind == Kind.MODEL ? modelSettings : toolOverrides.getOrDefault(target, toolSettings);
     CircuitBreaker<Object> breaker = CircuitBreaker.builder()
         .handleIf((result, error) -> error != null && isFailure.test(error))
         .withFailureThreshold(settings.failureThreshold(), settings.failureExecutions())

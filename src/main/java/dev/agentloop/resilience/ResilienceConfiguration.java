@@ -27,12 +27,20 @@ public class ResilienceConfiguration {
     return new ResilienceMetrics(registry.getIfAvailable(SimpleMeterRegistry::new));
   }
 
-  /** A breaker for every tool and for the model endpoint from the start, so that all of them are listed. */
+  /**
+   * A breaker for every tool and for the model endpoint from the start, so that all of them are listed.
+   * Settings for a tool nobody registered fail the start.
+   */
   @Bean
   Breakers breakers(AgentLoopProperties properties, ErrorClassifier classifier, ResilienceMetrics metrics,
       ToolRegistry tools, ChatModel model) {
     AgentLoopProperties.Resilience resilience = properties.resilience();
-    Breakers breakers = new Breakers(resilience.toolBreaker(), resilience.modelBreaker(), classifier, metrics);
+    resilience.toolBreakers().keySet().stream().filter(name -> !tools.contains(name)).findFirst().ifPresent(name -> {
+      throw new IllegalArgumentException("agentloop.resilience.tool-breakers names an unknown tool '" + name
+          + "'; registered tools: " + String.join(", ", tools.names()));
+    });
+    Breakers breakers = new Breakers(resilience.toolBreaker(), resilience.toolBreakers(), resilience.modelBreaker(),
+        classifier, metrics);
     tools.names().forEach(breakers::tool);
     breakers.model(model.endpoint());
     return breakers;
