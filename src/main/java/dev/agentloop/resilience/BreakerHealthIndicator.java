@@ -24,7 +24,7 @@ public class BreakerHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    List<BreakerView> notClosed = breakers.states().stream().filter(view -> !view.isClosed()).toList();
+    List<BreakerView> notClosed = breakers.states().stream().filter(view -> !view.closed()).toList();
     if (notClosed.isEmpty()) {
       return Health.up().withDetail("breakers", breakers.states().size()).build();
     }

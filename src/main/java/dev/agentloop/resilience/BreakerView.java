@@ -20,7 +20,8 @@ public record BreakerView(String name, String kind, String target, String state)
     Objects.requireNonNull(state, "state");
   }
 
-  public boolean isClosed() {
+  /** Not a bean property, so that the JSON has exactly the four fields. */
+  public boolean closed() {
     return "CLOSED".equals(state);
   }
 }

@@ -138,7 +138,7 @@ class AgentStuckReview implements Review {
   /** Breakers that are not closed first. */
   private String breakerStates() {
     return breakers.states().stream()
-        .sorted(Comparator.comparing(BreakerView::isClosed).thenComparing(BreakerView::name))
+        .sorted(Comparator.comparing(BreakerView::closed).thenComparing(BreakerView::name))
         .map(view -> view.name() + ": " + view.state())
         .collect(Collectors.joining("\n"));
   }
