@@ -99,9 +99,18 @@ public class Breakers {
         .withFailureThreshold(settings.failureThreshold(), settings.failureExecutions())
         .withDelay(settings.delay())
         .withSuccessThreshold(settings.successThreshold())
-        .onOpen(event -> LOG.warn("circuit breaker {} opened: calls fail fast for {}", name, settings.delay()))
-        .onHalfOpen(event -> LOG.info("circuit breaker {} half-open: trial calls go through", name))
-        .onClose(event -> LOG.info("circuit breaker {} closed", name))
+        .onOpen(event -> {
+          LOG.warn("circuit breaker {} opened: calls fail fast for {}", name, settings.delay());
+          metrics.breakerTransition(name, "OPEN");
+        })
+        .onHalfOpen(event -> {
+          LOG.info("circuit breaker {} half-open: trial calls go through", name);
+          metrics.breakerTransition(name, "HALF_OPEN");
+        })
+        .onClose(event -> {
+          LOG.info("circuit breaker {} closed", name);
+          metrics.breakerTransition(name, "CLOSED");
+        })
         .build();
     metrics.breaker(name, kind.value(), target, breaker);
     return new Guarded(kind, target, breaker);

@@ -17,6 +17,7 @@ import java.util.Objects;
  *   <li>{@code agentloop.tool.calls} (timer; tool, outcome) and {@code agentloop.tool.failures}
  *       (counter; tool, class transient|persistent|unknown);
  *   <li>{@code agentloop.breaker.state} (gauge; name, kind, target): 0 closed, 1 half-open, 2 open;
+ *       {@code agentloop.breaker.transitions} (counter; name, state): how often a breaker entered a state;
  *   <li>{@code agentloop.loop.detections} (counter; pattern repeat|cycle|failure, level warning|loop);
  *   <li>{@code agentloop.escapes} (counter; code LOOP_DETECTED|BUDGET_EXHAUSTED|TOOL_UNAVAILABLE, source).
  * </ul>
@@ -68,6 +69,11 @@ public class ResilienceMetrics {
     Gauge.builder("agentloop.breaker.state", breaker, ResilienceMetrics::stateValue)
         .description("Circuit breaker state: 0 closed, 1 half-open, 2 open")
         .tags("name", name, "kind", kind, "target", target).register(registry);
+  }
+
+  void breakerTransition(String name, String state) {
+    Counter.builder("agentloop.breaker.transitions").description("Circuit breaker state changes")
+        .tags("name", name, "state", state).register(registry).increment();
   }
 
   /** A loop the detector found on a run's active path. */
