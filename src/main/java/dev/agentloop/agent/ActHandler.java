@@ -105,7 +105,7 @@ class ActHandler implements TopicHandler {
    * An observation to write, whether a tool ran for it (refused or rejected calls cost no tool call),
    * and the tool's name when its breaker refused the call.
    */
-  private record Observed(NewStep step, boolean toolRan, String unavailable) {}
+  record Observed(NewStep step, boolean toolRan, String unavailable) {}
 
   private boolean runs(Action action, Map<String, Approval> approvals, AgentSettings settings) {
     Approval approval = approvals.get(action.callId());
@@ -113,7 +113,7 @@ class ActHandler implements TopicHandler {
   }
 
   /** Runs a call as the model made it, or as a person edited it; a rejected call is observed as such. */
-  private CompletionStage<Observed> observe(Action action, Approval approval, AgentSettings settings) {
+  CompletionStage<Observed> observe(Action action, Approval approval, AgentSettings settings) {
     if (approval != null && approval.decision() == Approval.Decision.REJECT) {
       String reason = approval.reason() == null || approval.reason().isBlank() ? "" : ": " + approval.reason();
       return written(Observation.error(action, "not run, rejected by " + approval.decidedBy() + reason),
