@@ -57,8 +57,8 @@ public class AgentConfiguration {
   }
 
   @Bean
-  Router router(ToolApprovals approvals) {
-    return new Router(approvals);
+  Router router(ToolApprovals approvals, ToolRegistry tools) {
+    return new Router(approvals, tools);
   }
 
   @Bean

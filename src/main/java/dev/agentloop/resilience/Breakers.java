@@ -39,6 +39,7 @@ public class Breakers {
   private final Predicate<Throwable> isFailure;
   private final ResilienceMetrics metrics;
   private final Map<String, Guarded> byName = new ConcurrentHashMap<>();
+  private final Map<String, String> lastFailures = new ConcurrentHashMap<>();
 
   private record Guarded(Kind kind, String target, CircuitBreaker<Object> breaker) {}
 
@@ -82,6 +83,18 @@ public class Breakers {
   public Duration remainingDelay(String name) {
     Guarded guarded = byName.get(name);
     return guarded == null ? Duration.ZERO : guarded.breaker().getRemainingDelay();
+  }
+
+  /** Remembers the latest failed attempt of a target, so that a refusal can say what the breaker reacted to. */
+  void noteFailure(Kind kind, String target, Throwable error) {
+    Throwable failure = ErrorClassifier.unwrap(error);
+    String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+    lastFailures.put(name(kind, target), message.length() <= 300 ? message : message.substring(0, 300) + "…");
+  }
+
+  /** What the latest failed attempt of a target said, or {@code null}. */
+  String lastFailure(Kind kind, String target) {
+    return lastFailures.get(name(kind, target));
   }
 
   public static String name(Kind kind, String target) {

@@ -42,8 +42,9 @@ class GuardedToolCalls implements ToolCallGuard {
     CircuitBreaker<String> breaker = breakers.tool(tool.name());
     long start = System.nanoTime();
     Supplier<CompletionStage<String>> counted = () -> attempt.get().whenComplete((result, error) -> {
-      if (error != null) {
+      if (error != null && !(ErrorClassifier.unwrap(error) instanceof CircuitBreakerOpenException)) {
         metrics.toolFailure(tool.name(), classifier.classify(error));
+        breakers.noteFailure(Breakers.Kind.TOOL, tool.name(), error);
       }
     });
     return Failsafe.with(retryPolicy(tool), breaker).getStageAsync(counted::get).handle((result, error) -> {
@@ -55,7 +56,8 @@ class GuardedToolCalls implements ToolCallGuard {
       Throwable failure = ErrorClassifier.unwrap(error);
       if (failure instanceof CircuitBreakerOpenException open) {
         metrics.toolCall(tool.name(), latency, Outcome.REJECTED);
-        throw new CompletionException(unavailable(tool.name(), open.getCircuitBreaker().getRemainingDelay()));
+        throw new CompletionException(unavailable(tool.name(), open.getCircuitBreaker().getRemainingDelay(),
+            breakers.lastFailure(Breakers.Kind.TOOL, tool.name())));
       }
       metrics.toolCall(tool.name(), latency, Outcome.FAILURE);
       throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
@@ -67,9 +69,10 @@ class GuardedToolCalls implements ToolCallGuard {
         ? RetryPolicies.transientErrors(retry, classifier) : RetryPolicies.noRetries());
   }
 
-  static ToolUnavailableException unavailable(String tool, Duration retryIn) {
-    return new ToolUnavailableException("'" + tool + "' is unavailable: it failed too often lately, so AgentLoop"
-        + " does not call it for now (circuit breaker open; next try in about " + Math.max(1, retryIn.toSeconds())
-        + " s). Use another tool, or answer with what you have.");
+  static ToolUnavailableException unavailable(String tool, Duration retryIn, String lastFailure) {
+    return new ToolUnavailableException("'" + tool + "' is unavailable: it failed too often lately"
+        + (lastFailure == null ? "" : " (last error: " + lastFailure + ")") + ", so AgentLoop does not call it for"
+        + " now (circuit breaker open; next try in about " + Math.max(1, retryIn.toSeconds()) + " s). Use another"
+        + " tool, or answer with what you have.");
   }
 }

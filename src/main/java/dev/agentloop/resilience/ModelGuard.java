@@ -88,18 +88,21 @@ public class ModelGuard {
       return model.chat(request).whenComplete((reply, error) -> {
         if (error != null) {
           metrics.modelFailure(endpoint(), classifier.classify(error));
+          breakers.noteFailure(Breakers.Kind.MODEL, endpoint(), error);
         }
       });
     }
 
     private Throwable describe(Throwable failure) {
       if (failure instanceof CircuitBreakerOpenException open) {
+        String last = breakers.lastFailure(Breakers.Kind.MODEL, endpoint());
         return new ModelCallException("model endpoint " + endpoint() + " is not called: it failed too often lately"
-            + " (circuit breaker open; next try in about " + Math.max(1, open.getCircuitBreaker().getRemainingDelay()
-            .toSeconds()) + " s)", true, 0, null);
+            + (last == null ? "" : " (last error: " + last + ")") + "; circuit breaker open, next try in about "
+            + Math.max(1, open.getCircuitBreaker().getRemainingDelay().toSeconds()) + " s", true, 0, null);
       }
       if (failure instanceof TimeoutExceededException) {
         metrics.modelFailure(endpoint(), ErrorClass.TRANSIENT);
+        breakers.noteFailure(Breakers.Kind.MODEL, endpoint(), failure);
         return new ModelCallException("model endpoint " + endpoint() + " did not answer within "
             + timeout.toMillis() + " ms", true, 0, failure);
       }

@@ -56,7 +56,7 @@ class BreakersTest {
     assertThat(state(breakers)).isEqualTo("OPEN");
     Throwable refused = failure(guard, this::succeeding);
     assertThat(refused).isInstanceOf(ToolUnavailableException.class)
-        .hasMessageStartingWith("'lookup' is unavailable: it failed too often lately")
+        .hasMessageStartingWith("'lookup' is unavailable: it failed too often lately (last error: connection reset)")
         .hasMessageContaining("circuit breaker open; next try in about ");
     assertThat(attempts).hasValue(2);
     assertThat(registry.get("agentloop.breaker.state").tag("name", "tool:lookup").gauge().value()).isEqualTo(2.0);

@@ -81,7 +81,8 @@ class ModelGuardTest {
 
     // then it fails without a call, with a message for the incident
     assertThat(failure.getCause()).isInstanceOf(ModelCallException.class)
-        .hasMessageStartingWith("model endpoint test:model is not called: it failed too often lately (circuit breaker open");
+        .hasMessageStartingWith("model endpoint test:model is not called: it failed too often lately (last error:"
+            + " HTTP 500); circuit breaker open, next try in about ");
     assertThat(model.calls).hasValue(3);
     assertThat(breakers.find("model:test:model").orElseThrow().state()).isEqualTo("OPEN");
     assertThat(registry.get("agentloop.model.calls").tag("outcome", "rejected").timer().count()).isOne();
