@@ -25,6 +25,9 @@ import org.springframework.beans.factory.ObjectProvider;
  */
 public class AgentDefinitions {
 
+  /** Stands for a boundary error event without an error code: it catches every BPMN error. */
+  private static final String CATCH_ALL = "";
+
   private final ObjectProvider<RepositoryService> repository;
   private final AgentLoopProperties.Agent defaults;
   private final Map<String, AgentSettings> byDefinitionId = new ConcurrentHashMap<>();
@@ -57,8 +60,6 @@ public class AgentDefinitions {
         id -> caughtErrors(repository.getObject().getBpmnModelInstance(id)));
     return caught.contains(errorCode) || caught.contains(CATCH_ALL);
   }
-
-  private static final String CATCH_ALL = "";
 
   private static Set<String> caughtErrors(BpmnModelInstance model) {
     return model.getModelElementsByType(BoundaryEvent.class).stream()
