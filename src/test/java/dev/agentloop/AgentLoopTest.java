@@ -7,11 +7,13 @@ import java.lang.annotation.Target;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The whole app on a random port with the test script, the test tools and the test agent. Test
  * classes with this annotation share one Spring context (and one in-memory database), so each test
- * works on runs of its own.
+ * works on runs of its own. The test tool {@code unreliable} gets a breaker that opens at its first
+ * failure and stays open until a test closes it.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -20,4 +22,8 @@ import org.springframework.test.context.ActiveProfiles;
     properties = "agentloop.tools.approval.log_event=false")
 @ActiveProfiles("test")
 @Import({TestTools.class, TestAgent.class})
+@TestPropertySource(properties = {"agentloop.resilience.tool-breakers.unreliable.failure-threshold=1",
+    "agentloop.resilience.tool-breakers.unreliable.failure-executions=1",
+    "agentloop.resilience.tool-breakers.unreliable.delay=PT1H",
+    "agentloop.resilience.tool-breakers.unreliable.success-threshold=1"})
 public @interface AgentLoopTest {}

@@ -49,6 +49,11 @@ public final class ApiClient {
         .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
+  public HttpResponse<String> put(String path, String body) {
+    return send(request(path).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   /** The JSON body of a response that must have the given status. */
   public static JsonNode body(HttpResponse<String> response, int status) {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);

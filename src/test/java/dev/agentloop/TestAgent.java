@@ -1,12 +1,17 @@
 package dev.agentloop;
 
 import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.ReactAgentProcess;
+import java.util.HashSet;
+import java.util.Set;
 import java.io.InputStream;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.model.bpmn.Bpmn;
 import org.camunda.bpm.model.bpmn.BpmnModelInstance;
 import org.camunda.bpm.model.bpmn.instance.Process;
+import org.camunda.bpm.model.bpmn.instance.ServiceTask;
+import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperties;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperty;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
@@ -45,13 +50,30 @@ public class TestAgent implements ApplicationRunner {
         .addModelInstance(key + ".bpmn", variant(key, properties)).deploy();
   }
 
-  /** The react-agent diagram under another key with some of its extension properties changed. */
+  /**
+   * The react-agent diagram under another key with some of its extension properties changed; those
+   * it does not set are added to {@code think}, where the agent's settings are read from all the same.
+   */
   public static BpmnModelInstance variant(String key, Map<String, String> properties) {
     BpmnModelInstance model = reactAgent();
     model.getModelElementsByType(Process.class).iterator().next().setId(key);
+    Set<String> set = new HashSet<>();
     model.getModelElementsByType(CamundaProperty.class).stream()
         .filter(p -> properties.containsKey(p.getCamundaName()))
-        .forEach(p -> p.setCamundaValue(properties.get(p.getCamundaName())));
+        .forEach(p -> {
+          p.setCamundaValue(properties.get(p.getCamundaName()));
+          set.add(p.getCamundaName());
+        });
+    CamundaProperties think = model.<ServiceTask>getModelElementById(ReactAgentProcess.THINK).getExtensionElements()
+        .getElementsQuery().filterByType(CamundaProperties.class).singleResult();
+    properties.forEach((name, value) -> {
+      if (!set.contains(name)) {
+        CamundaProperty added = model.newInstance(CamundaProperty.class);
+        added.setCamundaName(name);
+        added.setCamundaValue(value);
+        think.addChildElement(added);
+      }
+    });
     return model;
   }
 

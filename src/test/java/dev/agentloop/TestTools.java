@@ -3,6 +3,8 @@ package dev.agentloop;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.tool.AgentTool;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -32,6 +34,20 @@ public class TestTools {
     return tool("hang", false, arguments -> {
       Thread.sleep(600_000);
       return "never";
+    });
+  }
+
+  /** While set, {@code unreliable} fails like a service that is down (an I/O error: transient). */
+  public static final AtomicBoolean UNRELIABLE_DOWN = new AtomicBoolean(true);
+
+  /** Fails while {@link #UNRELIABLE_DOWN} is set; its breaker opens at the first failure (application-test.yaml). */
+  @Bean
+  AgentTool unreliableTool() {
+    return tool("unreliable", false, arguments -> {
+      if (UNRELIABLE_DOWN.get()) {
+        throw new IOException("connection refused (the test service is down)");
+      }
+      return "unreliable is back";
     });
   }
 

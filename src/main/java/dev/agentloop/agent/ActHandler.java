@@ -1,6 +1,9 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.resilience.EscapeException;
+import dev.agentloop.resilience.Escapes;
 import dev.agentloop.tool.ToolOutcome;
+import dev.agentloop.tool.ToolOutcome.FailureKind;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
 import dev.agentloop.trace.NewStep;
@@ -14,14 +17,20 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
+import java.util.function.Supplier;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
 /**
  * Serves {@code agentloop.act}: runs the tool calls of the current turn that have no observation
  * yet, side by side, and writes one observation per call in the order the model made them.
  * Whatever goes wrong with a call (unknown tool, arguments that are no JSON object or break the
- * schema, a tool that throws or hangs) becomes an error observation the model reads next.
- * A turn without pending calls (the model's reply could not be used) completes with no step.
+ * schema, a tool that throws or hangs, a tool whose circuit breaker is open) becomes an error
+ * observation the model reads next. A turn without pending calls (the model's reply could not be
+ * used) completes with no step.
+ *
+ * <p>The run leaves its loop instead when the calls would go past its tool-call budget
+ * ({@code BUDGET_EXHAUSTED}; the calls are observed as not run), or when the model calls a tool again
+ * after it was told that the tool is unavailable ({@code TOOL_UNAVAILABLE}; with all observations).
  * Calls of remote tools that may run are left pending for remote workers ({@link RemoteToolCalls}):
  * then the diagram goes to {@code callRemoteTool} and back here, once per call, else to think.
  */
@@ -34,9 +43,11 @@ class ActHandler implements TopicHandler {
   private final ToolRunner runner;
   private final Router router;
   private final RemoteToolCalls remoteCalls;
+  private final EscapeChecks checks;
+  private final Escapes escapes;
 
   ActHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner, Router router, RemoteToolCalls remoteCalls) {
+      ToolRunner runner, Router router, RemoteToolCalls remoteCalls, EscapeChecks checks, Escapes escapes) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
@@ -44,6 +55,8 @@ class ActHandler implements TopicHandler {
     this.runner = runner;
     this.router = router;
     this.remoteCalls = remoteCalls;
+    this.checks = checks;
+    this.escapes = escapes;
   }
 
   @Override
@@ -62,6 +75,13 @@ class ActHandler implements TopicHandler {
       return CompletableFuture.completedFuture(new TaskResult.Complete(route, () -> state));
     }
     Map<String, Approval> approvals = state.approvals();
+    try {
+      checks.beforeToolCalls(state, settings, (int) pending.stream().filter(a -> runs(a, approvals, settings)).count());
+    } catch (EscapeException e) {
+      List<NewStep> notRun = pending.stream().map(action -> Steps.observation(Observation.error(action,
+          "not run: " + e.getMessage(), Observation.NOT_RUN), Steps.AGENTLOOP)).toList();
+      return CompletableFuture.completedFuture(escape(task, e, write(state, notRun, Usage.NONE, settings)));
+    }
     List<CompletableFuture<Observed>> observations = pending.stream()
         .map(action -> observe(action, approvals.get(action.callId()), settings).toCompletableFuture())
         .toList();
@@ -69,16 +89,41 @@ class ActHandler implements TopicHandler {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
       List<NewStep> steps = observed.stream().map(Observed::step).toList();
       Usage usage = new Usage(0, (int) observed.stream().filter(Observed::toolRan).count(), 0);
-      return new TaskResult.Complete(route, () -> state.advance(
-          store.append(state.head(), steps, usage), usage, settings.contextWindowSteps()));
+      Supplier<LoopState> write = write(state, steps, usage, settings);
+      return observed.stream().filter(o -> o.unavailable() != null && checks.toldBefore(state, o.unavailable()))
+          .findFirst()
+          .<TaskResult>map(o -> escape(task, new EscapeException(EscapeException.Reason.TOOL_UNAVAILABLE,
+              "The model called '" + o.unavailable() + "' again although it was told that the tool is unavailable:"
+                  + " its circuit breaker is open after repeated failures."), write))
+          .orElseGet(() -> new TaskResult.Complete(route, write));
     });
   }
 
-  /** An observation to write, and whether a tool ran for it (refused or rejected calls cost no tool call). */
-  private record Observed(NewStep step, boolean toolRan) {}
+  private Supplier<LoopState> write(LoopState state, List<NewStep> steps, Usage usage, AgentSettings settings) {
+    return () -> state.advance(store.append(state.head(), steps, usage), usage, settings.contextWindowSteps());
+  }
+
+  /** The BPMN error, or, for a diagram without the escape route, a technical failure (retries, an incident). */
+  private TaskResult escape(LockedExternalTask task, EscapeException escape, Supplier<LoopState> write) {
+    if (!definitions.catches(task.getProcessDefinitionId(), Escapes.errorCode(escape.reason()))) {
+      throw escape;
+    }
+    return escapes.toBpmnError(escape, write, topic()).orElseThrow();
+  }
+
+  /**
+   * An observation to write, whether a tool ran for it (refused or rejected calls cost no tool call),
+   * and the tool's name when its breaker refused the call.
+   */
+  record Observed(NewStep step, boolean toolRan, String unavailable) {}
+
+  private boolean runs(Action action, Map<String, Approval> approvals, AgentSettings settings) {
+    Approval approval = approvals.get(action.callId());
+    return (approval == null || approval.decision() != Approval.Decision.REJECT) && refusal(action, settings) == null;
+  }
 
   /** Runs a call as the model made it, or as a person edited it; a rejected call is observed as such. */
-  private CompletionStage<Observed> observe(Action action, Approval approval, AgentSettings settings) {
+  CompletionStage<Observed> observe(Action action, Approval approval, AgentSettings settings) {
     if (approval != null && approval.decision() == Approval.Decision.REJECT) {
       String reason = approval.reason() == null || approval.reason().isBlank() ? "" : ": " + approval.reason();
       return written(Observation.error(action, "not run, rejected by " + approval.decidedBy() + reason),
@@ -96,11 +141,11 @@ class ActHandler implements TopicHandler {
     }
     return runner.run(call.tool(), call.arguments()).thenApply(outcome -> new Observed(
         Steps.observation(observation(call, outcome), outcome.toolRan() ? call.tool() : Steps.AGENTLOOP),
-        outcome.toolRan()));
+        outcome.toolRan(), outcome.failed() && outcome.failure().kind() == FailureKind.UNAVAILABLE ? call.tool() : null));
   }
 
   private static CompletionStage<Observed> written(Observation observation, String author) {
-    return CompletableFuture.completedFuture(new Observed(Steps.observation(observation, author), false));
+    return CompletableFuture.completedFuture(new Observed(Steps.observation(observation, author), false, null));
   }
 
   private String refusal(Action action, AgentSettings settings) {
@@ -122,7 +167,7 @@ class ActHandler implements TopicHandler {
   }
 
   private static Observation observation(Action action, ToolOutcome outcome) {
-    return outcome.failed() ? Observation.error(action, outcome.failure().message())
+    return outcome.failed() ? Observation.error(action, outcome.failure().message(), outcome.failure().kind())
         : Observation.result(action, outcome.result());
   }
 }

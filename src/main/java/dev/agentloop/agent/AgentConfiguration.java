@@ -2,6 +2,11 @@ package dev.agentloop.agent;
 
 import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.llm.ChatModel;
+import dev.agentloop.resilience.Budgets;
+import dev.agentloop.resilience.Escapes;
+import dev.agentloop.resilience.LoopDetector;
+import dev.agentloop.resilience.ModelGuard;
+import dev.agentloop.resilience.ResilienceMetrics;
 import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
@@ -19,8 +24,13 @@ import org.springframework.context.annotation.Configuration;
 public class AgentConfiguration {
 
   @Bean
-  RunLifecycle runLifecycle(StepStore store) {
-    return new RunLifecycle(store);
+  RunLifecycle runLifecycle(StepStore store, AgentDefinitions definitions) {
+    return new RunLifecycle(store, definitions);
+  }
+
+  @Bean
+  RunTimeBudget runTimeBudget(Escapes escapes) {
+    return new RunTimeBudget(escapes);
   }
 
   @Bean
@@ -47,8 +57,8 @@ public class AgentConfiguration {
   }
 
   @Bean
-  Router router(ToolApprovals approvals) {
-    return new Router(approvals);
+  Router router(ToolApprovals approvals, ToolRegistry tools) {
+    return new Router(approvals, tools);
   }
 
   @Bean
@@ -57,14 +67,22 @@ public class AgentConfiguration {
   }
 
   @Bean
-  PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model) {
-    return new PlanHandler(definitions, reader, store, model);
+  EscapeChecks escapeChecks(LoopDetector detector, Budgets budgets, ToolRegistry tools, ResilienceMetrics metrics) {
+    return new EscapeChecks(detector, budgets, tools, metrics);
+  }
+
+  /** Model calls go through the guard: retries, the endpoint's circuit breaker, a time-out. */
+  @Bean
+  PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
+      ModelGuard guard) {
+    return new PlanHandler(definitions, reader, store, guard.guard(model));
   }
 
   @Bean
   ThinkHandler thinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
-      ToolRegistry tools, Router router, RepeatedSideEffects repeats) {
-    return new ThinkHandler(definitions, reader, store, model, tools, router, repeats);
+      ModelGuard guard, ToolRegistry tools, Router router, EscapeChecks checks, Escapes escapes,
+      RepeatedSideEffects repeats) {
+    return new ThinkHandler(definitions, reader, store, guard.guard(model), tools, router, checks, escapes, repeats);
   }
 
   @Bean
@@ -75,7 +93,7 @@ public class AgentConfiguration {
 
   @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner, Router router, RemoteToolCalls remoteCalls) {
-    return new ActHandler(definitions, reader, store, tools, runner, router, remoteCalls);
+      ToolRunner runner, Router router, RemoteToolCalls remoteCalls, EscapeChecks checks, Escapes escapes) {
+    return new ActHandler(definitions, reader, store, tools, runner, router, remoteCalls, checks, escapes);
   }
 }

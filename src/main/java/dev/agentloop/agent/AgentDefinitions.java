@@ -5,9 +5,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.model.bpmn.BpmnModelInstance;
+import org.camunda.bpm.model.bpmn.instance.BoundaryEvent;
+import org.camunda.bpm.model.bpmn.instance.ErrorEventDefinition;
 import org.camunda.bpm.model.bpmn.instance.ServiceTask;
 import org.camunda.bpm.model.bpmn.instance.Task;
 import org.camunda.bpm.model.bpmn.instance.UserTask;
@@ -21,10 +25,14 @@ import org.springframework.beans.factory.ObjectProvider;
  */
 public class AgentDefinitions {
 
+  /** Stands for a boundary error event without an error code: it catches every BPMN error. */
+  private static final String CATCH_ALL = "";
+
   private final ObjectProvider<RepositoryService> repository;
   private final AgentLoopProperties.Agent defaults;
   private final Map<String, AgentSettings> byDefinitionId = new ConcurrentHashMap<>();
   private final Map<String, Boolean> agentIds = new ConcurrentHashMap<>();
+  private final Map<String, Set<String>> caughtErrors = new ConcurrentHashMap<>();
 
   /** The repository comes from the engine, which is built after this; it is looked up on first use. */
   public AgentDefinitions(ObjectProvider<RepositoryService> repository, AgentLoopProperties.Agent defaults) {
@@ -41,6 +49,25 @@ public class AgentDefinitions {
   public boolean isAgent(String processDefinitionId) {
     return agentIds.computeIfAbsent(processDefinitionId,
         id -> !agentTasks(repository.getObject().getBpmnModelInstance(id)).isEmpty());
+  }
+
+  /**
+   * Whether the diagram catches a BPMN error with a boundary event (one without an error code catches
+   * all). The deployment check makes agents catch every escape; definitions deployed before it may not.
+   */
+  public boolean catches(String processDefinitionId, String errorCode) {
+    Set<String> caught = caughtErrors.computeIfAbsent(processDefinitionId,
+        id -> caughtErrors(repository.getObject().getBpmnModelInstance(id)));
+    return caught.contains(errorCode) || caught.contains(CATCH_ALL);
+  }
+
+  private static Set<String> caughtErrors(BpmnModelInstance model) {
+    return model.getModelElementsByType(BoundaryEvent.class).stream()
+        .flatMap(event -> event.getEventDefinitions().stream())
+        .filter(ErrorEventDefinition.class::isInstance)
+        .map(definition -> ((ErrorEventDefinition) definition).getError())
+        .map(error -> error == null || error.getErrorCode() == null ? CATCH_ALL : error.getErrorCode())
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   /** The extension properties of all agent tasks of a diagram, by name. */

@@ -1,6 +1,7 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.resilience.Escapes;
 import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.builtin.AskHumanTool;
@@ -28,7 +29,12 @@ import java.util.stream.Collectors;
  *       accepted automatically, an answer review unless answers are, an approval task when an
  *       allowed tool needs approval (else its calls would run unapproved), an ask-human task when
  *       {@code ask_human} is allowed, a remote tool task when a remote tool is allowed (else its
- *       calls would never run).
+ *       calls would never run);
+ *   <li>the escape route is whole: a diagram that catches one of the escapes' BPMN errors
+ *       (LOOP_DETECTED, BUDGET_EXHAUSTED, TOOL_UNAVAILABLE) catches them all (a diagram that catches none
+ *       gets incidents instead, for operators);
+ *   <li>the loop's run time ({@code maxRunTime}) is longer than the wait for a person's answer
+ *       ({@code askHumanTimeout}) when the agent may ask one, else the timer would cut every long wait.
  * </ul>
  * The tools are those of the application's {@link ToolRegistry}, the very registry the agents call
  * tools through. Thread-safe (immutable).
@@ -40,6 +46,9 @@ public class AgentDiagramRules {
   private static final String ANSWER_REVIEW = "answer";
   private static final String APPROVAL = "approveAction";
   private static final String ASK_HUMAN = "askHuman";
+  private static final String AGENT_STUCK = "agentStuck";
+  private static final List<String> ESCAPES = List.of(Escapes.LOOP_DETECTED, Escapes.BUDGET_EXHAUSTED,
+      Escapes.TOOL_UNAVAILABLE);
 
   private final ToolRegistry tools;
   private final ToolApprovals approvals;
@@ -80,8 +89,20 @@ public class AgentDiagramRules {
   /** What is wrong with one element; the message names the element, and the property where one is at fault. */
   public record Finding(String elementId, String message) {}
 
-  /** @return every finding for the tasks of one agent process; empty when it may be deployed */
+  /**
+   * @return every finding for the tasks of one agent process, assuming it catches every escape;
+   *     empty when it may be deployed
+   */
   public List<Finding> check(List<DiagramTask> tasks) {
+    return check(tasks, Set.of(""));
+  }
+
+  /**
+   * @param caughtErrors the codes of the BPMN errors the process's boundary events catch; {@code ""}
+   *     stands for an event that catches every error
+   * @return every finding for the tasks of one agent process; empty when it may be deployed
+   */
+  public List<Finding> check(List<DiagramTask> tasks, Set<String> caughtErrors) {
     List<Finding> findings = new ArrayList<>();
     for (DiagramTask task : tasks) {
       if (task.topic() != null && task.topic().startsWith(ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX)
@@ -101,7 +122,7 @@ public class AgentDiagramRules {
       }
     }
     if (findings.isEmpty()) {
-      findings.addAll(checkShape(tasks));
+      findings.addAll(checkShape(tasks, caughtErrors));
     }
     return findings;
   }
@@ -130,7 +151,7 @@ public class AgentDiagramRules {
   }
 
   /** The tasks the agent's settings route runs to must be in the diagram. */
-  private List<Finding> checkShape(List<DiagramTask> tasks) {
+  private List<Finding> checkShape(List<DiagramTask> tasks, Set<String> caughtErrors) {
     Map<String, String> properties = new HashMap<>();
     Map<String, String> setOn = new LinkedHashMap<>();
     tasks.stream().filter(DiagramTask::agentTask).forEach(task -> task.properties().forEach((name, value) -> {
@@ -160,7 +181,8 @@ public class AgentDiagramRules {
           + ", whose calls need a person's approval, but the diagram has no approval task: add one"
           + " (Agent: review (tool calls)) or allow other tools"));
     }
-    if (tools.contains(AskHumanTool.NAME) && settings.allows(AskHumanTool.NAME) && !reviews.contains(ASK_HUMAN)) {
+    boolean asksPeople = tools.contains(AskHumanTool.NAME) && settings.allows(AskHumanTool.NAME);
+    if (asksPeople && !reviews.contains(ASK_HUMAN)) {
       findings.add(missing(setOn, think, AgentSettings.ALLOWED_TOOLS, "allows ask_human, but the diagram has no"
           + " ask-human task: add one (Agent: ask human) or allow other tools"));
     }
@@ -171,7 +193,29 @@ public class AgentDiagramRules {
           + ", which remote workers run, but the diagram has no remote tool task: add one after act"
           + " (Agent: call a remote tool) or allow other tools"));
     }
+    if (asksPeople && settings.limits().maxRunTime().compareTo(settings.askHumanTimeout()) <= 0) {
+      findings.add(missing(setOn, think, AgentSettings.MAX_RUN_TIME, "is " + settings.limits().maxRunTime()
+          + ", not longer than askHumanTimeout (" + settings.askHumanTimeout() + "): the loop's timer would end"
+          + " every wait for a person's answer; make it longer, or askHumanTimeout shorter"));
+    }
+    findings.addAll(checkEscapeRoute(think, reviews, caughtErrors));
     return findings;
+  }
+
+  /**
+   * A diagram with an escape route catches every escape: one it missed would end the run unseen. A
+   * diagram with none (no agent-stuck task, no escape caught) gets incidents for operators instead.
+   */
+  private static List<Finding> checkEscapeRoute(String think, Set<String> reviews, Set<String> caughtErrors) {
+    List<String> uncaught = caughtErrors.contains("") ? List.of()
+        : ESCAPES.stream().filter(code -> !caughtErrors.contains(code)).toList();
+    boolean route = reviews.contains(AGENT_STUCK) || uncaught.size() < ESCAPES.size();
+    if (!route || uncaught.isEmpty()) {
+      return List.of();
+    }
+    return List.of(new Finding(think, "element '" + think + "': its runs escape their loop with the BPMN errors "
+        + String.join(", ", ESCAPES) + ", but the diagram catches no " + String.join(", ", uncaught)
+        + ": add boundary error events for them on the agent loop, leading to the agent-stuck task (see react-agent.bpmn)"));
   }
 
   private static Finding missing(Map<String, String> setOn, String fallbackElement, String property, String problem) {

@@ -2,6 +2,9 @@ package dev.agentloop.agent;
 
 import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
+import dev.agentloop.resilience.Budget;
+import dev.agentloop.resilience.LoopDetector;
+import dev.agentloop.resilience.RunLimits;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -17,6 +20,7 @@ import java.util.stream.Collectors;
  * @param allowedTools tool names the agent may call; {@code ["*"]} allows every registered tool
  * @param maxPlanRevisions how often a reviewer may send the plan back; then {@code whenPlanRevisionsRunOut}
  * @param askHumanTimeout how long the agent waits for a person's answer before it goes on without one
+ * @param limits budgets, the run time of the agent loop and loop-detection limits: where the run escapes
  */
 public record AgentSettings(
     String systemPrompt,
@@ -30,7 +34,8 @@ public record AgentSettings(
     boolean autoAcceptAnswer,
     int maxPlanRevisions,
     RevisionsRunOut whenPlanRevisionsRunOut,
-    Duration askHumanTimeout) {
+    Duration askHumanTimeout,
+    RunLimits limits) {
 
   public static final String SYSTEM_PROMPT = "systemPrompt";
   public static final String PLANNER_PROMPT = "plannerPrompt";
@@ -42,14 +47,32 @@ public record AgentSettings(
   public static final String MAX_PLAN_REVISIONS = "maxPlanRevisions";
   public static final String WHEN_PLAN_REVISIONS_RUN_OUT = "whenPlanRevisionsRunOut";
   public static final String ASK_HUMAN_TIMEOUT = "askHumanTimeout";
+  public static final String MAX_MODEL_CALLS = "maxModelCalls";
+  public static final String MAX_TOOL_CALLS = "maxToolCalls";
+  public static final String MAX_TOKENS = "maxTokens";
+  public static final String MAX_RUN_TIME = "maxRunTime";
+  public static final String LOOP_MAX_REPEATS = "loopMaxRepeats";
+  public static final String LOOP_MAX_CYCLES = "loopMaxCycles";
+  public static final String LOOP_MAX_SAME_FAILURES = "loopMaxSameFailures";
   /** Every property name above: a diagram that sets any other on an agent task is refused at deployment. */
   public static final Set<String> NAMES = Set.of(SYSTEM_PROMPT, PLANNER_PROMPT, ALLOWED_TOOLS, MAX_STEPS,
       CONTEXT_WINDOW_STEPS, AUTO_ACCEPT_PLAN, AUTO_ACCEPT_ANSWER, MAX_PLAN_REVISIONS, WHEN_PLAN_REVISIONS_RUN_OUT,
-      ASK_HUMAN_TIMEOUT);
+      ASK_HUMAN_TIMEOUT, MAX_MODEL_CALLS, MAX_TOOL_CALLS, MAX_TOKENS, MAX_RUN_TIME, LOOP_MAX_REPEATS, LOOP_MAX_CYCLES,
+      LOOP_MAX_SAME_FAILURES);
   static final String ALL_TOOLS = "*";
 
   public AgentSettings {
     allowedTools = Set.copyOf(allowedTools);
+    java.util.Objects.requireNonNull(limits, "limits");
+  }
+
+  /** Settings without escape limits that could matter ({@link RunLimits#NONE}), for code that builds them by hand. */
+  public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int maxSteps,
+      int contextWindowSteps, int observationPromptChars, int maxStepChars, boolean autoAcceptPlan,
+      boolean autoAcceptAnswer, int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut,
+      Duration askHumanTimeout) {
+    this(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps, observationPromptChars, maxStepChars,
+        autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, RunLimits.NONE);
   }
 
   /**
@@ -70,7 +93,21 @@ public record AgentSettings(
         values.flag(AUTO_ACCEPT_ANSWER, defaults.autoAcceptAnswer()),
         values.count(MAX_PLAN_REVISIONS, defaults.maxPlanRevisions(), 0),
         values.choice(WHEN_PLAN_REVISIONS_RUN_OUT, defaults.whenPlanRevisionsRunOut()),
-        values.duration(ASK_HUMAN_TIMEOUT, defaults.askHumanTimeout()));
+        values.duration(ASK_HUMAN_TIMEOUT, defaults.askHumanTimeout()),
+        new RunLimits(
+            values.count(MAX_MODEL_CALLS, defaults.maxModelCalls(), 1),
+            values.count(MAX_TOOL_CALLS, defaults.maxToolCalls(), 1),
+            values.amount(MAX_TOKENS, defaults.maxTokens()),
+            values.duration(MAX_RUN_TIME, defaults.maxRunTime()),
+            new LoopDetector.Limits(
+                values.count(LOOP_MAX_REPEATS, defaults.loopMaxRepeats(), 1),
+                values.count(LOOP_MAX_CYCLES, defaults.loopMaxCycles(), 1),
+                values.count(LOOP_MAX_SAME_FAILURES, defaults.loopMaxSameFailures(), 1))));
+  }
+
+  /** The run's budget: its steps and its {@link RunLimits}. */
+  public Budget budget() {
+    return limits.budget(maxSteps);
   }
 
   public boolean allows(String tool) {
@@ -103,6 +140,22 @@ public record AgentSettings(
         // reported below
       }
       throw new InvalidAgentSettingException(name, value, "a whole number of at least " + minimum);
+    }
+
+    long amount(String name, long fallback) {
+      String value = properties.get(name);
+      if (value == null || value.isBlank()) {
+        return fallback;
+      }
+      try {
+        long parsed = Long.parseLong(value.trim());
+        if (parsed >= 0) {
+          return parsed;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new InvalidAgentSettingException(name, value, "a whole number of at least 0 (0: no limit)");
     }
 
     boolean flag(String name, boolean fallback) {

@@ -38,6 +38,16 @@ final class PromptBuilder {
   }
 
   static List<ChatMessage> forThinking(LoopState state, AgentSettings settings, boolean finalTurn) {
+    return forThinking(state, settings, finalTurn ? "You have used all " + settings.maxSteps() + " steps of this run."
+        : null, List.of());
+  }
+
+  /**
+   * @param finalAnswerRequest why the model must answer now (a budget is nearly used up), or {@code null}
+   * @param warnings AgentLoop's warnings for the model, such as a loop it seems to be in; after the steps
+   */
+  static List<ChatMessage> forThinking(LoopState state, AgentSettings settings, String finalAnswerRequest,
+      List<String> warnings) {
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(new SystemMessage(instructions(state, settings)));
     messages.add(new UserMessage(state.run().question()));
@@ -46,9 +56,10 @@ final class PromptBuilder {
       messages.add(new UserMessage("[Earlier steps of this run are left out; the most recent ones follow.]"));
     }
     appendSteps(messages, steps, settings.observationPromptChars());
-    if (finalTurn) {
-      messages.add(new UserMessage("You have used all " + settings.maxSteps()
-          + " steps of this run. Give your final answer now, from what you have found so far, without calling tools."));
+    warnings.forEach(warning -> messages.add(new UserMessage("[AgentLoop] Warning: " + warning)));
+    if (finalAnswerRequest != null) {
+      messages.add(new UserMessage(finalAnswerRequest
+          + " Give your final answer now, from what you have found so far, without calling tools."));
     }
     return messages;
   }

@@ -30,6 +30,12 @@ public final class ReactAgentProcess {
   public static final String LOOP_DONE = "loopDone";
   public static final String REVIEW_ANSWER = "reviewAnswer";
   public static final String ANSWERED = "answered";
+  /** The boundary timer on the agent loop: its run-time budget ({@link #MAX_RUN_TIME}) ran out. */
+  public static final String RUN_TIME_USED_UP = "runTimeUsedUp";
+  /** The user task where a person decides how a run that left its loop goes on (guide, retry, stop). */
+  public static final String AGENT_STUCK = "agentStuck";
+  /** The end event of a run a person stopped in {@link #AGENT_STUCK}; the run ends STOPPED. */
+  public static final String STOPPED = "stopped";
 
   // external-task topics, served by the embedded worker (or remote workers)
   public static final String TOPIC_PREFIX = "agentloop.";
@@ -62,6 +68,18 @@ public final class ReactAgentProcess {
   public static final ProcessVariable<String> RESUME_AT = ProcessVariable.string("resumeAt");
   /** Why the run ended as it did (rejected, stopped), read when it ends; transient. */
   public static final ProcessVariable<String> STATUS_REASON = ProcessVariable.string("statusReason");
+  /**
+   * The run time of the agent loop (ISO-8601), read by its boundary timer {@link #RUN_TIME_USED_UP}
+   * each time the loop is entered; set from the agent's settings when the run starts.
+   */
+  public static final ProcessVariable<String> MAX_RUN_TIME = ProcessVariable.string("maxRunTime");
+  /**
+   * Why the run last left its agent loop: the BPMN error code (the boundary events' errorCodeVariable),
+   * or BUDGET_EXHAUSTED when the run-time timer fired.
+   */
+  public static final ProcessVariable<String> ESCAPE_CODE = ProcessVariable.string("escapeCode");
+  /** What happened, in words: the BPMN error's message (errorMessageVariable) or the timer's. */
+  public static final ProcessVariable<String> ESCAPE_REASON = ProcessVariable.string("escapeReason");
 
   // variables of a remote tool call, local to the callRemoteTool task: what the remote worker fetches ...
   /** The id of the model's tool call. */

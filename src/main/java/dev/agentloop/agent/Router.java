@@ -1,25 +1,29 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.tool.ToolApprovals;
+import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import java.util.List;
 
 /**
  * Where the loop goes after the model called tools: to a person when it asked one (and only
- * that), to approval when a call needs it, else straight to {@code act}, which also reports what
- * was wrong with calls it cannot run.
+ * that, with questions the ask-human form can show), to approval when a call needs it, else
+ * straight to {@code act}, which also reports what was wrong with calls it cannot run.
  */
 public class Router {
 
   private final ToolApprovals approvals;
+  private final ToolRegistry tools;
 
-  public Router(ToolApprovals approvals) {
+  public Router(ToolApprovals approvals, ToolRegistry tools) {
     this.approvals = approvals;
+    this.tools = tools;
   }
 
   public Route afterToolCalls(List<Action> actions, AgentSettings settings) {
     if (actions.size() == 1 && actions.get(0).tool().equals(AskHumanTool.NAME) && actions.get(0).hasValidArguments()
-        && settings.allows(AskHumanTool.NAME)) {
+        && settings.allows(AskHumanTool.NAME) && tools.contains(AskHumanTool.NAME)
+        && tools.violations(AskHumanTool.NAME, actions.get(0).arguments()).isEmpty()) {
       return Route.ASK_HUMAN;
     }
     return actions.stream().anyMatch(action -> needsApproval(action, settings)) ? Route.APPROVE_ACTION : Route.ACT;

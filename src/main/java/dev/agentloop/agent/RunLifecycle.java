@@ -5,6 +5,7 @@ import dev.agentloop.trace.StepStore;
 import java.util.Locale;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
+import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
 
 /**
@@ -16,12 +17,17 @@ import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
 public class RunLifecycle {
 
   private final StepStore store;
+  private final AgentDefinitions definitions;
 
-  public RunLifecycle(StepStore store) {
+  public RunLifecycle(StepStore store, AgentDefinitions definitions) {
     this.store = store;
+    this.definitions = definitions;
   }
 
-  /** Creates the run record; a start without a question fails with a clear message. */
+  /**
+   * Creates the run record; a start without a question fails with a clear message. Sets the run time
+   * of the agent loop ({@link ReactAgentProcess#MAX_RUN_TIME}), which the loop's boundary timer reads.
+   */
   public ExecutionListener onStart() {
     return execution -> {
       String question = ReactAgentProcess.QUESTION.get(execution);
@@ -30,6 +36,10 @@ public class RunLifecycle {
             + ReactAgentProcess.QUESTION.name() + "' with the question to answer");
       }
       store.createRun(execution.getProcessInstanceId(), processKey(execution), question);
+      // the settings come from the deployed diagram, whoever starts the run
+      AgentSettings settings = Context.getCommandContext()
+          .runWithoutAuthorization(() -> definitions.settings(execution.getProcessDefinitionId()));
+      execution.setVariable(ReactAgentProcess.MAX_RUN_TIME.name(), settings.limits().maxRunTime().toString());
     };
   }
 

@@ -45,6 +45,24 @@ public final class Steps {
     return new NewStep(StepKind.HUMAN_INPUT, content, author, null);
   }
 
+  /**
+   * A person's request to run tool calls again: their note, then the calls as a turn of theirs, with
+   * new call ids, so that the model sees who made them and every call gets an observation of its own.
+   *
+   * @param idPrefix makes the new call ids unique in the run, e.g. the number of the head step
+   */
+  public static List<NewStep> retry(List<Action> calls, String note, String author, String reason, String idPrefix) {
+    List<NewStep> steps = new java.util.ArrayList<>();
+    steps.add(humanInput(note, author, reason));
+    steps.add(new NewStep(StepKind.THOUGHT, text(""), author));
+    for (int i = 0; i < calls.size(); i++) {
+      Action call = calls.get(i);
+      Action copy = new Action(idPrefix + "_" + (i + 1), call.tool(), call.arguments(), call.rawArguments());
+      steps.add(new NewStep(StepKind.ACTION, copy.toContent(), author));
+    }
+    return steps;
+  }
+
   static NewStep thought(String text) {
     return new NewStep(StepKind.THOUGHT, text(text), MODEL);
   }

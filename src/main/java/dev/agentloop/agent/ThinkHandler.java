@@ -5,6 +5,8 @@ import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.ModelRequest.Purpose;
 import dev.agentloop.llm.ModelRequest.RunInfo;
 import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.resilience.EscapeException;
+import dev.agentloop.resilience.Escapes;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
@@ -13,12 +15,18 @@ import dev.agentloop.worker.TopicHandler;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
 /**
  * Serves {@code agentloop.think}: shows the model the recent active path and the agent's tools,
  * and writes what it answered (thought and tool calls, or a final answer) as the next steps.
+ *
+ * <p>Before the model is called, the run's {@link EscapeChecks escape checks} run: a used-up budget or
+ * a loop that went on after a warning leaves the loop (BPMN error), a nearly used-up budget asks the
+ * model for its final answer, a loop warning goes into the prompt. Calls that are still pending (a
+ * person asked to retry them) go to {@code act} without asking the model.
  */
 class ThinkHandler implements TopicHandler {
 
@@ -28,16 +36,20 @@ class ThinkHandler implements TopicHandler {
   private final ChatModel model;
   private final ToolRegistry tools;
   private final Router router;
+  private final EscapeChecks checks;
+  private final Escapes escapes;
   private final RepeatedSideEffects repeats;
 
   ThinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
-      ToolRegistry tools, Router router, RepeatedSideEffects repeats) {
+      ToolRegistry tools, Router router, EscapeChecks checks, Escapes escapes, RepeatedSideEffects repeats) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
     this.model = model;
     this.tools = tools;
     this.router = router;
+    this.checks = checks;
+    this.escapes = escapes;
     this.repeats = repeats;
   }
 
@@ -50,9 +62,24 @@ class ThinkHandler implements TopicHandler {
   public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
+    List<Action> pending = state.pendingActions();
+    if (!pending.isEmpty()) {
+      return CompletableFuture.completedFuture(
+          new TaskResult.Complete(routeTo(router.afterToolCalls(pending, settings), settings), () -> state));
+    }
+    EscapeChecks.BeforeThink before;
+    try {
+      before = checks.beforeThink(state, settings);
+    } catch (EscapeException e) {
+      if (!definitions.catches(task.getProcessDefinitionId(), Escapes.errorCode(e.reason()))) {
+        throw e;
+      }
+      return CompletableFuture.completedFuture(escapes.toBpmnError(e, () -> state, topic()).orElseThrow());
+    }
     int turn = state.nextTurn();
-    boolean finalTurn = turn >= settings.maxSteps();
-    ModelRequest request = new ModelRequest(Purpose.THINK, PromptBuilder.forThinking(state, settings, finalTurn),
+    boolean finalTurn = before.finalAnswerRequest() != null;
+    ModelRequest request = new ModelRequest(Purpose.THINK,
+        PromptBuilder.forThinking(state, settings, before.finalAnswerRequest(), before.warnings()),
         finalTurn ? List.of() : toolSpecs(settings),
         new RunInfo(state.run().runId(), state.run().question(), turn, state.attempt()));
     return model.chat(request).thenApply(reply -> {
@@ -67,15 +94,18 @@ class ThinkHandler implements TopicHandler {
 
   /** Where the loop goes: a final answer leaves it (to review, unless auto-accepted), tool calls go on. */
   private Map<String, Object> variablesAfter(ModelTurn result, AgentSettings settings) {
-    Map<String, Object> variables = new HashMap<>();
     if (result.finalAnswer() != null) {
+      Map<String, Object> variables = new HashMap<>();
       variables.putAll(Route.DONE.asVariable());
       variables.putAll(ReactAgentProcess.DECISION.transientWith(settings.autoAcceptAnswer() ? "accept" : "review"));
       variables.put(ReactAgentProcess.FINAL_ANSWER.name(), result.finalAnswer());
       return variables;
     }
-    Route route = router.afterToolCalls(result.actions(), settings);
-    variables.putAll(route.asVariable());
+    return routeTo(router.afterToolCalls(result.actions(), settings), settings);
+  }
+
+  private static Map<String, Object> routeTo(Route route, AgentSettings settings) {
+    Map<String, Object> variables = new HashMap<>(route.asVariable());
     if (route == Route.ASK_HUMAN) {
       variables.putAll(ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.askHumanTimeout().toString()));
     }

@@ -53,15 +53,16 @@ class AgentDeploymentCheck {
   /**
    * Checks what was noted for the process, when it is an agent, and forgets it either way.
    *
+   * @param caughtErrors the codes of the BPMN errors its boundary events catch ({@code ""}: all)
    * @throws BpmnParseException naming every problem, when a new deployment breaks a rule
    */
-  void check(ProcessDefinitionEntity process, boolean agent) {
+  void check(ProcessDefinitionEntity process, boolean agent, java.util.Set<String> caughtErrors) {
     List<NotedTask> tasks = noted(process);
     process.setProperty(NOTED_TASKS, null);
     if (!agent) {
       return;
     }
-    List<Finding> findings = rules.check(tasks.stream().map(NotedTask::task).toList());
+    List<Finding> findings = rules.check(tasks.stream().map(NotedTask::task).toList(), caughtErrors);
     if (findings.isEmpty()) {
       return;
     }

@@ -4,7 +4,9 @@ import dev.agentloop.agent.AgentConfiguration;
 import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.agent.RunTimeBudget;
 import dev.agentloop.llm.LlmConfiguration;
+import dev.agentloop.resilience.ResilienceConfiguration;
 import dev.agentloop.tool.ToolConfiguration;
 import dev.agentloop.trace.TraceConfiguration;
 import dev.agentloop.resume.ResumeConfiguration;
@@ -20,20 +22,21 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
- * Brings AgentLoop into a Camunda 7 Spring Boot application: step store, tools, model, agent
- * handlers, reviews, embedded worker, security, REST API and the engine plugin that recognises
- * agent processes.
+ * Brings AgentLoop into a Camunda 7 Spring Boot application: step store, tools, model, the guards of
+ * model and tool calls, agent handlers, reviews, embedded worker, security, REST API and the engine
+ * plugin that recognises agent processes.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(AgentLoopProperties.class)
-@Import({TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, AgentConfiguration.class,
-    ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class, SecurityConfiguration.class,
+@Import({TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
+    AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
+    SecurityConfiguration.class,
     WebConfiguration.class})
 public class AgentLoopAutoConfiguration {
 
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
-      AgentDiagramRules rules, RemoteToolCalls remoteCalls) {
-    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls);
+      AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget) {
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget);
   }
 }

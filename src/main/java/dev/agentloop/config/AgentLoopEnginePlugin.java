@@ -3,6 +3,7 @@ package dev.agentloop.config;
 import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.agent.RunTimeBudget;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
@@ -21,14 +22,16 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final Reviews reviews;
   private final AgentDiagramRules rules;
   private final RemoteToolCalls remoteCalls;
+  private final RunTimeBudget runTimeBudget;
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls) {
+      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.rules = rules;
     this.remoteCalls = remoteCalls;
+    this.runTimeBudget = runTimeBudget;
   }
 
   @Override
@@ -37,7 +40,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
     configuration.getCustomPostBPMNParseListeners()
-        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls));
+        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget));
   }
 
   @Override

@@ -1,6 +1,10 @@
 package dev.agentloop.config;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
@@ -24,6 +28,7 @@ public record AgentLoopProperties(
     @NotNull @Valid Worker worker,
     @NotNull @Valid Agent agent,
     @NotNull @Valid Tools tools,
+    @NotNull @Valid Resilience resilience,
     @NotNull @Valid Demo demo) {
 
   /** Which chat model serves the agents. */
@@ -75,7 +80,15 @@ public record AgentLoopProperties(
       boolean autoAcceptAnswer,
       @PositiveOrZero int maxPlanRevisions,
       @NotNull RevisionsRunOut whenPlanRevisionsRunOut,
-      @NotNull Duration askHumanTimeout) {
+      @NotNull Duration askHumanTimeout,
+      @Positive int maxModelCalls,
+      @Positive int maxToolCalls,
+      /* 0: no token budget (providers that report no tokens count none) */
+      @PositiveOrZero long maxTokens,
+      @NotNull Duration maxRunTime,
+      @Positive int loopMaxRepeats,
+      @Positive int loopMaxCycles,
+      @Positive int loopMaxSameFailures) {
 
     /** What happens when a reviewer asks for one revision of the plan too many. */
     public enum RevisionsRunOut { ACCEPT, REJECT }
@@ -94,7 +107,8 @@ public record AgentLoopProperties(
       Map<String, Boolean> approval,
       Map<String, @Valid Remote> remote,
       @NotNull @Valid HttpGet httpGet,
-      @NotNull @Valid ReadDocument readDocument) {
+      @NotNull @Valid ReadDocument readDocument,
+      @NotNull @Valid Flaky flaky) {
 
     public Tools {
       approval = approval == null ? Map.of() : Map.copyOf(approval);
@@ -111,6 +125,101 @@ public record AgentLoopProperties(
     public record HttpGet(@NotNull List<String> allowedHosts, @Positive int maxBytes, @NotNull Duration timeout) {}
 
     public record ReadDocument(@NotBlank String folder, @Positive int maxChars) {}
+
+    /**
+     * The flaky test tool: fails at random, for demos and chaos tests. Each call draws once from a
+     * random sequence started with {@code seed}: below {@code transientRate} it fails transiently,
+     * below the sum with {@code persistentRate} persistently, below the sum with {@code hangRate} it
+     * hangs for {@code hang}; otherwise it answers after {@code latency}.
+     */
+    public record Flaky(
+        boolean enabled,
+        long seed,
+        @DecimalMin("0") @DecimalMax("1") double transientRate,
+        @DecimalMin("0") @DecimalMax("1") double persistentRate,
+        @DecimalMin("0") @DecimalMax("1") double hangRate,
+        @NotNull Duration hang,
+        @NotNull Duration latency) {
+
+      @AssertTrue(message = "transient-rate + persistent-rate + hang-rate must be at most 1")
+      boolean isRatesAddUp() {
+        return transientRate + persistentRate + hangRate <= 1.0;
+      }
+    }
+  }
+
+  /**
+   * How model and tool calls are guarded (package {@code dev.agentloop.resilience}): which errors
+   * are transient, how they are retried, and when a circuit breaker opens.
+   *
+   * @param unknownErrors what an error of no known class counts as: retried (transient) or not (persistent)
+   * @param transientPatterns regular expressions; an error whose message matches one is transient
+   * @param persistentPatterns regular expressions; an error whose message matches one is persistent (checked first)
+   * @param toolBreakers breaker settings of single tools, by tool name, instead of {@code toolBreaker}
+   * @param finalAnswerAt the share of a budget (model calls, tool calls, tokens) from which the model is asked
+   *     for its final answer
+   * @param loopWindow how many of the latest tool calls the loop detector looks at
+   * @param loopMaxCycleLength the longest cycle of different calls (A, B, C, A, B, C) the loop detector looks for
+   */
+  public record Resilience(
+      @NotNull UnknownErrors unknownErrors,
+      @NotNull List<String> transientPatterns,
+      @NotNull List<String> persistentPatterns,
+      @NotNull @Valid Retry retry,
+      @NotNull @Valid Breaker toolBreaker,
+      Map<String, @Valid Breaker> toolBreakers,
+      @NotNull @Valid Breaker modelBreaker,
+      @DecimalMin("0.1") @DecimalMax("1") double finalAnswerAt,
+      @Positive int loopWindow,
+      @Min(2) int loopMaxCycleLength) {
+
+    public Resilience {
+      transientPatterns = transientPatterns == null ? List.of() : List.copyOf(transientPatterns);
+      persistentPatterns = persistentPatterns == null ? List.of() : List.copyOf(persistentPatterns);
+      toolBreakers = toolBreakers == null ? Map.of() : Map.copyOf(toolBreakers);
+    }
+
+    /** What an error that is neither known transient nor known persistent counts as. */
+    public enum UnknownErrors { TRANSIENT, PERSISTENT }
+
+    /**
+     * Retries of one model or tool call on transient errors, with exponential back-off and jitter.
+     *
+     * @param maxAttempts attempts per call, the first included (1: no retry)
+     * @param jitter each delay varies by up to this share, so that many runs do not retry in step
+     * @param sideEffects whether calls of tools with side effects are retried too (an attempt that timed
+     *     out may have had its effect)
+     */
+    public record Retry(
+        @Min(1) int maxAttempts,
+        @NotNull Duration delay,
+        @NotNull Duration maxDelay,
+        @DecimalMin("0") @DecimalMax("1") double jitter,
+        boolean sideEffects) {
+
+      @AssertTrue(message = "max-delay must not be shorter than delay")
+      boolean isDelaysOrdered() {
+        return delay == null || maxDelay == null || maxDelay.compareTo(delay) >= 0;
+      }
+    }
+
+    /**
+     * A circuit breaker per tool or per model endpoint: it opens when {@code failureThreshold} of the
+     * last {@code failureExecutions} attempts failed (transient or unknown errors, time-outs), rejects
+     * calls for {@code delay}, then lets {@code successThreshold} trial calls through; if they all
+     * succeed it closes, else it opens again.
+     */
+    public record Breaker(
+        @Positive int failureThreshold,
+        @Positive int failureExecutions,
+        @NotNull Duration delay,
+        @Positive int successThreshold) {
+
+      @AssertTrue(message = "failure-threshold must not exceed failure-executions")
+      boolean isThresholdWithinWindow() {
+        return failureThreshold <= failureExecutions;
+      }
+    }
   }
 
   /**

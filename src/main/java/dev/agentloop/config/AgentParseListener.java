@@ -4,16 +4,21 @@ import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
+import dev.agentloop.agent.RunTimeBudget;
 import dev.agentloop.review.ReviewKind;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.camunda.bpm.engine.BpmnParseException;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.delegate.TaskListener;
 import org.camunda.bpm.engine.impl.bpmn.behavior.UserTaskActivityBehavior;
+import org.camunda.bpm.engine.impl.bpmn.helper.BpmnProperties;
+import org.camunda.bpm.engine.impl.bpmn.parser.ErrorEventDefinition;
 import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
 import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParse;
 import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParseUtil;
@@ -28,8 +33,9 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
  * topic), has them checked ({@link AgentDeploymentCheck}), attaches the run lifecycle to them,
  * lets their tasks wake the embedded worker, connects their review tasks (user tasks marked
  * {@code agentloop.review}) to the reviews and their remote tool tasks (topic
- * {@code agentloop.tool.${tool}}) to {@link RemoteToolCalls}. The engine parses all elements of a
- * process before it calls {@link #parseProcess}, so by then we know whether it is an agent.
+ * {@code agentloop.tool.${tool}}) to {@link RemoteToolCalls}, and says why a run left its agent
+ * loop when the loop's run-time timer fires. The engine parses all elements of a process before it
+ * calls {@link #parseProcess}, so by then we know whether it is an agent and which errors it catches.
  */
 class AgentParseListener extends AbstractBpmnParseListener {
 
@@ -37,20 +43,24 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private static final String END_EVENTS = "agentloop.endEvents";
 
   private static final String REVIEW_KIND = "agentloop.reviewKind";
+  /** Marks the scope (sub-process) that holds an agent's think task: its agent loop. */
+  private static final String AGENT_LOOP = "agentloop.agentLoop";
 
   private final RunLifecycle lifecycle;
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDeploymentCheck check;
   private final RemoteToolCalls remoteCalls;
+  private final RunTimeBudget runTimeBudget;
 
   AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls) {
+      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.check = new AgentDeploymentCheck(rules);
     this.remoteCalls = remoteCalls;
+    this.runTimeBudget = runTimeBudget;
   }
 
   /** A user task marked with {@code agentloop.review} gets the listeners that fill and read its form. */
@@ -69,11 +79,17 @@ class AgentParseListener extends AbstractBpmnParseListener {
     activity.setProperty(REVIEW_KIND, review);
   }
 
-  /** A timer on an ask-human task tells the agent that nobody answered. */
+  /**
+   * A timer on an ask-human task tells the agent that nobody answered; a timer on an agent loop is
+   * its run-time budget, and says so when it fires.
+   */
   @Override
   public void parseBoundaryTimerEventDefinition(Element timerEventDefinition, boolean interrupting, ActivityImpl timer) {
     if (timer.getEventScope() != null && timer.getEventScope().getProperty(REVIEW_KIND) == ReviewKind.ASK_HUMAN) {
       timer.addBuiltInListener(ExecutionListener.EVENTNAME_START, reviews.noAnswerListener());
+    }
+    if (timer.getEventScope() != null && Boolean.TRUE.equals(timer.getEventScope().getProperty(AGENT_LOOP))) {
+      timer.addBuiltInListener(ExecutionListener.EVENTNAME_START, runTimeBudget.listener());
     }
   }
 
@@ -81,6 +97,9 @@ class AgentParseListener extends AbstractBpmnParseListener {
   public void parseServiceTask(Element serviceTaskElement, ScopeImpl scope, ActivityImpl activity) {
     String topic = serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "topic");
     boolean agentTask = topic != null && topic.startsWith(ReactAgentProcess.TOPIC_PREFIX);
+    if (ReactAgentProcess.TOPIC_THINK.equals(topic) && scope instanceof ActivityImpl loop) {
+      loop.setProperty(AGENT_LOOP, true);
+    }
     if (agentTask) {
       activity.getProcessDefinition().setProperty(IS_AGENT, true);
     }
@@ -107,7 +126,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
   @Override
   public void parseProcess(Element processElement, ProcessDefinitionEntity definition) {
     boolean agent = Boolean.TRUE.equals(definition.getProperty(IS_AGENT));
-    check.check(definition, agent);
+    check.check(definition, agent, caughtErrors(definition));
     if (!agent) {
       return;
     }
@@ -116,6 +135,19 @@ class AgentParseListener extends AbstractBpmnParseListener {
     for (ActivityImpl endEvent : endEvents(definition)) {
       endEvent.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEndEvent(endEvent.getId()));
     }
+  }
+
+  /** The codes of the BPMN errors boundary events of the process catch; {@code ""} for one that catches all. */
+  private static Set<String> caughtErrors(ScopeImpl scope) {
+    Set<String> codes = new HashSet<>();
+    for (ActivityImpl activity : scope.getActivities()) {
+      List<ErrorEventDefinition> definitions = activity.getProperties().get(BpmnProperties.ERROR_EVENT_DEFINITIONS);
+      if (definitions != null) {
+        definitions.forEach(definition -> codes.add(definition.getErrorCode() == null ? "" : definition.getErrorCode()));
+      }
+      codes.addAll(caughtErrors(activity));
+    }
+    return codes;
   }
 
   private static ReviewKind reviewKind(Element element, ActivityImpl activity, String kind) {

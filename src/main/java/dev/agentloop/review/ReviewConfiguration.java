@@ -4,6 +4,7 @@ import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.Router;
 import dev.agentloop.resume.ResumeService;
+import dev.agentloop.resilience.Breakers;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;
@@ -12,20 +13,21 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The four reviews and the listeners that connect them to their user tasks. */
+/** The reviews (plan, ask-human, approval, answer, agent stuck) and the listeners that connect them to their user tasks. */
 @Configuration(proxyBeanMethods = false)
 public class ReviewConfiguration {
 
   @Bean
   Reviews reviews(StepStore store, LoopStateReader reader, AgentDefinitions definitions, Router router,
-      ToolRegistry tools, ObjectProvider<ResumeService> resume) {
+      ToolRegistry tools, Breakers breakers, ObjectProvider<ResumeService> resume) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
     PendingCalls calls = new PendingCalls(store, reader);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
-        ReviewKind.ANSWER, new AnswerReview(store, resume::getObject)), calls, definitions);
+        ReviewKind.ANSWER, new AnswerReview(store, resume::getObject),
+        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers)), calls, definitions);
   }
 
   @Bean

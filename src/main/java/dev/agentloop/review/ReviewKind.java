@@ -12,7 +12,8 @@ public enum ReviewKind {
   PLAN("plan"),
   ASK_HUMAN("askHuman"),
   APPROVE_ACTION("approveAction"),
-  ANSWER("answer");
+  ANSWER("answer"),
+  AGENT_STUCK("agentStuck");
 
   public static final String PROPERTY = ReactAgentProcess.REVIEW_PROPERTY;
 

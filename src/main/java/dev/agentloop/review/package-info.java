@@ -1,6 +1,7 @@
 /**
- * The people in the loop: plan review, answers to the agent's questions, approval of tool calls and
- * answer review. Each user task gets its form data on create; what a person submits is checked and
- * becomes a decision for the diagram and steps in the trace authored by that person.
+ * The people in the loop: plan review, answers to the agent's questions, approval of tool calls,
+ * answer review, and the agent-stuck task for runs that left their loop. Each user task gets its form
+ * data on create; what a person submits is checked and becomes a decision for the diagram and steps
+ * in the trace authored by that person.
  */
 package dev.agentloop.review;

@@ -30,6 +30,15 @@ public interface AgentTool {
   }
 
   /**
+   * Whether the tool treats text arguments without regard to case, so that {@code "Berlin"} and
+   * {@code "berlin"} are the same call (loop detection compares calls by their normalised arguments).
+   * Default: {@code false}.
+   */
+  default boolean caseInsensitiveArguments() {
+    return false;
+  }
+
+  /**
    * Runs the tool.
    *
    * @return the observation the model will see

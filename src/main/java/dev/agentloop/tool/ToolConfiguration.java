@@ -4,6 +4,7 @@ import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.tool.builtin.CalculatorTool;
 import dev.agentloop.tool.builtin.CurrentTimeTool;
+import dev.agentloop.tool.builtin.FlakyTool;
 import dev.agentloop.tool.builtin.HttpGetTool;
 import dev.agentloop.tool.builtin.ReadDocumentTool;
 import java.nio.file.Path;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
@@ -41,6 +44,15 @@ public class ToolConfiguration {
     return new ReadDocumentTool(Path.of(settings.folder()), settings.maxChars());
   }
 
+  /** A tool that fails at random, for demos and chaos tests; only with {@code agentloop.tools.flaky.enabled}. */
+  @Bean
+  @ConditionalOnProperty(name = "agentloop.tools.flaky.enabled", havingValue = "true")
+  FlakyTool flakyTool(AgentLoopProperties properties) {
+    AgentLoopProperties.Tools.Flaky flaky = properties.tools().flaky();
+    return new FlakyTool(flaky.seed(), flaky.transientRate(), flaky.persistentRate(), flaky.hangRate(), flaky.hang(),
+        flaky.latency());
+  }
+
   @Bean
   AskHumanTool askHumanTool() {
     return new AskHumanTool();
@@ -67,8 +79,11 @@ public class ToolConfiguration {
     return Executors.newFixedThreadPool(properties.tools().maxConcurrent(), threads);
   }
 
+  /** Calls go through the guard of package resilience (retries, circuit breakers) when there is one. */
   @Bean
-  ToolRunner toolRunner(ToolRegistry registry, ExecutorService agentLoopToolPool, AgentLoopProperties properties) {
-    return new ToolRunner(registry, agentLoopToolPool, properties.tools().timeout(), properties.agent().maxStepChars());
+  ToolRunner toolRunner(ToolRegistry registry, ExecutorService agentLoopToolPool, AgentLoopProperties properties,
+      ObjectProvider<ToolCallGuard> guard) {
+    return new ToolRunner(registry, agentLoopToolPool, properties.tools().timeout(), properties.agent().maxStepChars(),
+        guard.getIfAvailable(() -> ToolCallGuard.NONE));
   }
 }

@@ -10,8 +10,11 @@ import java.util.Objects;
  */
 public record ToolOutcome(String result, Failure failure) {
 
-  /** Kinds of failure; each becomes an error observation with its message. */
-  public enum FailureKind { UNKNOWN_TOOL, NOT_ALLOWED, INVALID_ARGUMENTS, TIMED_OUT, FAILED }
+  /**
+   * Kinds of failure; each becomes an error observation with its message. UNAVAILABLE: the tool was
+   * not called because its circuit breaker is open.
+   */
+  public enum FailureKind { UNKNOWN_TOOL, NOT_ALLOWED, INVALID_ARGUMENTS, TIMED_OUT, FAILED, UNAVAILABLE }
 
   public record Failure(FailureKind kind, String message) {
     public Failure {

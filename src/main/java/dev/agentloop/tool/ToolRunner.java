@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one tool call: finds the tool, checks the arguments against its schema, executes it on the
- * bounded tool pool under a timeout that interrupts a hanging tool. Never throws and never
- * completes exceptionally: every problem becomes a {@link ToolOutcome} failure the model can read.
+ * bounded tool pool under a timeout that interrupts a hanging tool. The {@link ToolCallGuard} wraps
+ * the attempts (retries, circuit breaker); the time-out applies to each attempt. Never throws and
+ * never completes exceptionally: every problem becomes a {@link ToolOutcome} failure the model can read.
  */
 public class ToolRunner {
 
@@ -28,8 +29,15 @@ public class ToolRunner {
   private final Timeout<String> timeout;
   private final Duration timeoutDuration;
   private final int maxResultChars;
+  private final ToolCallGuard guard;
 
   public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int maxResultChars) {
+    this(registry, pool, timeout, maxResultChars, ToolCallGuard.NONE);
+  }
+
+  public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int maxResultChars,
+      ToolCallGuard guard) {
+    this.guard = guard;
     this.registry = registry;
     this.pool = pool;
     this.timeoutDuration = timeout;
@@ -48,8 +56,7 @@ public class ToolRunner {
       return CompletableFuture.completedFuture(ToolOutcome.failure(FailureKind.INVALID_ARGUMENTS,
           "arguments for '" + toolName + "' do not match its schema: " + String.join("; ", violations)));
     }
-    return Failsafe.with(timeout).with(pool)
-        .getAsync(() -> tool.execute(arguments))
+    return guard.call(tool, () -> Failsafe.with(timeout).with(pool).getAsync(() -> tool.execute(arguments)))
         .handle((result, error) -> error == null ? success(toolName, result) : failure(toolName, error));
   }
 
@@ -69,6 +76,9 @@ public class ToolRunner {
     if (cause instanceof TimeoutExceededException) {
       return ToolOutcome.failure(FailureKind.TIMED_OUT,
           "'" + toolName + "' did not finish within " + readable(timeoutDuration));
+    }
+    if (cause instanceof ToolUnavailableException) {
+      return ToolOutcome.failure(FailureKind.UNAVAILABLE, cause.getMessage());
     }
     if (cause instanceof ToolException) {
       return ToolOutcome.failure(FailureKind.FAILED, cause.getMessage());

@@ -3,6 +3,7 @@ package dev.agentloop.web;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.RunRestarts;
+import dev.agentloop.resilience.Breakers;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.RunAccess;
 import org.springframework.context.annotation.Bean;
@@ -20,6 +21,11 @@ public class WebConfiguration {
   @Bean
   ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access) {
     return new ResumeController(resume, restarts, runs, access);
+  }
+
+  @Bean
+  BreakerController breakerController(Breakers breakers) {
+    return new BreakerController(breakers);
   }
 
   @Bean

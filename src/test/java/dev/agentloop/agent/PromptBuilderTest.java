@@ -295,4 +295,20 @@ class PromptBuilderTest {
         new AssistantMessage("12 days", List.of()),
         new UserMessage("[alice] Please also check travel.md"));
   }
+
+  @Test
+  void should_put_warnings_after_the_steps_and_the_request_for_the_final_answer_last() {
+    Action sum = action("call_1", "calculator", "{\"expression\": \"1 + 1\"}");
+    LoopState state = state(null, trace(Steps.thought("Compute."), Steps.action(sum),
+        Steps.observation(Observation.result(sum, "2"), "calculator")), false);
+
+    List<ChatMessage> messages = PromptBuilder.forThinking(state, SETTINGS,
+        "This run is close to its budget (38 of 40 model calls were made).", List.of("you seem to be going round in circles"));
+
+    assertThat(messages.subList(messages.size() - 3, messages.size())).containsExactly(
+        new ToolResultMessage("call_1", "calculator", "2"),
+        new UserMessage("[AgentLoop] Warning: you seem to be going round in circles"),
+        new UserMessage("This run is close to its budget (38 of 40 model calls were made). Give your final answer"
+            + " now, from what you have found so far, without calling tools."));
+  }
 }

@@ -98,7 +98,8 @@ class SupportTriageAgentTest {
     // given
     String run = start("triage: " + TICKET);
     awaitTask(run, ReactAgentProcess.ASK_HUMAN);
-    Job timer = engine.getManagementService().createJobQuery().processInstanceId(run).timers().singleResult();
+    Job timer = engine.getManagementService().createJobQuery().processInstanceId(run).timers()
+        .activityId(ReactAgentProcess.NO_ANSWER).singleResult();
 
     // then the timer is the diagram's PT4H, not the application's PT24H
     long waited = timer.getDuedate().getTime() - ClockUtil.getCurrentTime().getTime();

@@ -44,8 +44,10 @@ class AskHumanBenchmark {
 
   @Test
   void round_trip() throws InterruptedException {
+    // asking the same question over and over is the point here, not a loop to escape from
     TestAgent.deployVariant(engine, AGENT, Map.of(AgentSettings.ALLOWED_TOOLS, "ask_human",
-        AgentSettings.MAX_STEPS, "100000", AgentSettings.AUTO_ACCEPT_PLAN, "true"));
+        AgentSettings.MAX_STEPS, "100000", AgentSettings.AUTO_ACCEPT_PLAN, "true",
+        AgentSettings.MAX_MODEL_CALLS, "1000000", AgentSettings.LOOP_MAX_REPEATS, "1000000"));
     ApiClient api = ApiClient.as(port, "reviewer");
     String run = body(api.post("/api/runs", "{\"question\": \"ask: again and again\", \"agent\": \"" + AGENT + "\"}"),
         201).get("id").asText();

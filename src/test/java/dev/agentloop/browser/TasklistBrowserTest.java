@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.TestWatcher;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * A reviewer in Tasklist, in headless Chromium: each of the four Camunda Forms rendered from the
+ * A reviewer in Tasklist, in headless Chromium: each of the five Camunda Forms rendered from the
  * run's data, filled in and completed, and the run's next state checked through the API.
  * Screenshots of every form go to {@code target/screenshots/}.
  */
@@ -144,6 +144,27 @@ class TasklistBrowserTest {
       }
     });
     assertThat(answers).containsExactly("first answer/SUPERSEDED", "second answer/ACTIVE");
+  }
+
+  @Test
+  void should_guide_a_stuck_agent_from_the_agent_stuck_form() {
+    String run = startWithAcceptedPlan("loop-guided: in the browser");
+
+    tasklist.open(awaitTask(run, "agentStuck").get("id").asText());
+    assertThat(tasklist.text()).contains("The agent is stuck", "loop-guided: in the browser");
+    assertThat(tasklist.field("reason").getAttribute("value")).startsWith("LOOP_DETECTED: The agent is going round in"
+        + " circles: the same call noop {} was made 4 times");
+    assertThat(tasklist.field("lastSteps").getAttribute("value")).contains("ACTION by model: noop {}");
+    assertThat(tasklist.field("breakers").getAttribute("value")).contains("tool:noop: CLOSED");
+    tasklist.choose("decision", "Guide: the agent goes on with my note").type("note", "Stop calling noop; answer.");
+    browser.screenshot("tasklist-5-agent-stuck");
+    tasklist.complete();
+    tasklist.awaitClosed();
+
+    assertThat(awaitTask(run, "reviewAnswer").at("/form/answer").asText()).isEqualTo("guided answer");
+    JsonNode note = last(run, "HUMAN_INPUT");
+    assertThat(note.get("author").asText()).isEqualTo("reviewer");
+    assertThat(note.at("/content/text").asText()).isEqualTo("Stop calling noop; answer.");
   }
 
   private String start(String question) {

@@ -182,6 +182,44 @@ class AgentDeploymentCheckTest {
     assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key).count()).isOne();
   }
 
+  // ---- the escape route ----------------------------------------------------------------------------
+
+  @Test
+  void should_refuse_budgets_and_loop_limits_that_are_no_usable_numbers() {
+    assertRefused("slip-token-budget", property(ReactAgentProcess.THINK, AgentSettings.MAX_TOKENS, "-1"),
+        ReactAgentProcess.THINK, "agent property 'maxTokens' is '-1' but must be a whole number of at least 0 (0: no limit)");
+    assertRefused("slip-run-time", property(ReactAgentProcess.THINK, AgentSettings.MAX_RUN_TIME, "2 days"),
+        ReactAgentProcess.THINK, "agent property 'maxRunTime' is '2 days' but must be a positive ISO-8601 duration");
+    assertRefused("slip-loop-limit", property(ReactAgentProcess.THINK, AgentSettings.LOOP_MAX_REPEATS, "0"),
+        ReactAgentProcess.THINK, "agent property 'loopMaxRepeats' is '0' but must be a whole number of at least 1");
+  }
+
+  @Test
+  void should_refuse_a_run_time_that_would_end_every_wait_for_a_persons_answer() {
+    assertRefused("slip-short-run-time", property(ReactAgentProcess.THINK, AgentSettings.MAX_RUN_TIME, "PT1H"),
+        ReactAgentProcess.THINK, "agent property 'maxRunTime' is PT1H, not longer than askHumanTimeout (PT24H): the"
+            + " loop's timer would end every wait for a person's answer");
+  }
+
+  @Test
+  void should_refuse_an_agent_whose_escape_route_misses_one_of_the_escapes() {
+    // the boundary event of TOOL_UNAVAILABLE catches another error: a run escaping with it would end unseen
+    assertRefused("slip-half-route", model -> model.<org.camunda.bpm.model.bpmn.instance.Error>getModelElementById(
+            "toolUnavailableError").setErrorCode("TOOL_DOWN"),
+        ReactAgentProcess.THINK, "its runs escape their loop with the BPMN errors LOOP_DETECTED, BUDGET_EXHAUSTED,"
+            + " TOOL_UNAVAILABLE, but the diagram catches no TOOL_UNAVAILABLE");
+  }
+
+  @Test
+  void should_accept_the_escape_settings_an_analyst_may_set() {
+    String key = deploy("slip-free-escape-settings", property(ReactAgentProcess.THINK, AgentSettings.MAX_RUN_TIME, "P3D")
+        .andThen(property(ReactAgentProcess.THINK, AgentSettings.MAX_TOKENS, "0"))
+        .andThen(property(ReactAgentProcess.THINK, AgentSettings.LOOP_MAX_CYCLES, "3"))
+        .andThen(property(ReactAgentProcess.THINK, AgentSettings.LOOP_MAX_SAME_FAILURES, "5")));
+
+    assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key).count()).isOne();
+  }
+
   // ---- helpers -----------------------------------------------------------------------------------
 
   private static final Map<String, String> MINIMAL_SETTINGS = Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "true",

@@ -170,7 +170,8 @@ class ReviewScenarioTest {
     // given
     String run = startAccepted("ask-human: silence");
     Task question = awaitTask(run, ReactAgentProcess.ASK_HUMAN);
-    Job timer = engine.getManagementService().createJobQuery().processInstanceId(run).timers().singleResult();
+    Job timer = engine.getManagementService().createJobQuery().processInstanceId(run).timers()
+        .activityId(ReactAgentProcess.NO_ANSWER).singleResult();
     assertThat(timer.getDuedate()).isAfter(new Date(ClockUtil.getCurrentTime().getTime() + 23 * 3_600_000L));
 
     // when the test clock passes the timeout and the timer fires

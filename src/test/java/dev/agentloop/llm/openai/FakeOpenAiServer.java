@@ -20,17 +20,23 @@ import java.util.concurrent.Executors;
 
 /**
  * A local stand-in for an OpenAI-compatible endpoint: serves POST /v1/chat/completions on 127.0.0.1
- * with a random port, answers with queued responses in order and records every request it gets.
+ * with a random port, answers with queued responses in order (then with its responder, if it has one)
+ * and records every request it gets.
  */
-final class FakeOpenAiServer implements AutoCloseable {
+public final class FakeOpenAiServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One canned answer: an HTTP status, a body, and how long to wait before sending it. */
-  record Response(int status, String body, Duration delay) {}
+  public record Response(int status, String body, Duration delay) {
+
+    public Response(int status, String body) {
+      this(status, body, Duration.ZERO);
+    }
+  }
 
   /** One request as received: its body parsed as JSON (a text node when it is no JSON) and its Authorization header. */
-  record Recorded(JsonNode body, String authorization) {}
+  public record Recorded(JsonNode body, String authorization) {}
 
   private final HttpServer server;
   private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
@@ -40,15 +46,16 @@ final class FakeOpenAiServer implements AutoCloseable {
   });
   private final ConcurrentLinkedQueue<Response> responses = new ConcurrentLinkedQueue<>();
   private final List<Recorded> requests = new CopyOnWriteArrayList<>();
+  private volatile java.util.function.Function<Recorded, Response> responder;
 
-  FakeOpenAiServer() throws IOException {
+  public FakeOpenAiServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/v1/chat/completions", this::handle);
     server.setExecutor(threads);
     server.start();
   }
 
-  String baseUrl() {
+  public String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
   }
 
@@ -61,7 +68,13 @@ final class FakeOpenAiServer implements AutoCloseable {
     return this;
   }
 
-  List<Recorded> requests() {
+  /** Answers every request the queue has no response for, from what was asked. */
+  public FakeOpenAiServer answerWith(java.util.function.Function<Recorded, Response> responder) {
+    this.responder = responder;
+    return this;
+  }
+
+  public List<Recorded> requests() {
     return new ArrayList<>(requests);
   }
 
@@ -79,12 +92,16 @@ final class FakeOpenAiServer implements AutoCloseable {
       try (InputStream in = exchange.getRequestBody()) {
         raw = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
-      requests.add(new Recorded(parse(raw), exchange.getRequestHeaders().getFirst("Authorization")));
+      Recorded recorded = new Recorded(parse(raw), exchange.getRequestHeaders().getFirst("Authorization"));
+      requests.add(recorded);
       if (!"POST".equals(exchange.getRequestMethod())) {
         send(exchange, new Response(405, "{\"error\":{\"message\":\"method not allowed\"}}", Duration.ZERO));
         return;
       }
       Response response = responses.poll();
+      if (response == null && responder != null) {
+        response = responder.apply(recorded);
+      }
       if (response == null) {
         response = new Response(500, "{\"error\":{\"message\":\"the fake server has no queued response\"}}",
             Duration.ZERO);
@@ -132,7 +149,7 @@ final class FakeOpenAiServer implements AutoCloseable {
   // --- bodies in the real OpenAI chat-completions wire format ---
 
   /** A chat.completion whose assistant message carries one tool call; {@code arguments} is the raw JSON string. */
-  static String toolCallCompletion(String callId, String toolName, String arguments, int promptTokens,
+  public static String toolCallCompletion(String callId, String toolName, String arguments, int promptTokens,
       int completionTokens) {
     var root = JSON.createObjectNode();
     completionHeader(root);
@@ -154,7 +171,7 @@ final class FakeOpenAiServer implements AutoCloseable {
   }
 
   /** A chat.completion whose assistant message is plain text. */
-  static String textCompletion(String text, int promptTokens, int completionTokens) {
+  public static String textCompletion(String text, int promptTokens, int completionTokens) {
     var root = JSON.createObjectNode();
     completionHeader(root);
     var choice = root.putArray("choices").addObject();
@@ -170,7 +187,7 @@ final class FakeOpenAiServer implements AutoCloseable {
   }
 
   /** An error body as OpenAI sends it with 4xx/5xx statuses. */
-  static String errorBody(String message, String type, String code) {
+  public static String errorBody(String message, String type, String code) {
     var root = JSON.createObjectNode();
     var error = root.putObject("error");
     error.put("message", message);

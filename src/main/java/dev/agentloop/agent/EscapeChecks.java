@@ -1,0 +1,167 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.resilience.Budget;
+import dev.agentloop.resilience.Budgets;
+import dev.agentloop.resilience.CallSignature;
+import dev.agentloop.resilience.EscapeException;
+import dev.agentloop.resilience.EscapeException.Reason;
+import dev.agentloop.resilience.LoopDetector;
+import dev.agentloop.resilience.ResilienceMetrics;
+import dev.agentloop.tool.AgentTool;
+import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The escape checks of a run at {@code think} and {@code act}: its budgets and loops on its active
+ * path. They look at the steps since a person last spoke (guidance, feedback, a retry), so a person's
+ * decision starts the loop detection afresh and, when a budget is used up, grants one more model
+ * turn, which must give the final answer. Thread-safe.
+ */
+class EscapeChecks {
+
+  private static final int DESCRIPTION_CHARS = 200;
+
+  private final LoopDetector detector;
+  private final Budgets budgets;
+  private final ToolRegistry tools;
+  private final ResilienceMetrics metrics;
+
+  EscapeChecks(LoopDetector detector, Budgets budgets, ToolRegistry tools, ResilienceMetrics metrics) {
+    this.detector = detector;
+    this.budgets = budgets;
+    this.tools = tools;
+    this.metrics = metrics;
+  }
+
+  /**
+   * What the next model call must know.
+   *
+   * @param finalAnswerRequest why the model must answer now, or {@code null}
+   * @param warnings for the model, e.g. about a loop it seems to be in
+   */
+  record BeforeThink(String finalAnswerRequest, List<String> warnings) {}
+
+  /** @throws EscapeException when the run must leave its loop instead of calling the model */
+  BeforeThink beforeThink(LoopState state, AgentSettings settings) {
+    List<Step> window = sinceAPersonSpoke(state.recent());
+    Budgets.Verdict budget = budgets.beforeModelCall(settings.budget(), spent(state.run(), state.nextTurn() - 1));
+    String finalAnswerRequest = null;
+    if (budget.state() == Budgets.State.EXHAUSTED) {
+      if (!grantedByAPerson(state.recent(), window)) {
+        throw new EscapeException(Reason.BUDGET_EXHAUSTED, "The run's budget is used up: " + budget.reason() + ".");
+      }
+      finalAnswerRequest = "This run's budget is used up (" + budget.reason() + "); a person let you answer once more.";
+    } else if (budget.state() == Budgets.State.NEAR) {
+      finalAnswerRequest = "This run is close to its budget (" + budget.reason() + ").";
+    }
+    LoopDetector.Verdict loop = detector.check(calls(window), settings.limits().loop());
+    if (loop.level() == LoopDetector.Level.LOOP) {
+      metrics.loopDetection(loop.pattern(), true);
+      throw new EscapeException(Reason.LOOP_DETECTED, "The agent is going round in circles: " + loop.finding()
+          + ", also after a warning.");
+    }
+    List<String> warnings = new ArrayList<>();
+    if (loop.level() == LoopDetector.Level.WARNING) {
+      metrics.loopDetection(loop.pattern(), false);
+      warnings.add("you seem to be going round in circles: " + loop.finding() + ". Do something different, or give"
+          + " your final answer. If you go on like this, the run is stopped for a person to look at.");
+    }
+    return new BeforeThink(finalAnswerRequest, warnings);
+  }
+
+  /**
+   * @param calls how many tool calls are about to run
+   * @throws EscapeException when they would go past the tool-call budget, unless a person asked for them
+   */
+  void beforeToolCalls(LoopState state, AgentSettings settings, int calls) {
+    if (requestedByAPerson(state.recent())) {
+      return;
+    }
+    Budgets.Verdict budget = budgets.beforeToolCalls(settings.budget(), spent(state.run(), state.nextTurn() - 1), calls);
+    if (budget.state() == Budgets.State.EXHAUSTED) {
+      throw new EscapeException(Reason.BUDGET_EXHAUSTED, "The run's tool-call budget is used up: " + budget.reason()
+          + ".");
+    }
+  }
+
+  /**
+   * Whether the model was told before (since a person last spoke) that this tool is unavailable, and
+   * called it again all the same.
+   */
+  boolean toldBefore(LoopState state, String tool) {
+    return sinceAPersonSpoke(state.recent()).stream()
+        .filter(step -> step.kind() == StepKind.OBSERVATION)
+        .map(Observation::from)
+        .anyMatch(observation -> tool.equals(observation.tool())
+            && Observation.UNAVAILABLE.equals(observation.failure()));
+  }
+
+  /** The steps after the latest note of a person (not an approval), or all recent steps when there is none. */
+  static List<Step> sinceAPersonSpoke(List<Step> recent) {
+    for (int i = recent.size() - 1; i >= 0; i--) {
+      if (recent.get(i).kind() == StepKind.HUMAN_INPUT && !LoopState.isApproval(recent.get(i))) {
+        return recent.subList(i + 1, recent.size());
+      }
+    }
+    return recent;
+  }
+
+  /** A person spoke, and the model has not had its turn since. */
+  private static boolean grantedByAPerson(List<Step> recent, List<Step> window) {
+    return window.size() < recent.size() && window.stream().noneMatch(step -> step.author().equals(Steps.MODEL)
+        && (step.kind() == StepKind.THOUGHT || step.kind() == StepKind.FINAL_ANSWER));
+  }
+
+  /** The current turn's calls were made by a person (a retry in agentStuck), not by the model. */
+  private static boolean requestedByAPerson(List<Step> recent) {
+    for (int i = recent.size() - 1; i >= 0; i--) {
+      if (recent.get(i).kind() == StepKind.THOUGHT) {
+        return !recent.get(i).author().equals(Steps.MODEL);
+      }
+    }
+    return false;
+  }
+
+  private static Budget.Spent spent(RunRecord run, int turns) {
+    return new Budget.Spent(turns, run.modelCalls(), run.toolCalls(), run.tokens());
+  }
+
+  /** The tool calls of the window with what they got, oldest first. */
+  private List<LoopDetector.Call> calls(List<Step> window) {
+    Map<String, Observation> observed = new HashMap<>();
+    window.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(Observation::from)
+        .filter(observation -> observation.callId() != null)
+        .forEach(observation -> observed.put(observation.callId(), observation));
+    List<LoopDetector.Call> calls = new ArrayList<>();
+    for (Step step : window) {
+      if (step.kind() == StepKind.ACTION) {
+        Action action = Action.from(step);
+        boolean ignoreCase = tools.find(action.tool()).map(AgentTool::caseInsensitiveArguments).orElse(false);
+        calls.add(new LoopDetector.Call(action.tool(),
+            CallSignature.of(action.tool(), action.arguments(), action.rawArguments(), ignoreCase),
+            describe(action), failure(observed.get(action.callId()))));
+      }
+    }
+    return calls;
+  }
+
+  /** The error a call got; calls AgentLoop did not run, or that a breaker refused, are no failures of the model's doing. */
+  private static String failure(Observation observation) {
+    if (observation == null || !observation.isError() || Observation.NOT_RUN.equals(observation.failure())
+        || Observation.UNAVAILABLE.equals(observation.failure())) {
+      return null;
+    }
+    return observation.error();
+  }
+
+  private static String describe(Action action) {
+    String text = action.tool() + " " + action.argumentsText();
+    return text.length() <= DESCRIPTION_CHARS ? text : text.substring(0, DESCRIPTION_CHARS) + "[…]";
+  }
+}

@@ -1,0 +1,63 @@
+package dev.agentloop.resilience;
+
+import dev.agentloop.worker.TaskResult;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where failures become BPMN errors. Only an {@link EscapeException} does: it stands
+ * for an outcome the agent diagram models with a boundary error event on its agent loop. Every other
+ * failure is technical and stays an exception (external-task retries, then an incident). Thread-safe.
+ */
+public class Escapes {
+
+  /** The agent loop repeats itself; raised by {@code think} before it calls the model again. */
+  public static final String LOOP_DETECTED = "LOOP_DETECTED";
+  /** A budget of the run (model calls, tool calls, tokens, steps) is used up. */
+  public static final String BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED";
+  /** The model called a tool again while its circuit breaker is open. */
+  public static final String TOOL_UNAVAILABLE = "TOOL_UNAVAILABLE";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Escapes.class);
+
+  private final ResilienceMetrics metrics;
+
+  public Escapes(ResilienceMetrics metrics) {
+    this.metrics = metrics;
+  }
+
+  /** The BPMN error code of an escape. */
+  public static String errorCode(EscapeException.Reason reason) {
+    return switch (reason) {
+      case LOOP_DETECTED -> LOOP_DETECTED;
+      case BUDGET_EXHAUSTED -> BUDGET_EXHAUSTED;
+      case TOOL_UNAVAILABLE -> TOOL_UNAVAILABLE;
+    };
+  }
+
+  /**
+   * The task result that raises the BPMN error for a failure the diagram models.
+   *
+   * @param write what to write with the error, in the same transaction (e.g. the observations of calls
+   *     not run), so that no tool call is left without its observation
+   * @param source the topic or element that escapes, for the metrics
+   * @return empty when the failure is technical
+   */
+  public Optional<TaskResult.Escape> toBpmnError(Throwable failure, Supplier<?> write, String source) {
+    if (!(ErrorClassifier.unwrap(failure) instanceof EscapeException escape)) {
+      return Optional.empty();
+    }
+    String code = errorCode(escape.reason());
+    LOG.info("run leaves its agent loop with {}: {}", code, escape.getMessage());
+    metrics.escape(code, source);
+    return Optional.of(new TaskResult.Escape(code, escape.getMessage(), Map.of(), write));
+  }
+
+  /** Counts an escape that no BPMN error raised: the run-time budget's boundary timer. */
+  public void timerFired(String code, String source) {
+    metrics.escape(code, source);
+  }
+}

@@ -1,0 +1,82 @@
+package dev.agentloop.resilience;
+
+import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.llm.ChatModel;
+import dev.agentloop.tool.ToolCallGuard;
+import dev.agentloop.tool.ToolRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The guards of model and tool calls, the breakers, loop detection, budgets and escapes, built once from the settings. */
+@Configuration(proxyBeanMethods = false)
+public class ResilienceConfiguration {
+
+  @Bean
+  ErrorClassifier errorClassifier(AgentLoopProperties properties) {
+    AgentLoopProperties.Resilience resilience = properties.resilience();
+    return new ErrorClassifier(resilience.transientPatterns(), resilience.persistentPatterns(),
+        resilience.unknownErrors());
+  }
+
+  /** Without a registry of the application's (no actuator), the meters are kept in memory only. */
+  @Bean
+  ResilienceMetrics resilienceMetrics(ObjectProvider<MeterRegistry> registry) {
+    return new ResilienceMetrics(registry.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
+  /**
+   * A breaker for every tool and for the model endpoint from the start, so that all of them are listed.
+   * Settings for a tool nobody registered fail the start.
+   */
+  @Bean
+  Breakers breakers(AgentLoopProperties properties, ErrorClassifier classifier, ResilienceMetrics metrics,
+      ToolRegistry tools, ChatModel model) {
+    AgentLoopProperties.Resilience resilience = properties.resilience();
+    resilience.toolBreakers().keySet().stream().filter(name -> !tools.contains(name)).findFirst().ifPresent(name -> {
+      throw new IllegalArgumentException("agentloop.resilience.tool-breakers names an unknown tool '" + name
+          + "'; registered tools: " + String.join(", ", tools.names()));
+    });
+    Breakers breakers = new Breakers(resilience.toolBreaker(), resilience.toolBreakers(), resilience.modelBreaker(),
+        classifier, metrics);
+    tools.names().forEach(breakers::tool);
+    breakers.model(model.endpoint());
+    return breakers;
+  }
+
+  @Bean
+  ToolCallGuard toolCallGuard(Breakers breakers, ErrorClassifier classifier, AgentLoopProperties properties,
+      ResilienceMetrics metrics) {
+    return new GuardedToolCalls(breakers, classifier, properties.resilience().retry(), metrics);
+  }
+
+  /** The adapter's own time-out plus a second: its message names the endpoint, ours catches adapters that have none. */
+  @Bean
+  ModelGuard modelGuard(Breakers breakers, ErrorClassifier classifier, AgentLoopProperties properties,
+      ResilienceMetrics metrics) {
+    return new ModelGuard(breakers, classifier, properties.resilience().retry(),
+        properties.llm().timeout().plusSeconds(1), metrics);
+  }
+
+  @Bean
+  Escapes escapes(ResilienceMetrics metrics) {
+    return new Escapes(metrics);
+  }
+
+  @Bean
+  LoopDetector loopDetector(AgentLoopProperties properties) {
+    return new LoopDetector(properties.resilience().loopWindow(), properties.resilience().loopMaxCycleLength());
+  }
+
+  @Bean
+  Budgets budgets(AgentLoopProperties properties) {
+    return new Budgets(properties.resilience().finalAnswerAt());
+  }
+
+  @Bean
+  BreakerHealthIndicator breakersHealthIndicator(Breakers breakers) {
+    return new BreakerHealthIndicator(breakers);
+  }
+}

@@ -1,0 +1,145 @@
+package dev.agentloop.review;
+
+import dev.agentloop.agent.Action;
+import dev.agentloop.agent.Observation;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.Steps;
+import dev.agentloop.resilience.BreakerView;
+import dev.agentloop.resilience.Breakers;
+import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Usage;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * {@code agentStuck}: a run left its agent loop (a loop, a used-up budget, a tool that stays
+ * unavailable, or the loop's run time). The form shows why ({@code reason}), the last steps of the
+ * active path ({@code lastSteps}) and the circuit breakers ({@code breakers}). A person chooses:
+ * <ul>
+ *   <li>{@code guide}: a note for the model ({@code note}, required); the agent thinks again with it;
+ *   <li>{@code retry}: the tool calls of the last turn that had some run again, as a turn of the person's;
+ *   <li>{@code stop}: the run ends STOPPED with the reason (and the note, if any).
+ * </ul>
+ * When the task is created, every tool call of the path still without an observation gets one saying
+ * that it was not run, so no run ever ends with a call left open.
+ */
+class AgentStuckReview implements Review {
+
+  static final List<String> DECISIONS = List.of("guide", "retry", "stop");
+  private static final int LAST_STEPS = 12;
+  private static final int STEP_CHARS = 300;
+
+  private final StepStore store;
+  private final PendingCalls calls;
+  private final Breakers breakers;
+
+  AgentStuckReview(StepStore store, PendingCalls calls, Breakers breakers) {
+    this.store = store;
+    this.calls = calls;
+    this.breakers = breakers;
+  }
+
+  @Override
+  public void prepare(ReviewTask task) {
+    String why = why(task);
+    closeOpenCalls(task.runId(), why);
+    task.put("reason", why);
+    task.put("lastSteps", lastSteps(store.recentPath(task.runId(), LAST_STEPS)));
+    task.put("breakers", breakerStates());
+    task.put("decision", "guide");
+    task.put("note", "");
+  }
+
+  @Override
+  public String decide(ReviewTask task) {
+    String decision = task.decision(DECISIONS);
+    String note = task.text("note");
+    String code = code(task);
+    RunRecord run = store.run(task.runId());
+    switch (decision) {
+      case "guide" -> {
+        if (note.isEmpty()) {
+          throw new ReviewException("write the note the agent should go on with");
+        }
+        store.append(run.head(), List.of(Steps.humanInput(note, task.actor(), "guidance after " + code)), Usage.NONE);
+      }
+      case "retry" -> {
+        List<Action> last = lastCalls(store.activePath(task.runId()));
+        if (last.isEmpty()) {
+          throw new ReviewException("the run has made no tool call that could be run again; choose guide or stop");
+        }
+        String request = "Run again: " + last.stream().map(a -> a.tool() + " " + a.argumentsText())
+            .collect(Collectors.joining("; ")) + (note.isEmpty() ? "" : "\n" + note);
+        store.append(run.head(), Steps.retry(last, request, task.actor(), "retry after " + code,
+            "retry" + run.head().stepCount()), Usage.NONE);
+      }
+      default -> {
+        String reason = "stopped by " + task.actor() + ": " + why(task) + (note.isEmpty() ? "" : " " + note);
+        store.append(run.head(), List.of(Steps.humanInput("Stopped: " + why(task) + (note.isEmpty() ? "" : " " + note),
+            task.actor(), "stopped after " + code)), Usage.NONE);
+        task.delegate().getExecution().setVariables(ReactAgentProcess.STATUS_REASON.transientWith(reason));
+      }
+    }
+    return decision;
+  }
+
+  private void closeOpenCalls(String runId, String why) {
+    List<Action> open = calls.of(runId);
+    if (open.isEmpty()) {
+      return;
+    }
+    List<NewStep> observations = open.stream().map(action -> Steps.observation(Observation.error(action,
+        "no result: the run left its agent loop before this call was done (" + why + ")", Observation.NOT_RUN),
+        Steps.AGENTLOOP)).toList();
+    store.append(store.run(runId).head(), observations, Usage.NONE);
+  }
+
+  /** The tool calls of the newest turn that made some, in their order. */
+  static List<Action> lastCalls(List<Step> path) {
+    Step last = path.stream().filter(step -> step.kind() == StepKind.ACTION).reduce((a, b) -> b).orElse(null);
+    if (last == null) {
+      return List.of();
+    }
+    return path.stream().filter(step -> step.kind() == StepKind.ACTION && step.turn() == last.turn())
+        .map(Action::from).toList();
+  }
+
+  private static String code(ReviewTask task) {
+    String code = ReactAgentProcess.ESCAPE_CODE.get(task.delegate().getExecution());
+    return code == null ? "an escape" : code;
+  }
+
+  private static String why(ReviewTask task) {
+    String reason = ReactAgentProcess.ESCAPE_REASON.get(task.delegate().getExecution());
+    return code(task) + ": " + (reason == null || reason.isBlank() ? "(no reason given)" : reason);
+  }
+
+  private static String lastSteps(List<Step> steps) {
+    return steps.stream().map(AgentStuckReview::line).collect(Collectors.joining("\n"));
+  }
+
+  private static String line(Step step) {
+    String content = switch (step.kind()) {
+      case ACTION -> Action.from(step).tool() + " " + Action.from(step).argumentsText();
+      case OBSERVATION -> Observation.from(step).text();
+      case PLAN -> step.content().path("steps").toString();
+      default -> step.text("text");
+    };
+    String text = content.replaceAll("\\s+", " ").strip();
+    return "#" + step.stepNo() + " " + step.kind() + " by " + step.author() + ": "
+        + (text.length() <= STEP_CHARS ? text : text.substring(0, STEP_CHARS) + "[…]");
+  }
+
+  /** Breakers that are not closed first. */
+  private String breakerStates() {
+    return breakers.states().stream()
+        .sorted(Comparator.comparing(BreakerView::closed).thenComparing(BreakerView::name))
+        .map(view -> view.name() + ": " + view.state())
+        .collect(Collectors.joining("\n"));
+  }
+}

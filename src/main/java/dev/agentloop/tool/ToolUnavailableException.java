@@ -1,0 +1,9 @@
+package dev.agentloop.tool;
+
+/** The tool was not called: it failed too often lately and its circuit breaker is open. */
+public class ToolUnavailableException extends ToolException {
+
+  public ToolUnavailableException(String message) {
+    super(message);
+  }
+}

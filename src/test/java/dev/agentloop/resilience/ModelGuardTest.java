@@ -1,0 +1,125 @@
+package dev.agentloop.resilience;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.agentloop.config.AgentLoopProperties.Resilience.Breaker;
+import dev.agentloop.config.AgentLoopProperties.Resilience.Retry;
+import dev.agentloop.config.AgentLoopProperties.Resilience.UnknownErrors;
+import dev.agentloop.llm.ChatModel;
+import dev.agentloop.llm.ModelCallException;
+import dev.agentloop.llm.ModelReply;
+import dev.agentloop.llm.ModelRequest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Model calls through the guard: retries for transient errors, the endpoint's breaker, a time-out. */
+class ModelGuardTest {
+
+  private static final Retry RETRY = new Retry(3, Duration.ofMillis(1), Duration.ofMillis(4), 0.25, false);
+  private static final ModelRequest REQUEST = new ModelRequest(ModelRequest.Purpose.THINK, List.of(), List.of(),
+      new ModelRequest.RunInfo("run-1", "question", 1, 0));
+
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final ResilienceMetrics metrics = new ResilienceMetrics(registry);
+  private final ErrorClassifier classifier = new ErrorClassifier(List.of(), List.of(), UnknownErrors.PERSISTENT);
+  private final Breakers breakers = new Breakers(new Breaker(3, 3, Duration.ofMinutes(1), 1), Map.of(),
+      new Breaker(3, 3, Duration.ofMinutes(1), 1), classifier, metrics);
+  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), metrics);
+
+  @Test
+  void should_retry_a_rate_limit_and_a_server_error_and_return_the_answer() {
+    Scripted model = new Scripted(fail(429), fail(503), answer("42"));
+
+    ModelReply reply = guard.guard(model).chat(REQUEST).toCompletableFuture().join();
+
+    assertThat(reply.text()).isEqualTo("42");
+    assertThat(model.calls).hasValue(3);
+    assertThat(registry.get("agentloop.model.failures").tag("class", "transient").counter().count()).isEqualTo(2.0);
+    assertThat(registry.get("agentloop.model.tokens").counter().count()).isEqualTo(7.0);
+    assertThat(registry.get("agentloop.model.calls").tag("outcome", "success").timer().count()).isOne();
+  }
+
+  @Test
+  void should_not_retry_a_bad_request() {
+    Scripted model = new Scripted(fail(400), answer("never"));
+
+    Throwable failure = catchThrowable(() -> guard.guard(model).chat(REQUEST).toCompletableFuture().join());
+
+    assertThat(failure.getCause()).isInstanceOf(ModelCallException.class).hasMessage("HTTP 400");
+    assertThat(model.calls).hasValue(1);
+  }
+
+  @Test
+  void should_give_up_on_a_model_that_does_not_answer_and_say_so() {
+    Scripted model = new Scripted(hang(), hang(), hang());
+
+    Throwable failure = catchThrowable(() -> guard.guard(model).chat(REQUEST).toCompletableFuture().join());
+
+    assertThat(failure.getCause()).isInstanceOf(ModelCallException.class)
+        .hasMessage("model endpoint test:model did not answer within 300 ms");
+    assertThat(((ModelCallException) failure.getCause()).isRetryable()).isTrue();
+    assertThat(model.calls).hasValue(3);
+  }
+
+  @Test
+  void should_fail_fast_once_the_endpoints_breaker_is_open_and_share_it_between_guarded_models() {
+    // given three failed attempts, which open the endpoint's breaker
+    Scripted model = new Scripted(fail(500), fail(500), fail(500), answer("too late"));
+    catchThrowable(() -> guard.guard(model).chat(REQUEST).toCompletableFuture().join());
+
+    // when another guarded model of the same endpoint is called
+    Throwable failure = catchThrowable(() -> guard.guard(model).chat(REQUEST).toCompletableFuture().join());
+
+    // then it fails without a call, with a message for the incident
+    assertThat(failure.getCause()).isInstanceOf(ModelCallException.class)
+        .hasMessageStartingWith("model endpoint test:model is not called: it failed too often lately (last error:"
+            + " HTTP 500); circuit breaker open, next try in about ");
+    assertThat(model.calls).hasValue(3);
+    assertThat(breakers.find("model:test:model").orElseThrow().state()).isEqualTo("OPEN");
+    assertThat(registry.get("agentloop.model.calls").tag("outcome", "rejected").timer().count()).isOne();
+  }
+
+  private static CompletionStage<ModelReply> fail(int status) {
+    return CompletableFuture.failedFuture(new ModelCallException("HTTP " + status, status >= 429, status, null));
+  }
+
+  private static CompletionStage<ModelReply> answer(String text) {
+    return CompletableFuture.completedFuture(new ModelReply(text, List.of(), 7));
+  }
+
+  private static CompletionStage<ModelReply> hang() {
+    return new CompletableFuture<>();
+  }
+
+  /** Answers each call with the next stage; counts the calls. */
+  private static final class Scripted implements ChatModel {
+
+    final AtomicInteger calls = new AtomicInteger();
+    private final Deque<CompletionStage<ModelReply>> replies;
+
+    @SafeVarargs
+    Scripted(CompletionStage<ModelReply>... replies) {
+      this.replies = new ArrayDeque<>(List.of(replies));
+    }
+
+    @Override
+    public synchronized CompletionStage<ModelReply> chat(ModelRequest request) {
+      calls.incrementAndGet();
+      return replies.isEmpty() ? answer("unscripted") : replies.poll();
+    }
+
+    @Override
+    public String endpoint() {
+      return "test:model";
+    }
+  }
+}
