@@ -102,10 +102,14 @@ class EscapeChecks {
             && Observation.UNAVAILABLE.equals(observation.failure()));
   }
 
-  /** The steps after the latest note of a person (not an approval), or all recent steps when there is none. */
+  /**
+   * The steps after a person last spoke — a note (not an approval) or an edited step, which
+   * supersedes another — or all recent steps when there is none.
+   */
   static List<Step> sinceAPersonSpoke(List<Step> recent) {
     for (int i = recent.size() - 1; i >= 0; i--) {
-      if (recent.get(i).kind() == StepKind.HUMAN_INPUT && !LoopState.isApproval(recent.get(i))) {
+      Step step = recent.get(i);
+      if ((step.kind() == StepKind.HUMAN_INPUT && !LoopState.isApproval(step)) || step.supersedes() != null) {
         return recent.subList(i + 1, recent.size());
       }
     }

@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>{@code guide}: a note for the model ({@code note}, required); the agent thinks again with it;
  *   <li>{@code retry}: the tool calls of the last turn that had some run again, as a turn of the person's;
+ *   <li>{@code edit}: a step of the path is edited and the run continues from it ({@link FormStepEdit});
  *   <li>{@code stop}: the run ends STOPPED with the reason (and the note, if any).
  * </ul>
  * When the task is created, every tool call of the path still without an observation gets one saying
@@ -30,18 +31,19 @@ import java.util.stream.Collectors;
  */
 class AgentStuckReview implements Review {
 
-  static final List<String> DECISIONS = List.of("guide", "retry", "stop");
+  static final List<String> DECISIONS = List.of("guide", "retry", "edit", "stop");
   private static final int LAST_STEPS = 12;
-  private static final int STEP_CHARS = 300;
 
   private final StepStore store;
   private final PendingCalls calls;
   private final Breakers breakers;
+  private final FormStepEdit stepEdit;
 
-  AgentStuckReview(StepStore store, PendingCalls calls, Breakers breakers) {
+  AgentStuckReview(StepStore store, PendingCalls calls, Breakers breakers, FormStepEdit stepEdit) {
     this.store = store;
     this.calls = calls;
     this.breakers = breakers;
+    this.stepEdit = stepEdit;
   }
 
   @Override
@@ -49,10 +51,12 @@ class AgentStuckReview implements Review {
     String why = why(task);
     closeOpenCalls(task.runId(), why);
     task.put("reason", why);
-    task.put("lastSteps", lastSteps(store.recentPath(task.runId(), LAST_STEPS)));
+    task.putShown("lastSteps", store.recentPath(task.runId(), LAST_STEPS).stream().map(StepText::line)
+        .collect(Collectors.joining("\n")), true);
     task.put("breakers", breakerStates());
     task.put("decision", "guide");
     task.put("note", "");
+    stepEdit.prepare(task);
   }
 
   @Override
@@ -78,6 +82,7 @@ class AgentStuckReview implements Review {
         store.append(run.head(), Steps.retry(last, request, task.actor(), "retry after " + code,
             "retry" + run.head().stepCount()), Usage.NONE);
       }
+      case "edit" -> stepEdit.apply(task, "edited after " + code);
       default -> {
         String reason = "stopped by " + task.actor() + ": " + why(task) + (note.isEmpty() ? "" : " " + note);
         store.append(run.head(), List.of(Steps.humanInput("Stopped: " + why(task) + (note.isEmpty() ? "" : " " + note),
@@ -117,22 +122,6 @@ class AgentStuckReview implements Review {
   private static String why(ReviewTask task) {
     String reason = ReactAgentProcess.ESCAPE_REASON.get(task.delegate().getExecution());
     return code(task) + ": " + (reason == null || reason.isBlank() ? "(no reason given)" : reason);
-  }
-
-  private static String lastSteps(List<Step> steps) {
-    return steps.stream().map(AgentStuckReview::line).collect(Collectors.joining("\n"));
-  }
-
-  private static String line(Step step) {
-    String content = switch (step.kind()) {
-      case ACTION -> Action.from(step).tool() + " " + Action.from(step).argumentsText();
-      case OBSERVATION -> Observation.from(step).text();
-      case PLAN -> step.content().path("steps").toString();
-      default -> step.text("text");
-    };
-    String text = content.replaceAll("\\s+", " ").strip();
-    return "#" + step.stepNo() + " " + step.kind() + " by " + step.author() + ": "
-        + (text.length() <= STEP_CHARS ? text : text.substring(0, STEP_CHARS) + "[…]");
   }
 
   /** Breakers that are not closed first. */

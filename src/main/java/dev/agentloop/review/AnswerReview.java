@@ -1,22 +1,13 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
-import dev.agentloop.resume.Continuation;
-import dev.agentloop.resume.InvalidEditException;
-import dev.agentloop.resume.ResumeConflictException;
-import dev.agentloop.resume.ResumeService;
-import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
-import java.math.BigDecimal;
 import java.util.List;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
 
 /**
  * {@code reviewAnswer}: accept the final answer, regenerate it (a new attempt from the state before
@@ -31,11 +22,11 @@ class AnswerReview implements Review {
   static final List<String> DECISIONS = List.of("accept", "regenerate", "feedback", "edit");
 
   private final StepStore store;
-  private final Supplier<ResumeService> resume;
+  private final FormStepEdit stepEdit;
 
-  AnswerReview(StepStore store, Supplier<ResumeService> resume) {
+  AnswerReview(StepStore store, FormStepEdit stepEdit) {
     this.store = store;
-    this.resume = resume;
+    this.stepEdit = stepEdit;
   }
 
   @Override
@@ -46,9 +37,7 @@ class AnswerReview implements Review {
     List<Step> path = store.activePath(task.runId());
     task.putShown("steps", path.subList(0, path.size() - 1).stream().map(StepText::line)
         .collect(Collectors.joining("\n")), true);
-    task.put("editStep", null);
-    task.put("editContent", "");
-    task.put("editReason", "");
+    stepEdit.prepare(task);
   }
 
   @Override
@@ -64,41 +53,10 @@ class AnswerReview implements Review {
         store.append(run.head(), List.of(Steps.humanInput(task.text("feedback"), task.actor(), "answer feedback")),
             Usage.NONE);
       }
-      case "edit" -> edit(task);
+      case "edit" -> stepEdit.apply(task, "edited in answer review");
       default -> { }
     }
     return decision;
-  }
-
-  private void edit(ReviewTask task) {
-    Step step = store.findStep(task.runId(), stepNumber(task.text("editStep")))
-        .orElseThrow(() -> new ReviewException("there is no step " + task.text("editStep") + " to edit"));
-    String reason = task.text("editReason").isEmpty() ? "edited in answer review" : task.text("editReason");
-    Continuation next;
-    try {
-      next = resume.get().editInFlow(task.runId(), step.stepNo(), StepText.content(step, task.text("editContent")), reason,
-          task.actor());
-    } catch (InvalidEditException | UnknownStepException | ResumeConflictException e) {
-      throw new ReviewException(e.getMessage());
-    }
-    if (next == Continuation.ASK_HUMAN || (next != Continuation.THINK && !hasResumeGateway(task))) {
-      throw new ReviewException("after this edit the run would continue at " + next.elementId() + ", which this"
-          + " form cannot lead to; ask an operator to edit the step in Cockpit");
-    }
-    task.delegate().getExecution().setVariables(ReactAgentProcess.RESUME_AT.transientWith(next.elementId()));
-  }
-
-  private static boolean hasResumeGateway(ReviewTask task) {
-    return ((ExecutionEntity) task.delegate().getExecution()).getProcessDefinition()
-        .findActivity(ReactAgentProcess.RESUME_GATEWAY) != null;
-  }
-
-  private static int stepNumber(String text) {
-    try {
-      return new BigDecimal(text.replace("#", "").strip()).intValueExact();
-    } catch (ArithmeticException | NumberFormatException e) {
-      throw new ReviewException("name the step to edit by its number (the # in the list), not '" + text + "'");
-    }
   }
 
   private Step latestAnswer(ReviewTask task) {

@@ -21,13 +21,14 @@ public class ReviewConfiguration {
   Reviews reviews(StepStore store, LoopStateReader reader, AgentDefinitions definitions, Router router,
       ToolRegistry tools, Breakers breakers, ObjectProvider<ResumeService> resume) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
+    FormStepEdit stepEdit = new FormStepEdit(store, resume::getObject);
     PendingCalls calls = new PendingCalls(store, reader);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
-        ReviewKind.ANSWER, new AnswerReview(store, resume::getObject),
-        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers)), calls, definitions);
+        ReviewKind.ANSWER, new AnswerReview(store, stepEdit),
+        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit)), calls, definitions);
   }
 
   @Bean

@@ -45,7 +45,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Every way out of the agent loop of react-agent (LOOP_DETECTED, BUDGET_EXHAUSTED, TOOL_UNAVAILABLE,
- * the run-time timer) into agentStuck, and every decision there (guide, retry, stop), driven by the
+ * the run-time timer) into agentStuck, and every decision there (guide, retry, edit, stop), driven by the
  * scripted model through the embedded worker.
  */
 @AgentLoopTest
@@ -97,7 +97,7 @@ class EscapeRouteScenarioTest {
     assertThat(view.toolCalls()).isEqualTo(4);
     assertThat(kinds(run)).containsExactly(PLAN, THOUGHT, ACTION, OBSERVATION, THOUGHT, ACTION, OBSERVATION,
         THOUGHT, ACTION, OBSERVATION, THOUGHT, ACTION, OBSERVATION);
-    assertThat(local(stuck, "lastSteps")).endsWith("#13 OBSERVATION by noop: ok");
+    assertThat(local(stuck, "lastSteps")).endsWith("#13 OBSERVATION (noop): ok");
     assertThat(local(stuck, "breakers")).contains("tool:noop: CLOSED", "model:scripted: CLOSED");
     assertThat(local(stuck, "decision")).isEqualTo("guide");
     BpmnAwareTests.assertThat(engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(run)
@@ -124,6 +124,28 @@ class EscapeRouteScenarioTest {
     assertThat(note.author()).isEqualTo("ann");
     assertThat(note.reason()).isEqualTo("guidance after LOOP_DETECTED");
     assertThat(trace.get(trace.size() - 1).kind()).isEqualTo(FINAL_ANSWER);
+  }
+
+  @Test
+  void should_continue_from_a_step_a_person_edited_in_agent_stuck() {
+    // given a run that escaped from its loop of noop calls
+    String run = start(TestAgent.KEY, "loop-guided: edit me out of it");
+    Task stuck = awaitStuck(run);
+    assertRefused(stuck, Map.of("decision", "edit", "editStep", 99L, "editContent", "x"), "no step 99");
+
+    // when a person edits the last observation
+    complete(stuck, Map.of("decision", "edit", "editStep", 13L, "editContent", "noop is done; answer now",
+        "editReason", "break the loop"));
+
+    // then the loop starts afresh from the edited step, and the model answers
+    RunView view = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    assertThat(view.finalAnswer()).isEqualTo("guided answer");
+    List<Step> trace = runs.trace(run, false);
+    Step edited = trace.get(trace.size() - 2);
+    assertThat(edited.supersedes()).isEqualTo(13);
+    assertThat(edited.author()).isEqualTo("ann");
+    assertThat(edited.reason()).isEqualTo("break the loop");
+    assertThat(edited.text("result")).isEqualTo("noop is done; answer now");
   }
 
   @Test
