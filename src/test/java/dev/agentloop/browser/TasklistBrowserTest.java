@@ -154,7 +154,7 @@ class TasklistBrowserTest {
     assertThat(tasklist.text()).contains("The agent is stuck", "loop-guided: in the browser");
     assertThat(tasklist.field("reason").getAttribute("value")).startsWith("LOOP_DETECTED: The agent is going round in"
         + " circles: the same call noop {} was made 4 times");
-    assertThat(tasklist.field("lastSteps").getAttribute("value")).contains("ACTION by model: noop {}");
+    assertThat(tasklist.field("lastSteps").getAttribute("value")).contains("ACTION (model): noop {}");
     assertThat(tasklist.field("breakers").getAttribute("value")).contains("tool:noop: CLOSED");
     tasklist.choose("decision", "Guide: the agent goes on with my note").type("note", "Stop calling noop; answer.");
     browser.screenshot("tasklist-5-agent-stuck");
