@@ -57,7 +57,10 @@ class ResumeBenchmark {
   @Test
   void edit_at_step_50_of_100() throws InterruptedException {
     TestAgent.deployVariant(engine, AGENT, Map.of(AgentSettings.ALLOWED_TOOLS, "noop",
-        AgentSettings.MAX_STEPS, "100000", AgentSettings.AUTO_ACCEPT_PLAN, "true"));
+        AgentSettings.MAX_STEPS, "100000", AgentSettings.AUTO_ACCEPT_PLAN, "true",
+        // the run repeats one call on purpose, and uses many calls: no escape may cut it short
+        AgentSettings.MAX_MODEL_CALLS, "1000000", AgentSettings.MAX_TOOL_CALLS, "1000000",
+        AgentSettings.LOOP_MAX_REPEATS, "1000000"));
     ApiClient operator = ApiClient.as(port, "operator");
 
     long scratchStart = System.nanoTime();
@@ -111,7 +114,8 @@ class ResumeBenchmark {
       RunView view = runs.view(run);
       if (view.waitingFor().contains(ReactAgentProcess.REVIEW_ANSWER)
           && store.allSteps(run).stream().filter(step -> step.kind() == StepKind.FINAL_ANSWER).count() == answers) {
-        return view;
+        // read again: the view's counters may have been read just before the answer's commit
+        return runs.view(run);
       }
       Thread.sleep(1);
     }
