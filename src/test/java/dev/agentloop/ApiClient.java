@@ -1,6 +1,7 @@
 package dev.agentloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,6 +53,18 @@ public final class ApiClient {
   public HttpResponse<String> put(String path, String body) {
     return send(request(path).header("Content-Type", "application/json")
         .PUT(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  /** Waits for the run's open task with this definition key, as the API lists it. */
+  public JsonNode awaitTask(String run, String taskKey) {
+    return await().atMost(Runs.PATIENCE).until(() -> {
+      for (JsonNode task : body(get("/api/runs/" + run + "/tasks"), 200)) {
+        if (task.get("taskDefinitionKey").asText().equals(taskKey)) {
+          return task;
+        }
+      }
+      return null;
+    }, task -> task != null);
   }
 
   /** The JSON body of a response that must have the given status. */

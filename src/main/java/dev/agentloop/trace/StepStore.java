@@ -1,11 +1,6 @@
 package dev.agentloop.trace;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -37,14 +32,16 @@ public class StepStore {
 
   private final JdbcTemplate jdbc;
   private final TransactionTemplate transaction;
-  private final ObjectMapper json;
-  private final RowMapper<Step> stepMapper = this::mapStep;
-  private final RowMapper<RunRecord> runMapper = this::mapRun;
+  private final StepRows rows;
+  private final RowMapper<Step> stepMapper;
+  private final RowMapper<RunRecord> runMapper;
 
   public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json) {
     this.jdbc = jdbc;
     this.transaction = new TransactionTemplate(transactionManager);
-    this.json = json;
+    this.rows = new StepRows(json);
+    this.stepMapper = rows::step;
+    this.runMapper = rows::run;
   }
 
   public void createRun(String runId, String agentKey, String question) {
@@ -183,7 +180,7 @@ public class StepStore {
       if (updated != 1) {
         throw new IllegalStateException("run " + runId + " is not a new, empty run");
       }
-      insert(copies.stream().map(this::row).toList());
+      insert(copies.stream().map(rows::row).toList());
       return run(runId).head();
     });
   }
@@ -250,7 +247,7 @@ public class StepStore {
     }
     RunHead head = new RunHead(expected.runId(), expected.version() + 1, parent, turn, parent);
     moveHead(expected, head, steps.size(), usage);
-    insert(written.stream().map(this::row).toList());
+    insert(written.stream().map(rows::row).toList());
     return new Appended(head, written);
   }
 
@@ -284,67 +281,6 @@ public class StepStore {
     } else {
       jdbc.batchUpdate(sql, rows);
     }
-  }
-
-  private Object[] row(Step step) {
-    return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
-        write(step.content()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
-        step.supersedes(), step.reason()};
-  }
-
-  private String write(JsonNode content) {
-    try {
-      return json.writeValueAsString(content);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("step content cannot be written as JSON", e);
-    }
-  }
-
-  private JsonNode read(String content) {
-    try {
-      return json.readTree(content);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("stored step content is not JSON", e);
-    }
-  }
-
-  private Step mapStep(ResultSet rs, int row) throws SQLException {
-    return new Step(
-        rs.getString("run_id"),
-        rs.getInt("step_no"),
-        rs.getObject("parent_no", Integer.class),
-        StepKind.valueOf(rs.getString("kind")),
-        rs.getInt("turn"),
-        read(rs.getString("content")),
-        StepStatus.valueOf(rs.getString("status")),
-        rs.getString("author"),
-        instant(rs, "created_at"),
-        rs.getObject("supersedes", Integer.class),
-        rs.getString("reason"));
-  }
-
-  private RunRecord mapRun(ResultSet rs, int row) throws SQLException {
-    String runId = rs.getString("run_id");
-    return new RunRecord(
-        runId,
-        rs.getString("agent_key"),
-        rs.getString("question"),
-        RunStatus.valueOf(rs.getString("status")),
-        rs.getString("status_reason"),
-        new RunHead(runId, rs.getInt("version"), rs.getObject("head_step", Integer.class), rs.getInt("head_turn"),
-            rs.getInt("step_count")),
-        rs.getInt("model_calls"),
-        rs.getInt("tool_calls"),
-        rs.getLong("tokens"),
-        instant(rs, "created_at"),
-        instant(rs, "ended_at"),
-        rs.getString("restarted_from") == null ? null : new RunRecord.Restart(rs.getString("restarted_from"),
-            rs.getInt("restarted_from_step"), rs.getString("restarted_by"), rs.getString("restart_reason")));
-  }
-
-  private static Instant instant(ResultSet rs, String column) throws SQLException {
-    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-    return value == null ? null : value.toInstant();
   }
 
   private static OffsetDateTime now() {

@@ -244,7 +244,7 @@ class CockpitBrowserTest {
   /** A run of the agent that plans unattended and waits with its answer for a review. */
   private String waitingForAnswer(String question) {
     String run = start(TestAgent.ANSWER_REVIEWED, question);
-    awaitTask(run, "reviewAnswer");
+    api.awaitTask(run, "reviewAnswer");
     return run;
   }
 
@@ -284,17 +284,6 @@ class CockpitBrowserTest {
   private String start(String agent, String question) {
     return body(api.post("/api/runs", "{\"question\": \"" + question + "\", \"agent\": \"" + agent + "\"}"), 201)
         .get("id").asText();
-  }
-
-  private JsonNode awaitTask(String run, String key) {
-    return await().atMost(Runs.PATIENCE).until(() -> {
-      for (JsonNode task : body(api.get("/api/runs/" + run + "/tasks"), 200)) {
-        if (task.get("taskDefinitionKey").asText().equals(key)) {
-          return task;
-        }
-      }
-      return null;
-    }, task -> task != null);
   }
 
   private List<String> trace(String run, String branches) {

@@ -62,7 +62,7 @@ class TasklistBrowserTest {
   void should_accept_a_plan_the_reviewer_edited_in_the_form() {
     String run = start("review-plan: in the browser");
 
-    tasklist.open(awaitTask(run, "reviewPlan").get("id").asText());
+    tasklist.open(api.awaitTask(run, "reviewPlan").get("id").asText());
     assertThat(tasklist.text()).contains("Review the plan", "review-plan: in the browser");
     assertThat(tasklist.field("plan").getAttribute("value")).isEqualTo("Look it up\nAnswer");
     tasklist.type("plan", "Look it up in the handbook\nAnswer\nCite the page");
@@ -74,21 +74,21 @@ class TasklistBrowserTest {
     assertThat(plan.get("author").asText()).isEqualTo("reviewer");
     assertThat(plan.at("/content/steps").toString())
         .isEqualTo("[\"Look it up in the handbook\",\"Answer\",\"Cite the page\"]");
-    awaitTask(run, "reviewAnswer");
+    api.awaitTask(run, "reviewAnswer");
   }
 
   @Test
   void should_give_the_agent_the_answers_typed_into_the_ask_human_form() {
     String run = startWithAcceptedPlan("ask-human: in the browser");
 
-    tasklist.open(awaitTask(run, "askHuman").get("id").asText());
+    tasklist.open(api.awaitTask(run, "askHuman").get("id").asText());
     assertThat(tasklist.text()).contains("What is your name?", "Which city do you live in?");
     tasklist.type("answer1", "Ann").type("answer2", "Lisbon");
     browser.screenshot("tasklist-2-ask-human");
     tasklist.complete();
     tasklist.awaitClosed();
 
-    awaitTask(run, "reviewAnswer");
+    api.awaitTask(run, "reviewAnswer");
     JsonNode observation = last(run, "OBSERVATION");
     assertThat(observation.get("author").asText()).isEqualTo("reviewer");
     assertThat(observation.at("/content/result").asText()).contains("Ann").contains("Lisbon");
@@ -98,7 +98,7 @@ class TasklistBrowserTest {
   void should_refuse_arguments_that_break_the_schema_then_run_the_edited_call() {
     int sentBefore = TestTools.SENT.get();
     String run = startWithAcceptedPlan("approve: in the browser");
-    String task = awaitTask(run, "approveAction").get("id").asText();
+    String task = api.awaitTask(run, "approveAction").get("id").asText();
     tasklist.open(task);
     assertThat(tasklist.text()).contains("send_email");
     assertThat(tasklist.field("arguments1").getAttribute("value")).contains("ann@example.com");
@@ -116,7 +116,7 @@ class TasklistBrowserTest {
     tasklist.complete();
     tasklist.awaitClosed();
 
-    awaitTask(run, "reviewAnswer");
+    api.awaitTask(run, "reviewAnswer");
     assertThat(steps(run, "OBSERVATION")).anySatisfy(observation ->
         assertThat(observation.at("/content/result").asText()).startsWith("sent to bea@example.com"));
     assertThat(TestTools.SENT.get()).isEqualTo(sentBefore + 1);
@@ -126,14 +126,14 @@ class TasklistBrowserTest {
   void should_regenerate_the_answer_from_the_review_form() {
     String run = startWithAcceptedPlan("regenerate: in the browser");
 
-    tasklist.open(awaitTask(run, "reviewAnswer").get("id").asText());
+    tasklist.open(api.awaitTask(run, "reviewAnswer").get("id").asText());
     assertThat(tasklist.field("answer").getAttribute("value")).isEqualTo("first answer");
     tasklist.choose("decision", "Regenerate: let the agent answer again");
     browser.screenshot("tasklist-4-review-answer");
     tasklist.complete();
     tasklist.awaitClosed();
 
-    JsonNode next = await().atMost(Runs.PATIENCE).until(() -> awaitTask(run, "reviewAnswer"),
+    JsonNode next = await().atMost(Runs.PATIENCE).until(() -> api.awaitTask(run, "reviewAnswer"),
         task -> task.at("/form/answer").asText().equals("second answer"));
     assertThat(next).isNotNull();
     JsonNode all = body(api.get("/api/runs/" + run + "/trace?branches=all"), 200).get("steps");
@@ -150,7 +150,7 @@ class TasklistBrowserTest {
   void should_guide_a_stuck_agent_from_the_agent_stuck_form() {
     String run = startWithAcceptedPlan("loop-guided: in the browser");
 
-    tasklist.open(awaitTask(run, "agentStuck").get("id").asText());
+    tasklist.open(api.awaitTask(run, "agentStuck").get("id").asText());
     assertThat(tasklist.text()).contains("The agent is stuck", "loop-guided: in the browser");
     assertThat(tasklist.field("reason").getAttribute("value")).startsWith("LOOP_DETECTED: The agent is going round in"
         + " circles: the same call noop {} was made 4 times");
@@ -161,7 +161,7 @@ class TasklistBrowserTest {
     tasklist.complete();
     tasklist.awaitClosed();
 
-    assertThat(awaitTask(run, "reviewAnswer").at("/form/answer").asText()).isEqualTo("guided answer");
+    assertThat(api.awaitTask(run, "reviewAnswer").at("/form/answer").asText()).isEqualTo("guided answer");
     JsonNode note = last(run, "HUMAN_INPUT");
     assertThat(note.get("author").asText()).isEqualTo("reviewer");
     assertThat(note.at("/content/text").asText()).isEqualTo("Stop calling noop; answer.");
@@ -174,20 +174,9 @@ class TasklistBrowserTest {
 
   private String startWithAcceptedPlan(String question) {
     String run = start(question);
-    String review = awaitTask(run, "reviewPlan").get("id").asText();
+    String review = api.awaitTask(run, "reviewPlan").get("id").asText();
     body(api.post("/api/runs/" + run + "/tasks/" + review + "/complete", "{\"decision\": \"accept\"}"), 200);
     return run;
-  }
-
-  private JsonNode awaitTask(String run, String key) {
-    return await().atMost(Runs.PATIENCE).until(() -> {
-      for (JsonNode task : body(api.get("/api/runs/" + run + "/tasks"), 200)) {
-        if (task.get("taskDefinitionKey").asText().equals(key)) {
-          return task;
-        }
-      }
-      return null;
-    }, task -> task != null);
   }
 
   private List<JsonNode> steps(String run, String kind) {
