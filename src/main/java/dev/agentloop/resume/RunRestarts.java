@@ -12,9 +12,12 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.RuntimeService;
 
 /**
@@ -70,7 +73,7 @@ public class RunRestarts {
       }
       String definitionId = changes.definitionId(runId);
       AgentSettings settings = definitions.settings(definitionId);
-      List<Step> path = markRepeats(run, store.pathTo(runId, fromStep));
+      List<Step> path = markRepeats(run, fromStep, store.allSteps(runId));
       Continuation at = surgery.continuationOf(new LoopState(run, null, path, false), settings);
       String restarted = runtime.createProcessInstanceById(definitionId)
           .setVariables(ReactAgentProcess.QUESTION.with(run.question()))
@@ -82,10 +85,20 @@ public class RunRestarts {
     });
   }
 
-  /** Calls of the path's last turn that ran with a side effect in the old run are marked for approval. */
-  private List<Step> markRepeats(RunRecord run, List<Step> path) {
-    List<Step> rest = new ArrayList<>(store.allSteps(run.runId()));
-    rest.removeAll(path);
+  /**
+   * The path from the root to {@code fromStep}, on whatever branch it is, root first; calls of its
+   * last turn that ran with a side effect elsewhere in the old run are marked for approval.
+   */
+  private List<Step> markRepeats(RunRecord run, int fromStep, List<Step> all) {
+    Map<Integer, Step> byNumber = new HashMap<>();
+    all.forEach(step -> byNumber.put(step.stepNo(), step));
+    List<Step> path = new ArrayList<>();
+    for (Step step = byNumber.get(fromStep); step != null; step = byNumber.get(step.parentNo())) {
+      path.add(step);
+    }
+    Collections.reverse(path);
+    Set<Integer> onPath = path.stream().map(Step::stepNo).collect(Collectors.toSet());
+    List<Step> rest = all.stream().filter(step -> !onPath.contains(step.stepNo())).toList();
     Map<String, Action> marked = new HashMap<>();
     List<Action> pending = new LoopState(run, null, path, false).pendingActions();
     repeats.mark(run.runId(), pending, rest).forEach(action -> marked.put(action.callId(), action));

@@ -6,9 +6,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -201,18 +199,6 @@ public class StepStore {
   public Optional<Step> findStep(String runId, int stepNo) {
     return jdbc.query("SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND step_no = ?",
         stepMapper, runId, stepNo).stream().findFirst();
-  }
-
-  /** The path from the root to a step, on whatever branch it is, root first. */
-  public List<Step> pathTo(String runId, int stepNo) {
-    Map<Integer, Step> steps = new HashMap<>();
-    allSteps(runId).forEach(step -> steps.put(step.stepNo(), step));
-    List<Step> path = new ArrayList<>();
-    for (Step step = steps.get(stepNo); step != null; step = step.parentNo() == null ? null : steps.get(step.parentNo())) {
-      path.add(step);
-    }
-    Collections.reverse(path);
-    return path;
   }
 
   /** The superseded observations of the run written by one of these tools: calls that ran on an abandoned branch. */
