@@ -6,12 +6,22 @@ import java.util.List;
  * What a model answered. Nothing here is trusted: text may be empty or huge, tool calls may name
  * tools that do not exist or carry arguments that are not JSON; the agent interprets it.
  *
+ * @param text the reply's content meant for the user or the loop, without the model's reasoning
+ * @param reasoning what a reasoning model thought before replying ({@code <think>} blocks, DeepSeek's
+ *     {@code reasoning_content}, Anthropic's thinking blocks); empty when it gave none. Kept apart so that
+ *     it never becomes a plan step, an answer or text sent back to the model
  * @param tokens total tokens the provider reported for the call, 0 when it reports none
  */
-public record ModelReply(String text, List<ToolCall> toolCalls, long tokens) {
+public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls, long tokens) {
 
   public ModelReply {
     text = text == null ? "" : text;
+    reasoning = reasoning == null ? "" : reasoning;
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+  }
+
+  /** A reply without reasoning. */
+  public ModelReply(String text, List<ToolCall> toolCalls, long tokens) {
+    this(text, "", toolCalls, tokens);
   }
 }
