@@ -197,11 +197,6 @@ class StubbornModelScenarioTest {
     String run = start(TestAgent.KEY, "approve: changed my mind about the address");
     Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
 
-    // the form says what the calls change and shows the steps that led to them
-    assertThat(local(approval, "sideEffects")).isEqualTo("Calls of send_email change something outside AgentLoop.");
-    assertThat(local(approval, "steps")).contains("THOUGHT (model): I send the mail and compute.")
-        .contains("ACTION (model): send_email");
-
     // when the approver changes the address but leaves the decision on approve
     Map<String, Object> changed = Map.of("decision1", "approve",
         "arguments1", "{\"to\": \"bea@example.com\", \"subject\": \"Hello\"}");
@@ -216,6 +211,18 @@ class StubbornModelScenarioTest {
     assertThat(runs.trace(run, false).stream().filter(s -> s.kind() == OBSERVATION).findFirst().orElseThrow()
         .text("result")).startsWith("sent to ann@example.com");
     assertThat(view.finalAnswer()).isEqualTo("done");
+  }
+
+  @Test
+  void should_show_the_steps_that_led_to_the_calls_and_say_what_they_change() {
+    String run = start(TestAgent.KEY, "approve: show me");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+
+    assertThat(local(approval, "sideEffects")).isEqualTo("Calls of send_email change something outside AgentLoop.");
+    assertThat(local(approval, "steps")).contains("THOUGHT (model): I send the mail and compute.")
+        .contains("ACTION (model): send_email");
+    complete(approval, Map.of("decision1", "reject"));
+    Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
   }
 
   @Test
