@@ -18,7 +18,9 @@ import java.util.Set;
  * </ul>
  * Reaching a limit is a {@link Level#WARNING} (the model is told); going past it, once warned, is a
  * {@link Level#LOOP}. Calls with other arguments, such as pages 1, 2, 3 of a listing, are other calls.
- * Thread-safe (immutable).
+ * Cycles are looked for up to half the window (by default 10 of 20 calls): every cycle the window can
+ * hold twice. That costs at most window × maxCycleLength signature comparisons per check (200), next
+ * to nothing beside a model call; longer cycles are left to the step budget. Thread-safe (immutable).
  */
 public class LoopDetector {
 

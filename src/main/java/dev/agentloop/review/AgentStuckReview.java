@@ -161,7 +161,10 @@ class AgentStuckReview implements Review {
     }).collect(Collectors.joining("\n"));
   }
 
-  /** What guide and retry do for this run now: on a used-up budget, each allows one turn for the final answer. */
+  /**
+   * What guide and retry do for this run now: on a used-up budget each allows one turn, without tools,
+   * for the final answer; near the budget the next turn asks for it.
+   */
   private String decisionHelp(RunRecord run, AgentSettings settings) {
     Budgets.Verdict budget = budgets.beforeModelCall(settings.budget(),
         new Budget.Spent(run.head().headTurn(), run.modelCalls(), run.toolCalls(), run.tokens()));
@@ -169,6 +172,11 @@ class AgentStuckReview implements Review {
       return "The run's budget is used up (" + budget.reason() + "). Guide: the agent gets one more model turn, with"
           + " your note and without tools, which must give its final answer. Retry: the last tool calls run again as"
           + " your turn (the budget does not stop them), then the agent gets that one turn for its final answer.";
+    }
+    if (budget.state() == Budgets.State.NEAR) {
+      return "The run is close to its budget (" + budget.reason() + "). Guide: the agent thinks again with your note"
+          + " and is asked for its final answer, without tools. Retry: the last tool calls run again as your turn (the"
+          + " budget does not stop them), then the agent is asked for its final answer.";
     }
     return "Guide: the agent thinks again with your note and its tools; loop detection starts afresh. Retry: the last"
         + " tool calls run again as your turn, then the agent thinks again with their results.";
