@@ -87,6 +87,20 @@ class StubbornModelScenarioTest {
     assertThat(runs.view(run).toolCalls()).isEqualTo(1);
   }
 
+  @Test
+  void should_count_calls_of_remote_tools_against_the_tool_call_budget() {
+    // when one turn asks for a local call and two remote ones with a budget of two tool calls
+    String run = start(TWO_TOOL_CALL_AGENT, "remote-tool: three calls for a budget of two");
+    Task stuck = awaitStuck(run);
+
+    // then none of them ran, none went to a remote worker, and each has its observation
+    assertThat(local(stuck, "reason")).isEqualTo("BUDGET_EXHAUSTED: The run's tool-call budget is used up: 0 of 2"
+        + " tool calls were made, and 3 more were asked for.");
+    assertThat(runs.view(run).toolCalls()).isZero();
+    List<Step> observations = runs.trace(run, false).stream().filter(s -> s.kind() == OBSERVATION).toList();
+    assertThat(observations).hasSize(4).allSatisfy(o -> assertThat(o.text("failure")).isEqualTo("not_run"));
+  }
+
   // ---- refusals count for loop detection -----------------------------------------------------------
 
   @Test
