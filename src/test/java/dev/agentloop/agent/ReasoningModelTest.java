@@ -41,7 +41,9 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = {AgentLoopApplication.class, TestAgent.class, TestTools.class},
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=qwen3", "agentloop.llm.timeout=PT5S"})
+    // an engine name of its own: /engine-rest serves the JVM's "default" engine, which belongs to the shared test context
+    properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=qwen3", "agentloop.llm.timeout=PT5S",
+        "camunda.bpm.process-engine-name=reasoningModel"})
 @ActiveProfiles("test")
 class ReasoningModelTest {
 
