@@ -13,7 +13,9 @@ import java.util.List;
  *   <li>{@code <think>reasoning} with no end: the model ran out of tokens, or never stopped thinking —
  *       all of it is reasoning and the reply is empty.
  * </ul>
- * Tags later in a reply that does not begin with reasoning are left alone: they are the reply's text.
+ * An empty block ({@code <think>\n\n</think>}, Qwen3 with thinking switched off) leaves no reasoning.
+ * A {@code <think>} later in a reply that does not begin with one is the reply's text; a {@code </think>}
+ * with no {@code <think>} before it is read as the second shape.
  */
 final class ThinkTags {
 

@@ -53,6 +53,14 @@ class ReasoningReplyTest {
   }
 
   @Test
+  void should_drop_the_empty_think_block_of_a_model_whose_thinking_is_switched_off() {
+    ModelReply reply = answer(content("<think>\n\n</think>\n\nHello!"));
+
+    assertThat(reply.text()).isEqualTo("Hello!");
+    assertThat(reply.reasoning()).isEmpty();
+  }
+
+  @Test
   void should_take_reasoning_out_when_the_chat_template_opened_the_think_tag_in_the_prompt() {
     ModelReply reply = answer(content("Okay, 2 + 2 is 4.\n</think>\n\nThe answer is 4."));
 
