@@ -9,7 +9,7 @@ package dev.agentloop.trace;
  *       model's arguments were not JSON; {@code "repeats": n} when the call would repeat the side
  *       effect observed at step n of an abandoned branch (it then waits for approval)</li>
  *   <li>{@code OBSERVATION}: {@code {"callId", "tool", "result"}} or {@code {..., "error"}}, with {@code "failure"}
- *       naming the kind of failure where known (e.g. {@code unavailable}, {@code not_run}) and
+ *       naming the kind of failure where known (e.g. {@code unavailable}, {@code not_run}, {@code not_offered}) and
  *       {@code "worker"} when a remote worker ran the tool; a reply the model got wrong as a whole is
  *       observed as {@code {"error"}} alone</li>
  *   <li>{@code HUMAN_INPUT}: {@code {"text": "..."}} — a note, feedback or answer of a person</li>
