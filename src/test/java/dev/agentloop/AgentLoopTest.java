@@ -18,8 +18,9 @@ import org.springframework.test.context.TestPropertySource;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @SpringBootTest(classes = AgentLoopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    // a test tool with side effects that runs unapproved, see TestTools#logEventTool
-    properties = "agentloop.tools.approval.log_event=false")
+    // a test tool with side effects that runs unapproved, see TestTools#logEventTool, and one without
+    // that waits for approval, see TestTools#auditedLookupTool
+    properties = {"agentloop.tools.approval.log_event=false", "agentloop.tools.approval.audited_lookup=true"})
 @ActiveProfiles("test")
 @Import({TestTools.class, TestAgent.class})
 @TestPropertySource(properties = {"agentloop.resilience.tool-breakers.unreliable.failure-threshold=1",

@@ -63,6 +63,14 @@ public class TestTools {
         arguments -> "sent to " + arguments.get("to").asText() + " (mail " + SENT.incrementAndGet() + ")");
   }
 
+  /** Reads only, but is configured to wait for approval all the same (see AgentLoopTest). */
+  public static final String AUDITED = "audited_lookup";
+
+  @Bean
+  AgentTool auditedLookupTool() {
+    return tool(AUDITED, false, arguments -> "the record");
+  }
+
   /** How many events {@code log_event} wrote in this JVM. */
   public static final AtomicInteger LOGGED = new AtomicInteger();
 

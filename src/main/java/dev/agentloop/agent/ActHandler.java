@@ -28,7 +28,7 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * observation the model reads next. A turn without pending calls (the model's reply could not be
  * used) completes with no step.
  *
- * <p>The run leaves its loop instead when the calls would go past its tool-call budget
+ * <p>The run leaves its loop instead when the calls, local and remote, would go past its tool-call budget
  * ({@code BUDGET_EXHAUSTED}; the calls are observed as not run), or when the model calls a tool again
  * after it was told that the tool is unavailable ({@code TOOL_UNAVAILABLE}; with all observations).
  * Calls of remote tools that may run are left pending for remote workers ({@link RemoteToolCalls}):
@@ -71,16 +71,21 @@ class ActHandler implements TopicHandler {
     Set<String> remote = remoteCalls.pending(state, settings).stream().map(Action::callId).collect(Collectors.toSet());
     Map<String, Object> route = (remote.isEmpty() ? Route.THINK : Route.CALL_REMOTE_TOOL).asVariable();
     List<Action> pending = state.pendingActions().stream().filter(action -> !remote.contains(action.callId())).toList();
-    if (pending.isEmpty()) {
+    if (pending.isEmpty() && remote.isEmpty()) {
       return CompletableFuture.completedFuture(new TaskResult.Complete(route, () -> state));
     }
     Map<String, Approval> approvals = state.approvals();
     try {
-      checks.beforeToolCalls(state, settings, (int) pending.stream().filter(a -> runs(a, approvals, settings)).count());
+      // the remote calls of the turn count too: checked again each time a remote call is back, the sum stays the same
+      checks.beforeToolCalls(state, settings,
+          (int) pending.stream().filter(a -> runs(a, approvals, settings)).count() + remote.size());
     } catch (EscapeException e) {
-      List<NewStep> notRun = pending.stream().map(action -> Steps.observation(Observation.error(action,
+      List<NewStep> notRun = state.pendingActions().stream().map(action -> Steps.observation(Observation.error(action,
           "not run: " + e.getMessage(), Observation.NOT_RUN), Steps.AGENTLOOP)).toList();
       return CompletableFuture.completedFuture(escape(task, e, write(state, notRun, Usage.NONE, settings)));
+    }
+    if (pending.isEmpty()) {
+      return CompletableFuture.completedFuture(new TaskResult.Complete(route, () -> state));
     }
     List<CompletableFuture<Observed>> observations = pending.stream()
         .map(action -> observe(action, approvals.get(action.callId()), settings).toCompletableFuture())

@@ -21,7 +21,11 @@ import java.util.Map;
  * The escape checks of a run at {@code think} and {@code act}: its budgets and loops on its active
  * path. They look at the steps since a person last spoke (guidance, feedback, a retry), so a person's
  * decision starts the loop detection afresh and, when a budget is used up, grants one more model
- * turn, which must give the final answer. Thread-safe.
+ * turn, which must give the final answer.
+ *
+ * <p>A loop found right after calls that brought results does not go to a person at once: the model
+ * gets one turn without tools for its final answer (it may have what it needs). A loop found after
+ * failures, refusals, or a final-answer turn the model did not use to answer leaves the loop. Thread-safe.
  */
 class EscapeChecks {
 
@@ -61,13 +65,18 @@ class EscapeChecks {
       finalAnswerRequest = "This run is close to its budget (" + budget.reason() + ").";
     }
     LoopDetector.Verdict loop = detector.check(calls(window), settings.limits().loop());
-    if (loop.level() == LoopDetector.Level.LOOP) {
-      metrics.loopDetection(loop.pattern(), true);
-      throw new EscapeException(Reason.LOOP_DETECTED, "The agent is going round in circles: " + loop.finding()
-          + ", also after a warning.");
-    }
     List<String> warnings = new ArrayList<>();
-    if (loop.level() == LoopDetector.Level.WARNING) {
+    if (loop.level() == LoopDetector.Level.LOOP) {
+      if (!resultInHand(window)) {
+        metrics.loopDetection(loop.pattern(), true);
+        throw new EscapeException(Reason.LOOP_DETECTED, "The agent is going round in circles: " + loop.finding()
+            + (askedForAnswer(window) ? ", also after a warning and a request for its final answer." : ", also after a warning."));
+      }
+      // the last calls got their results: the model may well have what it needs, so it answers first
+      metrics.loopDetection(loop.pattern(), false);
+      String request = "You are going round in circles: " + loop.finding() + ", also after a warning.";
+      finalAnswerRequest = finalAnswerRequest == null ? request : finalAnswerRequest + " " + request;
+    } else if (loop.level() == LoopDetector.Level.WARNING) {
       metrics.loopDetection(loop.pattern(), false);
       warnings.add("you seem to be going round in circles: " + loop.finding() + ". Do something different, or give"
           + " your final answer. If you go on like this, the run is stopped for a person to look at.");
@@ -116,6 +125,32 @@ class EscapeChecks {
     return recent;
   }
 
+  /**
+   * Whether the newest turn's calls brought something back: then a loop found now ends in one turn
+   * for the final answer before a person is asked. Calls that failed, were refused or not run, and a
+   * refused reply, bring nothing.
+   */
+  private static boolean resultInHand(List<Step> window) {
+    for (int i = window.size() - 1; i >= 0 && !window.get(i).kind().equals(StepKind.THOUGHT); i--) {
+      Step step = window.get(i);
+      if (step.kind() == StepKind.OBSERVATION && !Observation.from(step).isError() && step.content().has("callId")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the newest turn was offered no tools (a final-answer turn) and called one anyway. */
+  private static boolean askedForAnswer(List<Step> window) {
+    for (int i = window.size() - 1; i >= 0 && !window.get(i).kind().equals(StepKind.THOUGHT); i--) {
+      if (window.get(i).kind() == StepKind.OBSERVATION
+          && Observation.NOT_OFFERED.equals(Observation.from(window.get(i)).failure())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** A person spoke, and the model has not had its turn since. */
   private static boolean grantedByAPerson(List<Step> recent, List<Step> window) {
     return window.size() < recent.size() && window.stream().noneMatch(step -> step.author().equals(Steps.MODEL)
@@ -136,7 +171,7 @@ class EscapeChecks {
     return new Budget.Spent(turns, run.modelCalls(), run.toolCalls(), run.tokens());
   }
 
-  /** The tool calls of the window with what they got, oldest first. */
+  /** The tool calls of the window with what they got, and the replies refused in their place, oldest first. */
   private List<LoopDetector.Call> calls(List<Step> window) {
     Map<String, Observation> observed = new HashMap<>();
     window.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(Observation::from)
@@ -144,7 +179,9 @@ class EscapeChecks {
         .forEach(observation -> observed.put(observation.callId(), observation));
     List<LoopDetector.Call> calls = new ArrayList<>();
     for (Step step : window) {
-      if (step.kind() == StepKind.ACTION) {
+      if (step.kind() == StepKind.OBSERVATION && !step.content().has("callId") && step.content().has("error")) {
+        calls.add(LoopDetector.Call.refusedReply(step.text("error")));
+      } else if (step.kind() == StepKind.ACTION) {
         Action action = Action.from(step);
         boolean ignoreCase = tools.find(action.tool()).map(AgentTool::caseInsensitiveArguments).orElse(false);
         calls.add(new LoopDetector.Call(action.tool(),
@@ -155,10 +192,13 @@ class EscapeChecks {
     return calls;
   }
 
-  /** The error a call got; calls AgentLoop did not run, or that a breaker refused, are no failures of the model's doing. */
+  /**
+   * The error a call got; calls AgentLoop did not run or refused unrun, or that a breaker refused, are
+   * no failures of the tool (a refused call repeated is still a repeat).
+   */
   private static String failure(Observation observation) {
     if (observation == null || !observation.isError() || Observation.NOT_RUN.equals(observation.failure())
-        || Observation.UNAVAILABLE.equals(observation.failure())) {
+        || Observation.NOT_OFFERED.equals(observation.failure()) || Observation.UNAVAILABLE.equals(observation.failure())) {
       return null;
     }
     return observation.error();

@@ -25,4 +25,20 @@ record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) 
     }
     return new ModelTurn(newSteps, replaced, finalAnswer);
   }
+
+  /**
+   * The same turn with every call refused by an observation, so that none of them runs: the model
+   * was offered no tools this turn and called one anyway.
+   *
+   * @param why what the model is told, after "not run: "
+   */
+  ModelTurn refusingCalls(String why) {
+    if (actions.isEmpty()) {
+      return this;
+    }
+    List<NewStep> all = new ArrayList<>(steps);
+    actions.forEach(action -> all.add(Steps.observation(
+        Observation.error(action, "not run: " + why, Observation.NOT_OFFERED), Steps.AGENTLOOP)));
+    return new ModelTurn(all, List.of(), finalAnswer);
+  }
 }

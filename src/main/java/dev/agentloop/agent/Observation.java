@@ -17,6 +17,8 @@ public record Observation(String callId, String tool, String result, String erro
 
   /** A call that was not run because the run left its loop (escape, stop, time-out). */
   public static final String NOT_RUN = "not_run";
+  /** A call of a tool the model was not offered that turn (its final-answer turn), refused unrun. */
+  public static final String NOT_OFFERED = "not_offered";
   /** A call refused because the tool's circuit breaker is open. */
   public static final String UNAVAILABLE = "unavailable";
 

@@ -15,7 +15,8 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 /**
  * Serves {@code agentloop.plan}: asks the model for a plan (or a revised one, with the reviewer's
  * feedback on the previous plan) and writes it as a PLAN step. The plan goes to review unless the
- * agent accepts plans automatically.
+ * agent accepts plans automatically. A reasoning model's thinking is kept beside the plan's steps,
+ * never in them; a reply with reasoning and no plan fails the task (retries, then an incident).
  */
 class PlanHandler implements TopicHandler {
 
@@ -45,12 +46,14 @@ class PlanHandler implements TopicHandler {
     return model.chat(request).thenApply(reply -> {
       List<String> plan = PlanParser.parse(reply.text());
       if (plan.isEmpty()) {
-        throw new IllegalStateException("the model returned no plan: '" + reply.text() + "'");
+        throw new IllegalStateException(reply.text().isBlank() && !reply.reasoning().isBlank()
+            ? "the model returned only its reasoning (" + reply.reasoning().length() + " characters) and no plan"
+            : "the model returned no plan: '" + reply.text() + "'");
       }
       Usage usage = Usage.modelCall(reply.tokens());
       return new TaskResult.Complete(
           ReactAgentProcess.DECISION.transientWith(settings.autoAcceptPlan() ? "accept" : "review"),
-          () -> state.advance(store.append(state.head(), List.of(Steps.plan(plan, Steps.MODEL)), usage), usage,
+          () -> state.advance(store.append(state.head(), List.of(Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()))), usage), usage,
               settings.contextWindowSteps()));
     });
   }

@@ -8,14 +8,21 @@ import dev.agentloop.llm.ToolCall;
 import dev.agentloop.trace.NewStep;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Interprets a model reply without trusting it. Text alone is a final answer; tool calls become
  * actions (unusable arguments are kept as written, for the act step to report); an empty,
  * oversized or overloaded reply becomes an error observation the model reads next turn. Never throws
  * on model output.
+ *
+ * <p>A reasoning model's reasoning ({@link ModelReply#reasoning()}) is kept in the turn's first step,
+ * in a field of its own, and never becomes the answer or the thought the model reads again. A reply
+ * that is all reasoning — no text, no call — is refused like an empty one.
  */
 final class ReplyInterpreter {
 
@@ -27,24 +34,27 @@ final class ReplyInterpreter {
 
   static ModelTurn interpret(ModelReply reply, int turn, int maxStepChars) {
     String text = reply.text();
+    String reasoning = kept(reply.reasoning(), maxStepChars);
     List<ToolCall> calls = reply.toolCalls();
     long size = text.length() + calls.stream().mapToLong(c -> c.name().length() + c.arguments().length()).sum();
     if (size > maxStepChars) {
-      return refused(preview(text), "your reply had " + size + " characters, more than the " + maxStepChars
+      return refused(preview(text), reasoning, "your reply had " + size + " characters, more than the " + maxStepChars
           + " allowed; answer shorter");
     }
     if (calls.size() > MAX_TOOL_CALLS_PER_TURN) {
-      return refused(text, "you called " + calls.size() + " tools at once; call at most "
-          + MAX_TOOL_CALLS_PER_TURN + " per turn");
+      return refused(text, reasoning, "you called " + calls.size() + " tools at once (" + summary(calls)
+          + "); call at most " + MAX_TOOL_CALLS_PER_TURN + " per turn");
     }
     if (calls.isEmpty()) {
-      return text.isBlank()
-          ? refused("", "your reply was empty; call a tool or give your final answer")
-          : new ModelTurn(List.of(Steps.finalAnswer(text)), List.of(), text);
+      if (!text.isBlank()) {
+        return new ModelTurn(List.of(Steps.finalAnswer(text, reasoning)), List.of(), text);
+      }
+      return refused("", reasoning, reasoning.isBlank() ? "your reply was empty; call a tool or give your final answer"
+          : "your reply held only your reasoning, no answer and no tool call; call a tool or give your final answer");
     }
     List<NewStep> steps = new ArrayList<>();
     List<Action> actions = new ArrayList<>();
-    steps.add(Steps.thought(text));
+    steps.add(Steps.thought(text, reasoning));
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < calls.size(); i++) {
       ToolCall call = calls.get(i);
@@ -57,6 +67,12 @@ final class ReplyInterpreter {
       steps.add(Steps.action(action));
     }
     return new ModelTurn(steps, actions, null);
+  }
+
+  /** Reasoning as stored: it is never sent back, so a long one is cut rather than refused. */
+  static String kept(String reasoning, int maxStepChars) {
+    return reasoning.length() <= maxStepChars ? reasoning
+        : reasoning.substring(0, maxStepChars) + "\n[cut: " + (reasoning.length() - maxStepChars) + " more characters]";
   }
 
   private static Action toAction(String callId, ToolCall call) {
@@ -72,10 +88,19 @@ final class ReplyInterpreter {
     return new Action(callId, call.name(), null, raw);
   }
 
-  private static ModelTurn refused(String thought, String problem) {
-    return new ModelTurn(
-        List.of(Steps.thought(thought), Steps.observation(Observation.replyError(problem), Steps.AGENTLOOP)),
-        List.of(), null);
+  private static ModelTurn refused(String thought, String reasoning, String problem) {
+    return new ModelTurn(List.of(Steps.thought(thought, reasoning),
+        Steps.observation(Observation.replyError(problem), Steps.AGENTLOOP)), List.of(), null);
+  }
+
+  /** Which tools a refused reply called, so that people and the model see what was asked: {@code noop ×30}. */
+  private static String summary(List<ToolCall> calls) {
+    Map<String, Long> counts = calls.stream().collect(Collectors.groupingBy(
+        call -> call.name().length() > 60 ? call.name().substring(0, 60) + "…" : call.name(), LinkedHashMap::new,
+        Collectors.counting()));
+    String listed = counts.entrySet().stream().limit(5).map(e -> e.getKey() + " ×" + e.getValue())
+        .collect(Collectors.joining(", "));
+    return counts.size() > 5 ? listed + ", …" : listed;
   }
 
   private static String preview(String text) {

@@ -16,6 +16,8 @@ public final class Steps {
   public static final String MODEL = "model";
   /** Author of steps AgentLoop itself wrote, e.g. for an unknown tool or a question nobody answered. */
   public static final String AGENTLOOP = "agentloop";
+  /** The content field of a model's step that holds its reasoning, apart from its text or plan. */
+  public static final String REASONING = "reasoning";
 
   private Steps() {}
 
@@ -29,6 +31,13 @@ public final class Steps {
     ObjectNode content = JsonNodeFactory.instance.objectNode();
     content.set("steps", list);
     return new NewStep(StepKind.PLAN, content, author, reason);
+  }
+
+  /** The model's plan, with the reasoning it gave before it (kept apart from the steps). */
+  static NewStep modelPlan(List<String> steps, String reasoning) {
+    NewStep plan = plan(steps, MODEL);
+    withReasoning((ObjectNode) plan.content(), reasoning);
+    return plan;
   }
 
   /** A person's note for the model: feedback on a plan or an answer, or guidance. */
@@ -64,11 +73,20 @@ public final class Steps {
   }
 
   static NewStep thought(String text) {
-    return new NewStep(StepKind.THOUGHT, text(text), MODEL);
+    return thought(text, "");
+  }
+
+  /** @param reasoning what a reasoning model thought before it replied; never sent back to it */
+  static NewStep thought(String text, String reasoning) {
+    return new NewStep(StepKind.THOUGHT, withReasoning(text(text), reasoning), MODEL);
   }
 
   static NewStep finalAnswer(String text) {
-    return new NewStep(StepKind.FINAL_ANSWER, text(text), MODEL);
+    return finalAnswer(text, "");
+  }
+
+  static NewStep finalAnswer(String text, String reasoning) {
+    return new NewStep(StepKind.FINAL_ANSWER, withReasoning(text(text), reasoning), MODEL);
   }
 
   static NewStep action(Action action) {
@@ -77,6 +95,10 @@ public final class Steps {
 
   public static NewStep observation(Observation observation, String author) {
     return new NewStep(StepKind.OBSERVATION, observation.toContent(), author);
+  }
+
+  private static ObjectNode withReasoning(ObjectNode content, String reasoning) {
+    return reasoning == null || reasoning.isEmpty() ? content : content.put(REASONING, reasoning);
   }
 
   private static ObjectNode text(String text) {

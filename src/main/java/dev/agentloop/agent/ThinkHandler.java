@@ -27,6 +27,9 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * a loop that went on after a warning leaves the loop (BPMN error), a nearly used-up budget asks the
  * model for its final answer, a loop warning goes into the prompt. Calls that are still pending (a
  * person asked to retry them) go to {@code act} without asking the model.
+ *
+ * <p>A turn that asks for the final answer offers the model no tools; a call it makes all the same is
+ * refused with an observation here and never reaches {@code act}, so no budget is overrun.
  */
 class ThinkHandler implements TopicHandler {
 
@@ -83,13 +86,20 @@ class ThinkHandler implements TopicHandler {
         finalTurn ? List.of() : toolSpecs(settings),
         new RunInfo(state.run().runId(), state.run().question(), turn, state.attempt()));
     return model.chat(request).thenApply(reply -> {
+      ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
       ModelTurn result = repeats.mark(state.run().runId(),
-          ReplyInterpreter.interpret(reply, turn, settings.maxStepChars()));
+          finalTurn ? interpreted.refusingCalls(withheld(before.finalAnswerRequest())) : interpreted);
       Map<String, Object> variables = variablesAfter(result, settings);
       Usage usage = Usage.modelCall(reply.tokens());
       return new TaskResult.Complete(variables, () -> state.advance(
           store.append(state.head(), result.steps(), usage), usage, settings.contextWindowSteps()));
     });
+  }
+
+  /** Why a call of a final-answer turn was not run; the model reads it on its next turn, if it gets one. */
+  private static String withheld(String finalAnswerRequest) {
+    return "no tools were offered to you this turn. " + finalAnswerRequest
+        + " Give your final answer without calling tools.";
   }
 
   /** Where the loop goes: a final answer leaves it (to review, unless auto-accepted), tool calls go on. */

@@ -11,14 +11,16 @@ import java.util.Set;
  * Finds loops in the latest tool calls of a run's active path (at most {@code window} of them):
  * <ul>
  *   <li><b>repeat</b>: the same call ({@link CallSignature tool and normalised arguments}) made
- *       {@code maxRepeats} times;
+ *       {@code maxRepeats} times, or the same {@link Call#refusedReply refused reply};
  *   <li><b>cycle</b>: 2 to {@code maxCycleLength} different calls made in the same order
  *       {@code maxCycles} times in a row (A, B, A, B or A, B, C, A, B, C);
  *   <li><b>failure</b>: the same error from the same tool {@code maxSameFailures} times.
  * </ul>
  * Reaching a limit is a {@link Level#WARNING} (the model is told); going past it, once warned, is a
  * {@link Level#LOOP}. Calls with other arguments, such as pages 1, 2, 3 of a listing, are other calls.
- * Thread-safe (immutable).
+ * Cycles are looked for up to half the window (by default 10 of 20 calls): every cycle the window can
+ * hold twice. That costs at most window × maxCycleLength signature comparisons per check (200), next
+ * to nothing beside a model call; longer cycles are left to the step budget. Thread-safe (immutable).
  */
 public class LoopDetector {
 
@@ -29,15 +31,32 @@ public class LoopDetector {
    * One tool call of the active path, oldest first.
    *
    * @param signature see {@link CallSignature}
-   * @param description how a person or the model reads the call, e.g. {@code calculator {"expression":"1/0"}}
+   * @param description how a person or the model reads the call, e.g. {@code calculator {"expression":"1/0"}};
+   *     for a refused reply, why it was refused
    * @param failure the error it got, or {@code null} when it succeeded
    */
   public record Call(String tool, String signature, String description, String failure) {
+
+    private static final String REFUSED_REPLY = "(refused reply)";
 
     public Call {
       Objects.requireNonNull(tool, "tool");
       Objects.requireNonNull(signature, "signature");
       Objects.requireNonNull(description, "description");
+    }
+
+    /**
+     * A model reply that was refused as a whole (too many calls at once, too long, empty), in the
+     * place of a call: the same refusal again and again is a loop like the same call again and again.
+     * Refusals that differ only in their numbers (30 or 31 calls at once) are the same refusal.
+     */
+    public static Call refusedReply(String problem) {
+      return new Call(REFUSED_REPLY, "refused reply\u0000" + normalised(problem).replaceAll("[0-9]+", "#"),
+          problem, null);
+    }
+
+    boolean isRefusedReply() {
+      return tool.equals(REFUSED_REPLY);
     }
   }
 
@@ -102,8 +121,11 @@ public class LoopDetector {
         most = call;
       }
     }
-    return verdict(max, limits.maxRepeats(), "repeat",
-        most == null ? "" : "the same call " + most.description() + " was made " + max + " times");
+    String finding = most == null ? ""
+        : most.isRefusedReply() ? "the model's reply was refused " + max + " times for the same reason: "
+            + most.description()
+        : "the same call " + most.description() + " was made " + max + " times";
+    return verdict(max, limits.maxRepeats(), "repeat", finding);
   }
 
   private Verdict cycle(List<Call> calls, Limits limits) {
@@ -112,7 +134,7 @@ public class LoopDetector {
       int length = periodicTail(calls, period);
       if (length >= period * 2 && distinct(calls.subList(calls.size() - period, calls.size()))) {
         List<Call> cycle = calls.subList(calls.size() - length, calls.size() - length + period);
-        String finding = "the calls " + String.join(" → ", cycle.stream().map(Call::description).toList())
+        String finding = "the calls " + String.join(" → ", cycle.stream().map(LoopDetector::described).toList())
             + " were made in this order " + (length / period) + " times in a row"
             + (length % period == 0 ? "" : " and begun again");
         int full = length / period;
@@ -125,6 +147,10 @@ public class LoopDetector {
       }
     }
     return worst;
+  }
+
+  private static String described(Call call) {
+    return call.isRefusedReply() ? "a refused reply (" + call.description() + ")" : call.description();
   }
 
   private static Verdict failures(List<Call> calls, Limits limits) {

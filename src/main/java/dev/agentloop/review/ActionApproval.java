@@ -9,10 +9,13 @@ import dev.agentloop.agent.Approval;
 import dev.agentloop.agent.Approval.Decision;
 import dev.agentloop.agent.Router;
 import dev.agentloop.agent.Steps;
+import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.StepStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * {@code approveAction}: the turn's tool calls that need approval, call n as {@code tooln},
@@ -21,23 +24,32 @@ import java.util.Locale;
  * a reason. The decisions become one step by the approver. The form has {@value #FORM_CALLS}
  * calls; should a turn have more that need approval, the rest is rejected with a reason the model
  * understands, never run unapproved.
+ *
+ * <p>The form also shows the steps that led to the calls ({@code steps}) and, only when some of the
+ * calls are of tools that declare side effects, which ({@code sideEffects}). Arguments changed while
+ * the decision stays <i>approve</i> are refused with a message, not run and not dropped: approving runs
+ * the call exactly as the model made it, and only <i>edit</i> runs a person's arguments, so the trace
+ * always says which of the two happened.
  */
 class ActionApproval implements Review {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> DECISIONS = List.of("approve", "edit", "reject");
   static final int FORM_CALLS = 5;
+  private static final int LAST_STEPS = 12;
 
   private final PendingCalls calls;
   private final Router router;
   private final AgentDefinitions definitions;
   private final ToolRegistry tools;
+  private final StepStore store;
 
-  ActionApproval(PendingCalls calls, Router router, AgentDefinitions definitions, ToolRegistry tools) {
+  ActionApproval(PendingCalls calls, Router router, AgentDefinitions definitions, ToolRegistry tools, StepStore store) {
     this.calls = calls;
     this.router = router;
     this.definitions = definitions;
     this.tools = tools;
+    this.store = store;
   }
 
   @Override
@@ -50,6 +62,12 @@ class ActionApproval implements Review {
       task.put("decision" + n, "approve");
       task.put("reason" + n, "");
     }
+    List<String> changing = waiting.stream().map(Action::tool).distinct()
+        .filter(tool -> tools.find(tool).map(AgentTool::sideEffects).orElse(false)).toList();
+    task.put("sideEffects", changing.isEmpty() ? ""
+        : "Calls of " + String.join(", ", changing) + " change something outside AgentLoop.");
+    task.putShown("steps", store.recentPath(task.runId(), LAST_STEPS).stream().map(StepText::line)
+        .collect(Collectors.joining("\n")), true);
   }
 
   @Override
@@ -81,11 +99,25 @@ class ActionApproval implements Review {
     if (decision.equals("reject")) {
       return new Approval(action.callId(), Decision.REJECT, null, reason, actor);
     }
+    if (decision.equals("approve") && changed(action, task.text("arguments" + n))) {
+      throw new ReviewException("you changed the arguments of " + action.tool() + " (call " + n + ") but chose"
+          + " approve, which runs the call as the model made it: choose 'Run with my edited arguments' (edit) to run"
+          + " yours, or undo the change");
+    }
     JsonNode arguments = decision.equals("edit") ? editedArguments(action, task.text("arguments" + n))
         : action.arguments();
     return arguments.equals(action.arguments())
         ? new Approval(action.callId(), Decision.APPROVE, null, reason, actor)
         : new Approval(action.callId(), Decision.EDIT, arguments, reason, actor);
+  }
+
+  /** Whether the arguments field says something else than the model's call; layout does not count. */
+  private static boolean changed(Action action, String text) {
+    try {
+      return !action.arguments().equals(JSON.readTree(text));
+    } catch (Exception e) {
+      return true;
+    }
   }
 
   private JsonNode editedArguments(Action action, String text) {

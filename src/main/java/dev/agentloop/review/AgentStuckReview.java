@@ -1,11 +1,15 @@
 package dev.agentloop.review;
 
 import dev.agentloop.agent.Action;
+import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.Observation;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.resilience.BreakerView;
 import dev.agentloop.resilience.Breakers;
+import dev.agentloop.resilience.Budget;
+import dev.agentloop.resilience.Budgets;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
@@ -13,13 +17,19 @@ import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * {@code agentStuck}: a run left its agent loop (a loop, a used-up budget, a tool that stays
  * unavailable, or the loop's run time). The form shows why ({@code reason}), the last steps of the
- * active path ({@code lastSteps}) and the circuit breakers ({@code breakers}). A person chooses:
+ * active path ({@code lastSteps}), the calls the agent asked for last with what became of them
+ * ({@code lastCalls}, also when the last steps are all observations), what guide and retry do now —
+ * on a used-up budget they allow one more turn, for the final answer ({@code decisionHelp}) — and the
+ * circuit breakers of the model endpoints and of the tools this agent may use ({@code breakers}).
+ * A person chooses:
  * <ul>
  *   <li>{@code guide}: a note for the model ({@code note}, required); the agent thinks again with it;
  *   <li>{@code retry}: the tool calls of the last turn that had some run again, as a turn of the person's;
@@ -33,17 +43,23 @@ class AgentStuckReview implements Review {
 
   static final List<String> DECISIONS = List.of("guide", "retry", "edit", "stop");
   private static final int LAST_STEPS = 12;
+  private static final int CALL_CHARS = 300;
 
   private final StepStore store;
   private final PendingCalls calls;
   private final Breakers breakers;
   private final FormStepEdit stepEdit;
+  private final AgentDefinitions definitions;
+  private final Budgets budgets;
 
-  AgentStuckReview(StepStore store, PendingCalls calls, Breakers breakers, FormStepEdit stepEdit) {
+  AgentStuckReview(StepStore store, PendingCalls calls, Breakers breakers, FormStepEdit stepEdit,
+      AgentDefinitions definitions, Budgets budgets) {
     this.store = store;
     this.calls = calls;
     this.breakers = breakers;
     this.stepEdit = stepEdit;
+    this.definitions = definitions;
+    this.budgets = budgets;
   }
 
   @Override
@@ -53,7 +69,11 @@ class AgentStuckReview implements Review {
     task.put("reason", why);
     task.putShown("lastSteps", store.recentPath(task.runId(), LAST_STEPS).stream().map(StepText::line)
         .collect(Collectors.joining("\n")), true);
-    task.put("breakers", breakerStates());
+    AgentSettings settings = definitions.settings(task.processDefinitionId());
+    List<Step> path = store.activePath(task.runId());
+    task.putShown("lastCalls", lastCallsText(path), false);
+    task.put("decisionHelp", decisionHelp(store.run(task.runId()), settings));
+    task.put("breakers", breakerStates(settings));
     task.put("decision", "guide");
     task.put("note", "");
     stepEdit.prepare(task);
@@ -124,9 +144,48 @@ class AgentStuckReview implements Review {
     return code(task) + ": " + (reason == null || reason.isBlank() ? "(no reason given)" : reason);
   }
 
-  /** Breakers that are not closed first. */
-  private String breakerStates() {
+  /** The newest calls, one line each, with what became of them: the model's request, whatever came after. */
+  static String lastCallsText(List<Step> path) {
+    List<Action> last = lastCalls(path);
+    if (last.isEmpty()) {
+      return "The agent has made no tool call.";
+    }
+    Map<String, Observation> observed = new HashMap<>();
+    path.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(Observation::from)
+        .filter(observation -> observation.callId() != null).forEach(o -> observed.put(o.callId(), o));
+    return last.stream().map(action -> {
+      Observation observation = observed.get(action.callId());
+      String line = action.tool() + " " + action.argumentsText() + " → "
+          + (observation == null ? "no result yet" : observation.text().replace('\n', ' '));
+      return line.length() > CALL_CHARS ? line.substring(0, CALL_CHARS) + "…" : line;
+    }).collect(Collectors.joining("\n"));
+  }
+
+  /**
+   * What guide and retry do for this run now: on a used-up budget each allows one turn, without tools,
+   * for the final answer; near the budget the next turn asks for it.
+   */
+  private String decisionHelp(RunRecord run, AgentSettings settings) {
+    Budgets.Verdict budget = budgets.beforeModelCall(settings.budget(),
+        new Budget.Spent(run.head().headTurn(), run.modelCalls(), run.toolCalls(), run.tokens()));
+    if (budget.state() == Budgets.State.EXHAUSTED) {
+      return "The run's budget is used up (" + budget.reason() + "). Guide: the agent gets one more model turn, with"
+          + " your note and without tools, which must give its final answer. Retry: the last tool calls run again as"
+          + " your turn (the budget does not stop them), then the agent gets that one turn for its final answer.";
+    }
+    if (budget.state() == Budgets.State.NEAR) {
+      return "The run is close to its budget (" + budget.reason() + "). Guide: the agent thinks again with your note"
+          + " and is asked for its final answer, without tools. Retry: the last tool calls run again as your turn (the"
+          + " budget does not stop them), then the agent is asked for its final answer.";
+    }
+    return "Guide: the agent thinks again with your note and its tools; loop detection starts afresh. Retry: the last"
+        + " tool calls run again as your turn, then the agent thinks again with their results.";
+  }
+
+  /** The model endpoints' breakers and those of the tools this agent may use; those not closed first. */
+  private String breakerStates(AgentSettings settings) {
     return breakers.states().stream()
+        .filter(view -> !"tool".equals(view.kind()) || settings.allows(view.target()))
         .sorted(Comparator.comparing(BreakerView::closed).thenComparing(BreakerView::name))
         .map(view -> view.name() + ": " + view.state())
         .collect(Collectors.joining("\n"));

@@ -5,6 +5,7 @@ import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.Router;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resilience.Breakers;
+import dev.agentloop.resilience.Budgets;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;
@@ -19,16 +20,16 @@ public class ReviewConfiguration {
 
   @Bean
   Reviews reviews(StepStore store, LoopStateReader reader, AgentDefinitions definitions, Router router,
-      ToolRegistry tools, Breakers breakers, ObjectProvider<ResumeService> resume) {
+      ToolRegistry tools, Breakers breakers, Budgets budgets, ObjectProvider<ResumeService> resume) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
     FormStepEdit stepEdit = new FormStepEdit(store, resume::getObject);
     PendingCalls calls = new PendingCalls(store, reader);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
-        ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
+        ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools, store),
         ReviewKind.ANSWER, new AnswerReview(store, stepEdit),
-        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit)), calls, definitions);
+        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)), calls, definitions);
   }
 
   @Bean

@@ -187,7 +187,7 @@ class ReplyInterpreterTest {
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
     assertThat(turn.actions()).isEmpty();
     assertThat(turn.steps().get(1).content().get("error").asText())
-        .isEqualTo("you called 17 tools at once; call at most 16 per turn");
+        .isEqualTo("you called 17 tools at once (calculator ×17); call at most 16 per turn");
   }
 
   @Test
@@ -222,5 +222,46 @@ class ReplyInterpreterTest {
 
     assertThat(action.hasValidArguments()).isFalse();
     assertThat(action.rawArguments()).isEqualTo(nested);
+  }
+
+  @Test
+  void should_keep_the_reasoning_beside_the_final_answer_and_out_of_its_text() {
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("391", "17 * 23 is 391.", List.of(), 0), 1, MAX_STEP_CHARS);
+
+    assertThat(kinds(turn)).containsExactly(StepKind.FINAL_ANSWER);
+    assertThat(turn.finalAnswer()).isEqualTo("391");
+    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("391");
+    assertThat(turn.steps().get(0).content().get("reasoning").asText()).isEqualTo("17 * 23 is 391.");
+  }
+
+  @Test
+  void should_keep_the_reasoning_of_a_tool_calling_turn_in_its_thought() {
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("", "I need the calculator.",
+        List.of(new ToolCall("c1", "calculator", "{}")), 0), 1, MAX_STEP_CHARS);
+
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.ACTION);
+    assertThat(turn.steps().get(0).content().get("text").asText()).isEmpty();
+    assertThat(turn.steps().get(0).content().get("reasoning").asText()).isEqualTo("I need the calculator.");
+  }
+
+  @Test
+  void should_refuse_a_reply_that_is_only_reasoning_and_keep_the_reasoning() {
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("", "Let me think about it", List.of(), 0), 1,
+        MAX_STEP_CHARS);
+
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
+    assertThat(turn.finalAnswer()).isNull();
+    assertThat(turn.steps().get(0).content().get("reasoning").asText()).isEqualTo("Let me think about it");
+    assertThat(turn.steps().get(1).content().get("error").asText())
+        .isEqualTo("your reply held only your reasoning, no answer and no tool call; call a tool or give your final answer");
+  }
+
+  @Test
+  void should_cut_a_huge_reasoning_instead_of_refusing_the_reply() {
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("42", "r".repeat(150), List.of(), 0), 1, 100);
+
+    assertThat(turn.finalAnswer()).isEqualTo("42");
+    assertThat(turn.steps().get(0).content().get("reasoning").asText()).startsWith("r".repeat(100))
+        .endsWith("[cut: 50 more characters]");
   }
 }

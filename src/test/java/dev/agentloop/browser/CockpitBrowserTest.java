@@ -29,6 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -99,6 +100,21 @@ class CockpitBrowserTest {
     assertThat(cockpit.activeStep(4).getText()).contains("calculator", "391");
     assertThat(cockpit.breakers()).contains("Circuit breakers", "model:scripted", "CLOSED").doesNotContain("no breaker information");
     browser.screenshot("cockpit-1-agent-trace");
+  }
+
+  @Test
+  void should_show_a_models_reasoning_folded_under_its_step_and_not_in_its_text() {
+    String run = waitingForAnswer("reasoning-trace: fold it");
+
+    cockpit.openTrace(run);
+
+    WebElement thought = cockpit.activeStep(2);
+    assertThat(thought.findElement(By.cssSelector(".agentloop-content")).getText()).isEqualTo("I compute.");
+    WebElement reasoning = thought.findElement(By.cssSelector("details.agentloop-reasoning"));
+    assertThat(reasoning.getAttribute("open")).isNull();
+    assertThat(reasoning.findElement(By.tagName("summary")).getText()).isEqualTo("Reasoning (45 characters)");
+    reasoning.findElement(By.tagName("summary")).click();
+    assertThat(reasoning.getText()).contains("SECRET-REASONING: the calculator knows 6 * 7.");
   }
 
   @Test

@@ -102,6 +102,8 @@ class TasklistBrowserTest {
     tasklist.open(task);
     assertThat(tasklist.text()).contains("send_email");
     assertThat(tasklist.field("arguments1").getAttribute("value")).contains("ann@example.com");
+    assertThat(tasklist.field("steps").getAttribute("value")).contains("ACTION (model): send_email");
+    assertThat(tasklist.text()).contains("Calls of send_email change something outside AgentLoop.");
 
     // arguments that break the tool's schema: Tasklist shows why, the task stays open
     tasklist.choose("decision1", "Run with my edited arguments").type("arguments1", "{\"to\": \"nobody\"}");
@@ -153,8 +155,10 @@ class TasklistBrowserTest {
     tasklist.open(api.awaitTask(run, "agentStuck").get("id").asText());
     assertThat(tasklist.text()).contains("The agent is stuck", "loop-guided: in the browser");
     assertThat(tasklist.field("reason").getAttribute("value")).startsWith("LOOP_DETECTED: The agent is going round in"
-        + " circles: the same call noop {} was made 4 times");
+        + " circles: the same call noop {} was made 5 times");
     assertThat(tasklist.field("lastSteps").getAttribute("value")).contains("ACTION (model): noop {}");
+    assertThat(tasklist.field("lastCalls").getAttribute("value")).startsWith("noop {} → ERROR: not run");
+    assertThat(tasklist.field("decisionHelp").getAttribute("value")).startsWith("Guide: the agent thinks again");
     assertThat(tasklist.field("breakers").getAttribute("value")).contains("tool:noop: CLOSED");
     tasklist.choose("decision", "Guide: the agent goes on with my note").type("note", "Stop calling noop; answer.");
     browser.screenshot("tasklist-5-agent-stuck");

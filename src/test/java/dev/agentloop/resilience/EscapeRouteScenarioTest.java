@@ -86,18 +86,22 @@ class EscapeRouteScenarioTest {
     String run = start(TestAgent.KEY, "noop-loop: forever");
     Task stuck = awaitStuck(run);
 
-    // then it was warned at the third call and taken out of the loop before a fifth model turn
+    // then it was warned at the third call, asked for its final answer without tools after the fourth, and
+    // taken out of the loop when it called noop again (not run) instead of answering
     assertThat(variable(run, ReactAgentProcess.ESCAPE_CODE.name())).isEqualTo(Escapes.LOOP_DETECTED);
     assertThat(local(stuck, "reason")).isEqualTo("LOOP_DETECTED: The agent is going round in circles: the same"
-        + " call noop {} was made 4 times, also after a warning.");
+        + " call noop {} was made 5 times, also after a warning and a request for its final answer.");
     assertThat(count("agentloop.loop.detections", "level", "warning")).isGreaterThan(warnings);
     RunView view = runs.view(run);
     assertThat(view.status()).isEqualTo(RunStatus.WAITING);
-    assertThat(view.modelCalls()).isEqualTo(5);
+    assertThat(view.modelCalls()).isEqualTo(6);
     assertThat(view.toolCalls()).isEqualTo(4);
     assertThat(kinds(run)).containsExactly(PLAN, THOUGHT, ACTION, OBSERVATION, THOUGHT, ACTION, OBSERVATION,
-        THOUGHT, ACTION, OBSERVATION, THOUGHT, ACTION, OBSERVATION);
-    assertThat(local(stuck, "lastSteps")).endsWith("#13 OBSERVATION (noop): ok");
+        THOUGHT, ACTION, OBSERVATION, THOUGHT, ACTION, OBSERVATION, THOUGHT, ACTION, OBSERVATION);
+    assertThat(local(stuck, "lastSteps")).contains("#13 OBSERVATION (noop): ok")
+        .endsWith("#16 OBSERVATION (agentloop): ERROR: not run: no tools were offered to you this turn. You are going"
+            + " round in circles: the same call noop {} was made 4 times, also after a warning. Give your final"
+            + " answer without calling tools.");
     assertThat(local(stuck, "breakers")).contains("tool:noop: CLOSED", "model:scripted: CLOSED");
     assertThat(local(stuck, "decision")).isEqualTo("guide");
     BpmnAwareTests.assertThat(engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(run)
@@ -134,7 +138,7 @@ class EscapeRouteScenarioTest {
     assertRefused(stuck, Map.of("decision", "edit", "editStep", 99L, "editContent", "x"), "no step 99");
 
     // when a person edits the last observation
-    complete(stuck, Map.of("decision", "edit", "editStep", 13L, "editContent", "noop is done; answer now",
+    complete(stuck, Map.of("decision", "edit", "editStep", 16L, "editContent", "noop is done; answer now",
         "editReason", "break the loop"));
 
     // then the loop starts afresh from the edited step, and the model answers
@@ -142,7 +146,7 @@ class EscapeRouteScenarioTest {
     assertThat(view.finalAnswer()).isEqualTo("guided answer");
     List<Step> trace = runs.trace(run, false);
     Step edited = trace.get(trace.size() - 2);
-    assertThat(edited.supersedes()).isEqualTo(13);
+    assertThat(edited.supersedes()).isEqualTo(16);
     assertThat(edited.author()).isEqualTo("ann");
     assertThat(edited.reason()).isEqualTo("break the loop");
     assertThat(edited.text("result")).isEqualTo("noop is done; answer now");
@@ -194,18 +198,18 @@ class EscapeRouteScenarioTest {
 
   @Test
   void should_escape_before_a_call_past_the_tool_budget_and_end_stopped_with_the_reason() {
-    // when the model wants a third tool call with a budget of two
-    String run = start(TOOL_BUDGET_AGENT, "paging: three calls");
+    // when the model asks for fourteen tool calls at once with a budget of two
+    String run = start(TOOL_BUDGET_AGENT, "many-not-run: fourteen");
     Task stuck = awaitStuck(run);
 
-    // then the call is observed as not run and the budget is kept
+    // then the calls are observed as not run and the budget is kept
     assertThat(variable(run, ReactAgentProcess.ESCAPE_CODE.name())).isEqualTo(Escapes.BUDGET_EXHAUSTED);
-    assertThat(runs.view(run).toolCalls()).isEqualTo(2);
+    assertThat(runs.view(run).toolCalls()).isZero();
     Step notRun = lastStep(run);
     assertThat(notRun.kind()).isEqualTo(OBSERVATION);
     assertThat(notRun.text("failure")).isEqualTo("not_run");
-    assertThat(notRun.text("error")).isEqualTo("not run: The run's tool-call budget is used up: 2 of 2 tool calls"
-        + " were made, and 1 more were asked for.");
+    assertThat(notRun.text("error")).isEqualTo("not run: The run's tool-call budget is used up: 0 of 2 tool calls"
+        + " were made, and 14 more were asked for.");
 
     // when a person stops the run
     complete(stuck, Map.of("decision", "stop", "note", "Two pages are enough."));
@@ -213,7 +217,7 @@ class EscapeRouteScenarioTest {
     // then it ends STOPPED at the end event 'stopped', with the reason, and no call without its observation
     RunView view = Runs.awaitStatus(runs, run, RunStatus.STOPPED);
     assertThat(view.statusReason()).isEqualTo("stopped by ann: BUDGET_EXHAUSTED: The run's tool-call budget is used"
-        + " up: 2 of 2 tool calls were made, and 1 more were asked for. Two pages are enough.");
+        + " up: 0 of 2 tool calls were made, and 14 more were asked for. Two pages are enough.");
     assertThat(BpmnAwareTests.historyService().createHistoricActivityInstanceQuery().processInstanceId(run)
         .activityId(ReactAgentProcess.STOPPED).count()).isOne();
     assertThat(lastStep(run).kind()).isEqualTo(HUMAN_INPUT);
@@ -234,7 +238,7 @@ class EscapeRouteScenarioTest {
     // then a person's guidance buys one more turn, for the final answer
     complete(stuck, Map.of("decision", "guide", "note", "Answer with what you have."));
     RunView view = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
-    assertThat(view.finalAnswer()).isEqualTo("answered at the end of the budget");
+    assertThat(view.finalAnswer()).as("%s", runs.trace(run, true)).isEqualTo("answered at the end of the budget");
     assertThat(view.modelCalls()).isEqualTo(4);
   }
 
@@ -301,7 +305,7 @@ class EscapeRouteScenarioTest {
 
     // then an operator sees why in an incident, and the run keeps its trace
     RunView view = Runs.awaitStatus(runs, run, RunStatus.FAILED);
-    assertThat(view.incident()).startsWith("The agent is going round in circles: the same call noop {} was made 4 times");
+    assertThat(view.incident()).startsWith("The agent is going round in circles: the same call noop {} was made 5 times");
     assertEveryCallObserved(run);
   }
 

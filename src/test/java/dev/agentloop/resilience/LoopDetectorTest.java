@@ -132,6 +132,39 @@ class LoopDetectorTest {
         .isEqualTo("calc({\"a\":true,\"b\":{\"x\":null,\"y\":1}})");
   }
 
+  @Test
+  void should_find_a_cycle_of_seven_different_calls_within_the_window() {
+    LoopDetector reaching = new LoopDetector(20, 10);
+    List<Call> calls = new ArrayList<>();
+    for (int i = 0; i < 14; i++) {
+      calls.add(call("calculator", "{\"expression\": \"1 + " + (i % 7) + "\"}"));
+    }
+    assertThat(reaching.check(calls, LIMITS).level()).isEqualTo(Level.WARNING);
+
+    calls.add(call("calculator", "{\"expression\": \"1 + 0\"}"));
+    LoopDetector.Verdict loop = reaching.check(calls, LIMITS);
+    assertThat(loop.level()).isEqualTo(Level.LOOP);
+    assertThat(loop.pattern()).isEqualTo("cycle");
+    assertThat(loop.finding()).endsWith("were made in this order 2 times in a row and begun again");
+  }
+
+  @Test
+  void should_count_the_same_refused_reply_like_the_same_call() {
+    List<Call> calls = new ArrayList<>();
+    for (int n = 30; n < 33; n++) {
+      calls.add(Call.refusedReply("you called " + n + " tools at once; call at most 16 per turn"));
+    }
+    LoopDetector.Verdict warning = detector.check(calls, LIMITS);
+    assertThat(warning.level()).isEqualTo(Level.WARNING);
+    assertThat(warning.finding()).isEqualTo("the model's reply was refused 3 times for the same reason: you called 32"
+        + " tools at once; call at most 16 per turn");
+
+    calls.add(Call.refusedReply("your reply was empty; call a tool or give your final answer"));
+    assertThat(detector.check(calls, LIMITS).level()).isEqualTo(Level.WARNING);
+    calls.add(Call.refusedReply("you called 17 tools at once; call at most 16 per turn"));
+    assertThat(detector.check(calls, LIMITS).level()).isEqualTo(Level.LOOP);
+  }
+
   private static Call call(String tool, String arguments) {
     return call(tool, arguments, false);
   }

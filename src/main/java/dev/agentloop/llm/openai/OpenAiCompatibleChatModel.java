@@ -16,7 +16,9 @@ import java.util.concurrent.ExecutorService;
  * A {@link ChatModel} for OpenAI-compatible endpoints. LangChain4j's client blocks, so calls run on
  * a bounded pool of their own ({@code agentloop.llm.max-concurrent-calls}); LangChain4j's own
  * retries are off because AgentLoop's resilience layer and the external-task retries decide.
- * The API key goes only into the client's Authorization header.
+ * The API key goes only into the client's Authorization header. A reasoning model's thinking
+ * ({@code reasoning_content}, {@code <think>} blocks) is returned as {@link ModelReply#reasoning()},
+ * never as the reply's text, and is not sent back to the model.
  */
 public class OpenAiCompatibleChatModel implements ChatModel {
 
@@ -37,6 +39,8 @@ public class OpenAiCompatibleChatModel implements ChatModel {
         .timeout(timeout)
         .temperature(temperature)
         .maxRetries(0)
+        // reasoning_content becomes AiMessage.thinking(); it is never sent back (sendThinking stays off)
+        .returnThinking(true)
         .build();
     this.pool = pool;
     this.endpoint = "openai:" + baseUrl;

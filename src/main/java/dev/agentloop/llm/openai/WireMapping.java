@@ -35,6 +35,11 @@ final class WireMapping {
     return builder.build();
   }
 
+  /**
+   * The reply with the model's reasoning apart from its text: DeepSeek's {@code reasoning_content}
+   * (LangChain4j's {@code AiMessage.thinking()}, filled because the client returns thinking) and
+   * {@code <think>} blocks in the content ({@link ThinkTags}).
+   */
   static ModelReply toModelReply(ChatResponse response) {
     AiMessage message = response.aiMessage();
     List<ToolCall> calls = new ArrayList<>();
@@ -45,7 +50,8 @@ final class WireMapping {
     }
     TokenUsage usage = response.tokenUsage();
     long tokens = usage == null || usage.totalTokenCount() == null ? 0 : usage.totalTokenCount();
-    return new ModelReply(message.text(), calls, tokens);
+    ThinkTags.Split split = ThinkTags.split(message.text());
+    return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()), calls, tokens);
   }
 
   private static dev.langchain4j.data.message.ChatMessage toMessage(ChatMessage message) {

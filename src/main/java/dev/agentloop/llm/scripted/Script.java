@@ -79,6 +79,7 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
 
   /**
    * One model reply. {@code finalAnswers} gives a different answer per attempt (regenerate);
+   * {@code reasoning} is what a reasoning model thought before replying (kept apart from the text);
    * {@code fail} injects a failure: {@code http-429}, {@code http-500}, {@code http-400},
    * {@code timeout}, or {@code hang} (never answers); {@code empty} answers with nothing at all.
    */
@@ -90,7 +91,8 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
       boolean empty,
       String fail,
       Long latencyMillis,
-      Long tokens) {
+      Long tokens,
+      String reasoning) {
 
     private static final Set<String> FAILURES = Set.of("http-429", "http-500", "http-400", "timeout", "hang");
 
@@ -103,7 +105,7 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
     }
 
     static Reply answer(String text) {
-      return new Reply(null, null, text, null, false, null, null, null);
+      return new Reply(null, null, text, null, false, null, null, null, null);
     }
   }
 

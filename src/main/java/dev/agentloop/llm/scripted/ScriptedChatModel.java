@@ -98,7 +98,7 @@ public class ScriptedChatModel implements ChatModel {
       calls.add(new ToolCall("call_" + request.run().turn() + "_" + (i + 1), call.tool(), arguments));
     }
     long tokens = reply.tokens() == null ? 0 : reply.tokens();
-    return new ModelReply(text(reply, request.run().attempt()), calls, tokens);
+    return new ModelReply(text(reply, request.run().attempt()), reply.reasoning(), calls, tokens);
   }
 
   private static String text(Reply reply, int attempt) {

@@ -36,6 +36,14 @@ export function stepContent(step) {
   }
 }
 
+/** A reasoning model's thinking, folded: it is kept with the step but never part of its text. */
+function reasoning(step) {
+  const text = (step.content || {}).reasoning;
+  return text && h('details', { class: 'agentloop-reasoning' },
+    h('summary', {}, `Reasoning (${text.length} characters)`),
+    h('div', { class: 'agentloop-text' }, text));
+}
+
 function stepRow(step, extra) {
   const superseded = step.status === 'SUPERSEDED';
   return h('li', {
@@ -55,6 +63,7 @@ function stepRow(step, extra) {
     step.supersedes !== null && step.supersedes !== undefined && step.reason ? ': ' : null,
     step.reason ? `“${step.reason}”` : null),
   h('div', { class: 'agentloop-content' }, stepContent(step)),
+  reasoning(step),
   h('div', { class: 'agentloop-step-slot' }));
 }
 
