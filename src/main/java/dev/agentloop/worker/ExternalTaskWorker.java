@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -23,7 +24,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
@@ -33,6 +33,11 @@ import org.springframework.transaction.PlatformTransactionManager;
  * completes the step before it (see {@link TaskCompleter}); other tasks committed in this JVM wake
  * the fetcher at once ({@link TaskArrivals}); tasks created on other nodes are found within
  * {@code idleWait}.
+ *
+ * <p>All engine work (reading a task's state, completing or failing it) runs on threads of the
+ * given factory: the handler starts on the pool, and the completion hops back onto it from whatever
+ * thread the model or tool answered on. The factory gives them the application's context class
+ * loader, which the engine's expressions need (see {@code config.AgentLoopThreads}).
  *
  * <p>On stop it lets in-flight tasks finish for {@code shutdownGrace}, then unlocks the rest so
  * another node takes them at once instead of after the lock expires.
@@ -47,6 +52,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private final WorkerSettings settings;
   private final TaskCompleter completer;
   private final TaskArrivals arrivals;
+  private final ThreadFactory threads;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
@@ -56,7 +62,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private SingleConsumerCondition wakeUp;
 
   public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
-      List<TopicHandler> handlers, WorkerSettings settings, TaskArrivals arrivals) {
+      List<TopicHandler> handlers, WorkerSettings settings, TaskArrivals arrivals, ThreadFactory threads) {
     this.externalTasks = engine.getExternalTaskService();
     this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, Function.identity()));
     this.settings = settings;
@@ -64,6 +70,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
         ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
     this.completer = new TaskCompleter(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
     this.arrivals = arrivals;
+    this.threads = threads;
   }
 
   @Override
@@ -72,9 +79,9 @@ public class ExternalTaskWorker implements SmartLifecycle {
       return;
     }
     active = true;
-    pool = Executors.newFixedThreadPool(settings.threads(), new CustomizableThreadFactory("agentloop-worker-"));
-    fetcher = new Thread(this::fetchLoop, "agentloop-fetcher");
-    fetcher.setDaemon(true);
+    pool = Executors.newFixedThreadPool(settings.threads(), threads);
+    fetcher = threads.newThread(this::fetchLoop);
+    fetcher.setName("agentloop-fetcher");
     wakeUp = new SingleConsumerCondition(fetcher);
     arrivals.onArrival(wakeUp::signal);
     fetcher.start();

@@ -33,7 +33,8 @@ class ModelGuardTest {
   private final ErrorClassifier classifier = new ErrorClassifier(List.of(), List.of(), UnknownErrors.PERSISTENT);
   private final Breakers breakers = new Breakers(new Breaker(3, 3, Duration.ofMinutes(1), 1), Map.of(),
       new Breaker(3, 3, Duration.ofMinutes(1), 1), classifier, metrics);
-  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), metrics);
+  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), metrics,
+      BreakersTest.SCHEDULER);
 
   @Test
   void should_retry_a_rate_limit_and_a_server_error_and_return_the_answer() {

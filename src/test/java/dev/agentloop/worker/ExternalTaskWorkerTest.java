@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
+import dev.agentloop.config.AgentLoopThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +120,7 @@ class ExternalTaskWorkerTest {
       public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
         return handler.apply(task);
       }
-    }), settings, new TaskArrivals());
+    }), settings, new TaskArrivals(), new AgentLoopThreads("test-worker-", null));
     worker.start();
   }
 
