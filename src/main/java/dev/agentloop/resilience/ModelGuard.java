@@ -101,10 +101,13 @@ public class ModelGuard {
 
     private Throwable describe(Throwable failure) {
       if (failure instanceof CircuitBreakerOpenException open) {
+        // leads with the cause; says how long the breaker stays open, not when a next try comes: whether
+        // one comes is the worker's to say (retries left, or an incident an operator retries)
         String last = breakers.lastFailure(Breakers.Kind.MODEL, endpoint());
-        return new ModelCallException("model endpoint " + endpoint() + " is not called: it failed too often lately"
-            + (last == null ? "" : " (last error: " + last + ")") + "; circuit breaker open, next try in about "
-            + Math.max(1, open.getCircuitBreaker().getRemainingDelay().toSeconds()) + " s", true, 0, null);
+        long openFor = Math.max(1, open.getCircuitBreaker().getRemainingDelay().toSeconds());
+        return new ModelCallException((last == null ? "model endpoint " + endpoint() + " failed" : last)
+            + "; it failed too often lately, so its circuit breaker is open and AgentLoop does not call it for about "
+            + openFor + " s", true, 0, null);
       }
       if (failure instanceof TimeoutExceededException) {
         metrics.modelFailure(endpoint(), ErrorClass.TRANSIENT);
