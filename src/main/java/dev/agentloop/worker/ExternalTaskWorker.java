@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.externaltask.ExternalTask;
 import org.camunda.bpm.engine.externaltask.ExternalTaskQueryTopicBuilder;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -40,7 +41,10 @@ import org.springframework.transaction.PlatformTransactionManager;
  * loader, which the engine's expressions need (see {@code config.AgentLoopThreads}).
  *
  * <p>On stop it lets in-flight tasks finish for {@code shutdownGrace}, then unlocks the rest so
- * another node takes them at once instead of after the lock expires.
+ * another node takes them at once instead of after the lock expires. A node that died could not:
+ * when it starts again under the same worker id, it unlocks the tasks that id still holds and takes
+ * them back at once, instead of waiting out its own dead locks. The id is leased ({@link WorkerLease})
+ * so that a second live node given the same id serves nothing rather than take the first one's tasks.
  */
 public class ExternalTaskWorker implements SmartLifecycle {
 
@@ -53,6 +57,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private final TaskCompleter completer;
   private final TaskArrivals arrivals;
   private final ThreadFactory threads;
+  private final WorkerLease lease;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
@@ -69,6 +74,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
     CommandExecutor commands =
         ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
     this.completer = new TaskCompleter(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
+    this.lease = new WorkerLease(commands, settings.workerId());
     this.arrivals = arrivals;
     this.threads = threads;
   }
@@ -106,6 +112,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
       LOG.info("worker {} unlocks {} unfinished tasks", settings.workerId(), running.size());
       running.forEach(completer::unlockQuietly);
     }
+    releaseLease();
     pool.shutdownNow();
   }
 
@@ -135,8 +142,26 @@ public class ExternalTaskWorker implements SmartLifecycle {
   }
 
   private void fetchLoop() {
+    boolean holding = false;
+    long renewAt = 0;
     while (active) {
       try {
+        if (!holding || System.nanoTime() - renewAt >= 0) {
+          WorkerLease.Holder other = lease.claim();
+          if (other != null) {
+            LOG.warn("worker id {} is in use by another running process (it renewed its lease at {}); this node serves"
+                + " no tasks until that process stops. Give every node its own agentloop.worker.worker-id",
+                settings.workerId(), other.renewed());
+            holding = false;
+            wakeUp.await(WorkerLease.RENEWAL.toMillis());
+            continue;
+          }
+          renewAt = System.nanoTime() + WorkerLease.RENEWAL.toNanos();
+          if (!holding) {
+            holding = true;
+            takeBackOwnTasks();
+          }
+        }
         int free = settings.maxConcurrency() - inFlight.get();
         int wanted = Math.min(free, settings.maxTasksPerFetch());
         List<LockedExternalTask> tasks = wanted > 0 ? fetch(wanted) : List.of();
@@ -148,6 +173,29 @@ public class ExternalTaskWorker implements SmartLifecycle {
         LOG.warn("fetching tasks failed; trying again in {}", settings.idleWait(), e);
         wakeUp.await(settings.idleWait().toMillis());
       }
+    }
+  }
+
+  /**
+   * Unlocks the tasks this worker id holds but this process is not working on: they were locked by
+   * this node before it died, and would otherwise wait until their locks expire.
+   */
+  private void takeBackOwnTasks() {
+    Set<String> here = running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet());
+    List<ExternalTask> held = externalTasks.createExternalTaskQuery().workerId(settings.workerId()).locked().list()
+        .stream().filter(task -> handlers.containsKey(task.getTopicName()) && !here.contains(task.getId())).toList();
+    if (!held.isEmpty()) {
+      LOG.info("worker {} takes back {} tasks it had locked before it stopped", settings.workerId(), held.size());
+      held.forEach(task -> completer.unlockQuietly(task.getId()));
+    }
+  }
+
+  private void releaseLease() {
+    try {
+      lease.release();
+    } catch (RuntimeException e) {
+      LOG.warn("worker {} could not give up its id; a successor waits up to {} for it", settings.workerId(),
+          WorkerLease.TTL, e);
     }
   }
 
@@ -175,6 +223,11 @@ public class ExternalTaskWorker implements SmartLifecycle {
         .whenCompleteAsync((result, error) -> finish(task, result, error), pool);
   }
 
+  /**
+   * Completes the task, or reports its failure. Whatever completing throws, an {@link Error} included,
+   * is a failure of the task like any other: its retries count down and it ends in an incident, instead
+   * of the task running again, unreported, every time its lock expires.
+   */
   private void finish(LockedExternalTask task, TaskResult result, Throwable error) {
     try {
       TaskCompleter.Continuation next = withMdc(task, () -> {
@@ -182,12 +235,20 @@ public class ExternalTaskWorker implements SmartLifecycle {
           completer.fail(task, error);
           return TaskCompleter.Continuation.NONE;
         }
-        // the finishing task's slot passes to the next step of its run
-        return completer.complete(task, result, active ? 1 : 0);
+        try {
+          // the finishing task's slot passes to the next step of its run
+          return completer.complete(task, result, active ? 1 : 0);
+        } catch (Throwable completing) {
+          LOG.error("task {} ({}) could not be completed", task.getId(), task.getActivityId(), completing);
+          completer.fail(task, completing);
+          return TaskCompleter.Continuation.NONE;
+        }
       });
       next.tasks().forEach(chained -> dispatch(chained, next.carried()));
-    } catch (RuntimeException e) {
-      LOG.error("task {} could not be finished; it runs again after its lock expires", task.getId(), e);
+    } catch (Throwable e) {
+      // reporting the failure failed too (the database is gone): nothing is left but the lock's expiry
+      LOG.error("task {} could not be finished nor its failure reported; it runs again after its lock expires",
+          task.getId(), e);
     } finally {
       release(task);
     }

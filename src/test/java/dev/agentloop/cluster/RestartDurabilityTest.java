@@ -22,7 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The stand-alone app on its shipped H2 file database dies the hard way (SIGKILL) with 50 runs in
  * progress and is started again on the same file: every run goes on from where it was, every step
- * it had written is still there unchanged, and none is written twice.
+ * it had written is still there unchanged, and none is written twice. With the default lock of
+ * 5 minutes and the default worker id (host name and port, the same after the restart), the
+ * restarted node takes back what it had locked at once: the test prints how long after the restart
+ * every run was moving again.
  */
 class RestartDurabilityTest {
 
@@ -31,6 +34,8 @@ class RestartDurabilityTest {
   /** Runs whose start was acknowledged just before the crash: they catch a database that acknowledges before it writes. */
   private static final int JUST_STARTED = 10;
   private static final Duration PATIENCE = Duration.ofMinutes(2);
+  /** The shipped default: without taking its tasks back, a restarted node would wait this long for its own locks. */
+  private static final Duration LOCK = Duration.ofMinutes(5);
 
   static AppNode node;
 
@@ -44,7 +49,10 @@ class RestartDurabilityTest {
   @Test
   void should_continue_every_run_from_where_it_was_after_a_crash_and_a_restart() {
     // given 40 runs under way (1 s per model call), some with a model turn written, and 10 runs just started
-    node = TestNodes.onH2File("restart-node", Path.of("target", "restart", UUID.randomUUID().toString())).start();
+    node = TestNodes.onH2File("restart-node", Path.of("target", "restart", UUID.randomUUID().toString()))
+        .property("agentloop.worker.worker-id", "")
+        .property("agentloop.worker.lock-duration", LOCK.toString())
+        .start();
     UnattendedAgent.deployThrough(node.api());
     List<String> midway = node.api().startAll(UnattendedAgent.KEY, RUNS - JUST_STARTED, 8, "restart: crash");
     // not all of them: on a busy machine the first runs would be done before the last had begun
@@ -58,12 +66,19 @@ class RestartDurabilityTest {
     Instant crash = Instant.now();
     node.kill();
     node.restart();
+    Instant up = Instant.now();
 
     // then no run is lost, every run answers exactly once, and every step written before the crash is there as it was
     List<String> all = concat(midway, justStarted);
     assertThat(all.stream().filter(id -> node.api().find(id).isEmpty()).toList())
         .as("runs whose start was acknowledged before the crash and that are gone after it")
         .isEmpty();
+    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(500)).until(() -> all.stream().allMatch(id ->
+        node.api().run(id).get("status").asText().equals("ANSWERED") || wroteAfter(node.api().trace(id), crash)));
+    Duration recovery = Duration.between(up, Instant.now());
+    LOG.info("every run was moving again {} ms after the restarted node was up ({} ms after the crash; lock {})",
+        recovery.toMillis(), Duration.between(crash, Instant.now()).toMillis(), LOCK);
+    assertThat(recovery).as("time until every run moved again after the restart").isLessThan(LOCK.dividedBy(4));
     await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250))
         .until(() -> all.stream().allMatch(id -> node.api().run(id).get("status").asText().equals("ANSWERED")));
     assertThat(TraceCheck.problems(node.api(), all)).isEmpty();
