@@ -174,7 +174,8 @@ class ExternalTaskWorkerTest {
     assertThat(task(instance).getErrorMessage())
         .isEqualTo("Could not initialize class org.example.ELUtil — AgentLoop tries again in 60 s (3 retries left)");
     assertThat(task(instance).getRetries()).isEqualTo(3);
-    assertThat(task(instance).getWorkerId()).as("no longer locked").isNull();
+    assertThat(task(instance).getLockExpirationTime()).as("next try after the back-off (1 min), not the lock (5 min)")
+        .isBefore(new java.util.Date(System.currentTimeMillis() + Duration.ofMinutes(2).toMillis()));
   }
 
   @Test
