@@ -10,7 +10,7 @@ public class ModelCallException extends RuntimeException {
 
   private final boolean retryable;
   private final int httpStatus;
-  private final transient Duration retryAfter;
+  private final Duration retryAfter;
 
   /**
    * @param retryable whether the same call may succeed later (timeouts, 429, 5xx, I/O)

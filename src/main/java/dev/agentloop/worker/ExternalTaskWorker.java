@@ -15,7 +15,6 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.externaltask.ExternalTask;
 import org.camunda.bpm.engine.externaltask.ExternalTaskQueryTopicBuilder;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -43,8 +42,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * <p>On stop it lets in-flight tasks finish for {@code shutdownGrace}, then unlocks the rest so
  * another node takes them at once instead of after the lock expires. A node that died could not:
  * when it starts again under the same worker id, it unlocks the tasks that id still holds and takes
- * them back at once, instead of waiting out its own dead locks. The id is leased ({@link WorkerLease})
- * so that a second live node given the same id serves nothing rather than take the first one's tasks.
+ * them back at once, instead of waiting out its own dead locks ({@link WorkerIdentity}).
  */
 public class ExternalTaskWorker implements SmartLifecycle {
 
@@ -57,7 +55,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private final TaskCompleter completer;
   private final TaskArrivals arrivals;
   private final ThreadFactory threads;
-  private final WorkerLease lease;
+  private final WorkerIdentity identity;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
@@ -74,7 +72,8 @@ public class ExternalTaskWorker implements SmartLifecycle {
     CommandExecutor commands =
         ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
     this.completer = new TaskCompleter(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
-    this.lease = new WorkerLease(commands, settings.workerId());
+    this.identity = new WorkerIdentity(new WorkerLease(commands, settings.workerId()), externalTasks, settings,
+        this.handlers.keySet(), completer);
     this.arrivals = arrivals;
     this.threads = threads;
   }
@@ -85,6 +84,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
       return;
     }
     active = true;
+    identity.reset();
     pool = Executors.newFixedThreadPool(settings.threads(), threads);
     fetcher = threads.newThread(this::fetchLoop);
     fetcher.setName("agentloop-fetcher");
@@ -112,7 +112,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
       LOG.info("worker {} unlocks {} unfinished tasks", settings.workerId(), running.size());
       running.forEach(completer::unlockQuietly);
     }
-    releaseLease();
+    identity.release();
     pool.shutdownNow();
   }
 
@@ -142,25 +142,11 @@ public class ExternalTaskWorker implements SmartLifecycle {
   }
 
   private void fetchLoop() {
-    boolean holding = false;
-    long renewAt = 0;
     while (active) {
       try {
-        if (!holding || System.nanoTime() - renewAt >= 0) {
-          WorkerLease.Holder other = lease.claim();
-          if (other != null) {
-            LOG.warn("worker id {} is in use by another running process (it renewed its lease at {}); this node serves"
-                + " no tasks until that process stops. Give every node its own agentloop.worker.worker-id",
-                settings.workerId(), other.renewed());
-            holding = false;
-            wakeUp.await(WorkerLease.RENEWAL.toMillis());
-            continue;
-          }
-          renewAt = System.nanoTime() + WorkerLease.RENEWAL.toNanos();
-          if (!holding) {
-            holding = true;
-            takeBackOwnTasks();
-          }
+        if (!identity.holds(() -> running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet()))) {
+          wakeUp.await(WorkerLease.RENEWAL.toMillis());
+          continue;
         }
         int free = settings.maxConcurrency() - inFlight.get();
         int wanted = Math.min(free, settings.maxTasksPerFetch());
@@ -173,29 +159,6 @@ public class ExternalTaskWorker implements SmartLifecycle {
         LOG.warn("fetching tasks failed; trying again in {}", settings.idleWait(), e);
         wakeUp.await(settings.idleWait().toMillis());
       }
-    }
-  }
-
-  /**
-   * Unlocks the tasks this worker id holds but this process is not working on: they were locked by
-   * this node before it died, and would otherwise wait until their locks expire.
-   */
-  private void takeBackOwnTasks() {
-    Set<String> here = running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet());
-    List<ExternalTask> held = externalTasks.createExternalTaskQuery().workerId(settings.workerId()).locked().list()
-        .stream().filter(task -> handlers.containsKey(task.getTopicName()) && !here.contains(task.getId())).toList();
-    if (!held.isEmpty()) {
-      LOG.info("worker {} takes back {} tasks it had locked before it stopped", settings.workerId(), held.size());
-      held.forEach(task -> completer.unlockQuietly(task.getId()));
-    }
-  }
-
-  private void releaseLease() {
-    try {
-      lease.release();
-    } catch (RuntimeException e) {
-      LOG.warn("worker {} could not give up its id; a successor waits up to {} for it", settings.workerId(),
-          WorkerLease.TTL, e);
     }
   }
 

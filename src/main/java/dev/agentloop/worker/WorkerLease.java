@@ -13,7 +13,7 @@ import org.camunda.bpm.engine.impl.persistence.entity.PropertyEntity;
 
 /**
  * Makes sure that one live process at a time works under a worker id. A worker that starts takes
- * back the tasks its id still holds from before a crash (see {@link ExternalTaskWorker}); were a
+ * back the tasks its id still holds from before a crash (see {@link WorkerIdentity}); were a
  * second live node to share the id, it would take the first node's in-flight tasks and call their
  * model and tools a second time. So the id is leased: a row in the engine's property table
  * ({@code ACT_GE_PROPERTY}, as the engine's own startup lock) names the process that holds it and
