@@ -34,9 +34,10 @@ public class WorkerConfiguration {
       List<TopicHandler> handlers, AgentLoopProperties properties, TaskArrivals arrivals, ResourceLoader context,
       Environment environment) {
     AgentLoopProperties.Worker worker = properties.worker();
-    WorkerSettings settings = new WorkerSettings(workerId(worker.workerId(), environment.getProperty("server.port")), worker.maxConcurrency(),
-        worker.maxTasksPerFetch(), worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(),
-        worker.threads(), worker.shutdownGrace());
+    String workerId = workerId(worker.workerId(), environment.getProperty("server.port"));
+    WorkerSettings settings = new WorkerSettings(workerId, worker.maxConcurrency(), worker.maxTasksPerFetch(),
+        worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(), worker.threads(),
+        worker.shutdownGrace());
     return new ExternalTaskWorker(engine, transactionManager, handlers, settings, arrivals,
         new AgentLoopThreads("agentloop-worker-", context.getClassLoader()));
   }
