@@ -29,7 +29,7 @@ final class RetryPolicies {
       if (settings.jitter() > 0) {
         builder.withJitter(settings.jitter());
       }
-      builder.withDelayFn(context -> requestedWait(context.getLastException(), settings.maxDelay()));
+      builder.withDelayFn(context -> requestedWait(context.getLastException(), settings.maxDelay(), settings.jitter()));
     }
     return builder.build();
   }
@@ -37,11 +37,16 @@ final class RetryPolicies {
   /** What a delay function returns to leave the delay to the back-off: Failsafe ignores negative delays. */
   static final Duration BACK_OFF = Duration.ofMillis(-1);
 
-  /** The wait the endpoint asked for, capped; {@link #BACK_OFF} when it did not ask. */
-  static Duration requestedWait(Throwable failure, Duration cap) {
+  /**
+   * The wait the endpoint asked for, capped; {@link #BACK_OFF} when it did not ask. Failsafe jitters
+   * this delay like any other, by up to {@code jitter} either way, so it is stretched by as much:
+   * the shortest jittered wait is still the one asked for.
+   */
+  static Duration requestedWait(Throwable failure, Duration cap, double jitter) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof ModelCallException call && call.retryAfter() != null) {
-        return call.retryAfter().compareTo(cap) > 0 ? cap : call.retryAfter();
+        Duration wait = call.retryAfter().compareTo(cap) > 0 ? cap : call.retryAfter();
+        return jitter > 0 && jitter < 1 ? Duration.ofNanos((long) Math.ceil(wait.toNanos() / (1 - jitter))) : wait;
       }
     }
     return BACK_OFF;

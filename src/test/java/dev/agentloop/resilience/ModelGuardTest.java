@@ -93,8 +93,8 @@ class ModelGuardTest {
 
   @Test
   void should_wait_as_long_as_the_endpoint_asks_before_the_next_attempt() {
-    // given an endpoint that answers 429 with Retry-After: 1 s, and a back-off of 1 ms
-    Retry retry = new Retry(2, Duration.ofMillis(1), Duration.ofSeconds(5), 0, false);
+    // given an endpoint that answers 429 with Retry-After: 1 s, and a back-off of 1 ms ± 50 %
+    Retry retry = new Retry(2, Duration.ofMillis(1), Duration.ofSeconds(5), 0.5, false);
     ModelGuard patient = new ModelGuard(breakers, classifier, retry, Duration.ofSeconds(5), metrics,
         BreakersTest.SCHEDULER);
     Scripted model = new Scripted(rateLimited(Duration.ofSeconds(1)), answer("42"));
@@ -110,11 +110,14 @@ class ModelGuardTest {
   @Test
   void should_wait_no_longer_than_max_delay_whatever_the_endpoint_asks() {
     assertThat(RetryPolicies.requestedWait(new RuntimeException(new ModelCallException("HTTP 429", true, 429,
-        Duration.ofHours(1), null)), Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
+        Duration.ofHours(1), null)), Duration.ofSeconds(30), 0)).isEqualTo(Duration.ofSeconds(30));
     assertThat(RetryPolicies.requestedWait(new ModelCallException("HTTP 503", true, 503, Duration.ofSeconds(2), null),
-        Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(2));
-    assertThat(RetryPolicies.requestedWait(new ModelCallException("HTTP 503", true, 503, null), Duration.ofSeconds(30)))
-        .as("no Retry-After: the back-off applies").isEqualTo(RetryPolicies.BACK_OFF);
+        Duration.ofSeconds(30), 0)).isEqualTo(Duration.ofSeconds(2));
+    assertThat(RetryPolicies.requestedWait(new ModelCallException("HTTP 503", true, 503, Duration.ofSeconds(3), null),
+        Duration.ofSeconds(30), 0.25)).as("stretched so that jitter (± 25 %) never makes it shorter")
+        .isEqualTo(Duration.ofSeconds(4));
+    assertThat(RetryPolicies.requestedWait(new ModelCallException("HTTP 503", true, 503, null), Duration.ofSeconds(30),
+        0)).as("no Retry-After: the back-off applies").isEqualTo(RetryPolicies.BACK_OFF);
   }
 
   private static CompletionStage<ModelReply> rateLimited(Duration retryAfter) {
