@@ -86,6 +86,8 @@ class PackagedAppIT {
 
     // then it waits for a person to review its answer, which came after the tool call
     JsonNode review = awaitTask(api, run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(api.get("/engine-rest/task/" + review.get("id").asText() + "/deployed-form").findValuesAsText("key"))
+        .as("the Camunda Form Tasklist renders").contains("answer", "decision", "feedback");
     JsonNode form = api.get("/engine-rest/task/" + review.get("id").asText() + "/form-variables");
     assertThat(form.at("/answer/value").asText()).isEqualTo("6 × 7 = 42");
 
@@ -163,7 +165,9 @@ class PackagedAppIT {
     }, found -> found != null);
   }
 
+  /** As a reviewer in Tasklist: claim the task, then submit its form. */
   private static void submit(NodeApi api, JsonNode task, String variables) {
+    api.post("/engine-rest/task/" + task.get("id").asText() + "/claim", "{\"userId\": \"demo\"}");
     api.post("/engine-rest/task/" + task.get("id").asText() + "/submit-form", "{\"variables\": " + variables + "}");
   }
 
