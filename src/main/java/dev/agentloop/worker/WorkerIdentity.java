@@ -61,9 +61,10 @@ class WorkerIdentity {
       return false;
     }
     if (other != null) {
-      LOG.warn("worker id {} is in use by another running process (it renewed its lease at {}); this node serves no"
-          + " tasks until that process stops. Give every node its own agentloop.worker.worker-id", settings.workerId(),
-          other.renewed());
+      LOG.warn("worker id {} is held by another process, which renewed its lease at {}; this node serves no tasks"
+          + " until that lease runs out ({} after its last renewal). Was that process this node before a crash,"
+          + " that is all; is it alive, give every node its own agentloop.worker.worker-id", settings.workerId(),
+          other.renewed(), WorkerLease.TTL);
       holding = false;
       return false;
     }
