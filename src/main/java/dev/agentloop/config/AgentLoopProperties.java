@@ -57,7 +57,7 @@ public record AgentLoopProperties(
   /** The embedded external-task worker that serves the agent topics. */
   public record Worker(
       boolean enabled,
-      /* empty: host name plus a random suffix, unique per JVM */
+      /* empty: host name and server port, stable across restarts (random suffix with a random port) */
       String workerId,
       @Positive int maxConcurrency,
       @Positive int maxTasksPerFetch,

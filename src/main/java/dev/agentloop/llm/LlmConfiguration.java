@@ -1,6 +1,7 @@
 package dev.agentloop.llm;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.config.AgentLoopThreads;
 import dev.agentloop.llm.openai.OpenAiCompatibleChatModel;
 import dev.agentloop.llm.scripted.Script;
 import dev.agentloop.llm.scripted.ScriptedChatModel;
@@ -15,7 +16,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /** The chat model chosen by {@code agentloop.llm.provider}; a {@link ChatModel} bean of your own wins. */
 @Configuration(proxyBeanMethods = false)
@@ -27,10 +27,11 @@ public class LlmConfiguration {
   @ConditionalOnMissingBean
   ChatModel chatModel(AgentLoopProperties properties, ResourceLoader resources) {
     AgentLoopProperties.Llm llm = properties.llm();
+    ExecutorService pool = modelPool(llm.maxConcurrentCalls(), resources.getClassLoader());
     ChatModel model = switch (llm.provider()) {
-      case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()));
+      case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), pool);
       case OPENAI -> new OpenAiCompatibleChatModel(llm.baseUrl(), llm.apiKey(), llm.model(), llm.timeout(),
-          llm.temperature(), modelPool(llm.maxConcurrentCalls()));
+          llm.temperature(), pool);
     };
     LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
     return model;
@@ -44,9 +45,11 @@ public class LlmConfiguration {
     }
   }
 
-  private static ExecutorService modelPool(int threads) {
-    CustomizableThreadFactory factory = new CustomizableThreadFactory("agentloop-model-");
-    factory.setDaemon(true);
-    return Executors.newFixedThreadPool(threads, factory);
+  /**
+   * The threads model replies complete on, and with them the handlers' continuations: AgentLoop's
+   * own, with the application's class loader, never an HTTP client's or the JDK's common pool.
+   */
+  private static ExecutorService modelPool(int threads, ClassLoader classLoader) {
+    return Executors.newFixedThreadPool(threads, new AgentLoopThreads("agentloop-model-", classLoader));
   }
 }

@@ -14,13 +14,15 @@ import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 
 /**
  * The tools' {@link ToolCallGuard}: retry (transient errors; tools with side effects only when
  * {@code retry.side-effects} allows) → the tool's circuit breaker → the attempt, which runs the tool
  * under the tool time-out. An open breaker fails the call at once with a
- * {@link ToolUnavailableException}, without calling the tool. Thread-safe.
+ * {@link ToolUnavailableException}, without calling the tool. Attempts and retry delays run on the given
+ * scheduler (AgentLoop's threads), never on the JDK's common pool. Thread-safe.
  */
 class GuardedToolCalls implements ToolCallGuard {
 
@@ -28,13 +30,16 @@ class GuardedToolCalls implements ToolCallGuard {
   private final ErrorClassifier classifier;
   private final Retry retry;
   private final ResilienceMetrics metrics;
+  private final ScheduledExecutorService scheduler;
   private final Map<String, RetryPolicy<String>> retries = new ConcurrentHashMap<>();
 
-  GuardedToolCalls(Breakers breakers, ErrorClassifier classifier, Retry retry, ResilienceMetrics metrics) {
+  GuardedToolCalls(Breakers breakers, ErrorClassifier classifier, Retry retry, ResilienceMetrics metrics,
+      ScheduledExecutorService scheduler) {
     this.breakers = breakers;
     this.classifier = classifier;
     this.retry = retry;
     this.metrics = metrics;
+    this.scheduler = scheduler;
   }
 
   @Override
@@ -47,7 +52,7 @@ class GuardedToolCalls implements ToolCallGuard {
         breakers.noteFailure(Breakers.Kind.TOOL, tool.name(), error);
       }
     });
-    return Failsafe.with(retryPolicy(tool), breaker).getStageAsync(counted::get).handle((result, error) -> {
+    return Failsafe.with(retryPolicy(tool), breaker).with(scheduler).getStageAsync(counted::get).handle((result, error) -> {
       Duration latency = Duration.ofNanos(System.nanoTime() - start);
       if (error == null) {
         metrics.toolCall(tool.name(), latency, Outcome.SUCCESS);

@@ -1,14 +1,18 @@
 package dev.agentloop.resilience;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.config.AgentLoopThreads;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
 
 /** The guards of model and tool calls, the breakers, loop detection, budgets and escapes, built once from the settings. */
 @Configuration(proxyBeanMethods = false)
@@ -46,18 +50,32 @@ public class ResilienceConfiguration {
     return breakers;
   }
 
+  /**
+   * Where the guards' attempts, retry delays and time-outs run: Failsafe would use the JDK's common
+   * pool and a timer thread of its own, whose context class loader is not the application's. Two
+   * threads do: they only start calls on the model and tool pools and schedule the next attempt.
+   */
+  @Bean(destroyMethod = "shutdownNow")
+  ScheduledExecutorService agentLoopResilienceScheduler(ResourceLoader context) {
+    ScheduledThreadPoolExecutor scheduler =
+        new ScheduledThreadPoolExecutor(2, new AgentLoopThreads("agentloop-resilience-", context.getClassLoader()));
+    scheduler.setRemoveOnCancelPolicy(true);
+    return scheduler;
+  }
+
   @Bean
   ToolCallGuard toolCallGuard(Breakers breakers, ErrorClassifier classifier, AgentLoopProperties properties,
-      ResilienceMetrics metrics) {
-    return new GuardedToolCalls(breakers, classifier, properties.resilience().retry(), metrics);
+      ResilienceMetrics metrics, ScheduledExecutorService agentLoopResilienceScheduler) {
+    return new GuardedToolCalls(breakers, classifier, properties.resilience().retry(), metrics,
+        agentLoopResilienceScheduler);
   }
 
   /** The adapter's own time-out plus a second: its message names the endpoint, ours catches adapters that have none. */
   @Bean
   ModelGuard modelGuard(Breakers breakers, ErrorClassifier classifier, AgentLoopProperties properties,
-      ResilienceMetrics metrics) {
+      ResilienceMetrics metrics, ScheduledExecutorService agentLoopResilienceScheduler) {
     return new ModelGuard(breakers, classifier, properties.resilience().retry(),
-        properties.llm().timeout().plusSeconds(1), metrics);
+        properties.llm().timeout().plusSeconds(1), metrics, agentLoopResilienceScheduler);
   }
 
   @Bean

@@ -1,15 +1,21 @@
 package dev.agentloop.resilience;
 
 import dev.agentloop.config.AgentLoopProperties.Resilience.Retry;
+import dev.agentloop.llm.ModelCallException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.RetryPolicyBuilder;
+import java.time.Duration;
 
 /** Builds the retry policies of model and tool calls from the typed settings. */
 final class RetryPolicies {
 
   private RetryPolicies() {}
 
-  /** Retries transient errors (and unknown ones when they count as transient) with exponential back-off and jitter. */
+  /**
+   * Retries transient errors (and unknown ones when they count as transient) with exponential back-off
+   * and jitter; when the model endpoint said how long to wait ({@code Retry-After}), that long, at most
+   * {@code max-delay}.
+   */
   static <R> RetryPolicy<R> transientErrors(Retry settings, ErrorClassifier classifier) {
     RetryPolicyBuilder<R> builder = RetryPolicy.<R>builder()
         .handleIf((result, error) -> error != null && classifier.isRetryable(error))
@@ -23,8 +29,27 @@ final class RetryPolicies {
       if (settings.jitter() > 0) {
         builder.withJitter(settings.jitter());
       }
+      builder.withDelayFn(context -> requestedWait(context.getLastException(), settings.maxDelay(), settings.jitter()));
     }
     return builder.build();
+  }
+
+  /** What a delay function returns to leave the delay to the back-off: Failsafe ignores negative delays. */
+  static final Duration BACK_OFF = Duration.ofMillis(-1);
+
+  /**
+   * The wait the endpoint asked for, capped; {@link #BACK_OFF} when it did not ask. Failsafe jitters
+   * this delay like any other, by up to {@code jitter} either way, so it is stretched by as much:
+   * the shortest jittered wait is still the one asked for.
+   */
+  static Duration requestedWait(Throwable failure, Duration cap, double jitter) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ModelCallException call && call.retryAfter() != null) {
+        Duration wait = call.retryAfter().compareTo(cap) > 0 ? cap : call.retryAfter();
+        return jitter > 0 && jitter < 1 ? Duration.ofNanos((long) Math.ceil(wait.toNanos() / (1 - jitter))) : wait;
+      }
+    }
+    return BACK_OFF;
   }
 
   /** One attempt only. */

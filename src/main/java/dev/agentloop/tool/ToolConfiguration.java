@@ -1,6 +1,7 @@
 package dev.agentloop.tool;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.config.AgentLoopThreads;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.tool.builtin.CalculatorTool;
 import dev.agentloop.tool.builtin.CurrentTimeTool;
@@ -16,7 +17,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.core.io.ResourceLoader;
 
 /** The built-in tools, the registry of every {@link AgentTool} bean and remote tool, approvals, and the runner's pool. */
 @Configuration(proxyBeanMethods = false)
@@ -73,10 +74,10 @@ public class ToolConfiguration {
   }
 
   @Bean(destroyMethod = "shutdownNow")
-  ExecutorService agentLoopToolPool(AgentLoopProperties properties) {
-    CustomizableThreadFactory threads = new CustomizableThreadFactory("agentloop-tool-");
-    threads.setDaemon(true);
-    return Executors.newFixedThreadPool(properties.tools().maxConcurrent(), threads);
+  ExecutorService agentLoopToolPool(AgentLoopProperties properties, ResourceLoader context) {
+    // tools run, and their results continue, with the application's class loader (see AgentLoopThreads)
+    return Executors.newFixedThreadPool(properties.tools().maxConcurrent(),
+        new AgentLoopThreads("agentloop-tool-", context.getClassLoader()));
   }
 
   /** Calls go through the guard of package resilience (retries, circuit breakers) when there is one. */

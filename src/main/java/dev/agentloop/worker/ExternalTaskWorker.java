@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -23,7 +24,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
@@ -34,8 +34,15 @@ import org.springframework.transaction.PlatformTransactionManager;
  * the fetcher at once ({@link TaskArrivals}); tasks created on other nodes are found within
  * {@code idleWait}.
  *
+ * <p>All engine work (reading a task's state, completing or failing it) runs on threads of the
+ * given factory: the handler starts on the pool, and the completion hops back onto it from whatever
+ * thread the model or tool answered on. The factory gives them the application's context class
+ * loader, which the engine's expressions need (see {@code config.AgentLoopThreads}).
+ *
  * <p>On stop it lets in-flight tasks finish for {@code shutdownGrace}, then unlocks the rest so
- * another node takes them at once instead of after the lock expires.
+ * another node takes them at once instead of after the lock expires. A node that died could not:
+ * when it starts again under the same worker id, it unlocks the tasks that id still holds and takes
+ * them back at once, instead of waiting out its own dead locks ({@link WorkerIdentity}).
  */
 public class ExternalTaskWorker implements SmartLifecycle {
 
@@ -47,6 +54,8 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private final WorkerSettings settings;
   private final TaskCompleter completer;
   private final TaskArrivals arrivals;
+  private final ThreadFactory threads;
+  private final WorkerIdentity identity;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
@@ -56,14 +65,17 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private SingleConsumerCondition wakeUp;
 
   public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
-      List<TopicHandler> handlers, WorkerSettings settings, TaskArrivals arrivals) {
+      List<TopicHandler> handlers, WorkerSettings settings, TaskArrivals arrivals, ThreadFactory threads) {
     this.externalTasks = engine.getExternalTaskService();
     this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, Function.identity()));
     this.settings = settings;
     CommandExecutor commands =
         ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
     this.completer = new TaskCompleter(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
+    this.identity = new WorkerIdentity(new WorkerLease(commands, settings.workerId()), externalTasks, settings,
+        this.handlers.keySet(), completer);
     this.arrivals = arrivals;
+    this.threads = threads;
   }
 
   @Override
@@ -72,9 +84,10 @@ public class ExternalTaskWorker implements SmartLifecycle {
       return;
     }
     active = true;
-    pool = Executors.newFixedThreadPool(settings.threads(), new CustomizableThreadFactory("agentloop-worker-"));
-    fetcher = new Thread(this::fetchLoop, "agentloop-fetcher");
-    fetcher.setDaemon(true);
+    identity.reset();
+    pool = Executors.newFixedThreadPool(settings.threads(), threads);
+    fetcher = threads.newThread(this::fetchLoop);
+    fetcher.setName("agentloop-fetcher");
     wakeUp = new SingleConsumerCondition(fetcher);
     arrivals.onArrival(wakeUp::signal);
     fetcher.start();
@@ -99,6 +112,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
       LOG.info("worker {} unlocks {} unfinished tasks", settings.workerId(), running.size());
       running.forEach(completer::unlockQuietly);
     }
+    identity.release();
     pool.shutdownNow();
   }
 
@@ -130,6 +144,10 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private void fetchLoop() {
     while (active) {
       try {
+        if (!identity.holds(() -> running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet()))) {
+          wakeUp.await(WorkerLease.RENEWAL.toMillis());
+          continue;
+        }
         int free = settings.maxConcurrency() - inFlight.get();
         int wanted = Math.min(free, settings.maxTasksPerFetch());
         List<LockedExternalTask> tasks = wanted > 0 ? fetch(wanted) : List.of();
@@ -168,6 +186,11 @@ public class ExternalTaskWorker implements SmartLifecycle {
         .whenCompleteAsync((result, error) -> finish(task, result, error), pool);
   }
 
+  /**
+   * Completes the task, or reports its failure. Whatever completing throws, an {@link Error} included,
+   * is a failure of the task like any other: its retries count down and it ends in an incident, instead
+   * of the task running again, unreported, every time its lock expires.
+   */
   private void finish(LockedExternalTask task, TaskResult result, Throwable error) {
     try {
       TaskCompleter.Continuation next = withMdc(task, () -> {
@@ -175,12 +198,20 @@ public class ExternalTaskWorker implements SmartLifecycle {
           completer.fail(task, error);
           return TaskCompleter.Continuation.NONE;
         }
-        // the finishing task's slot passes to the next step of its run
-        return completer.complete(task, result, active ? 1 : 0);
+        try {
+          // the finishing task's slot passes to the next step of its run
+          return completer.complete(task, result, active ? 1 : 0);
+        } catch (Throwable completing) {
+          LOG.error("task {} ({}) could not be completed", task.getId(), task.getActivityId(), completing);
+          completer.fail(task, completing);
+          return TaskCompleter.Continuation.NONE;
+        }
       });
       next.tasks().forEach(chained -> dispatch(chained, next.carried()));
-    } catch (RuntimeException e) {
-      LOG.error("task {} could not be finished; it runs again after its lock expires", task.getId(), e);
+    } catch (Throwable e) {
+      // reporting the failure failed too (the database is gone): nothing is left but the lock's expiry
+      LOG.error("task {} could not be finished nor its failure reported; it runs again after its lock expires",
+          task.getId(), e);
     } finally {
       release(task);
     }

@@ -3,6 +3,7 @@ package dev.agentloop.worker;
 import dev.agentloop.trace.StaleHeadException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
@@ -29,6 +30,7 @@ class TaskCompleter {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskCompleter.class);
   private static final int ATTEMPTS_ON_CONFLICT = 3;
+  private static final int MAX_CAUSE = 540;
 
   private final ExternalTaskService externalTasks;
   private final TransactionTemplate transaction;
@@ -76,29 +78,69 @@ class TaskCompleter {
     return Continuation.NONE;
   }
 
+  /**
+   * Reports a technical failure: the task's retries count down, and with none left the engine raises
+   * an incident. The message leads with the cause and says what happens next (the next attempt, or
+   * that an operator retries the incident), so that Cockpit shows it without the stack trace.
+   */
   void fail(LockedExternalTask task, Throwable error) {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     int remaining = task.getRetries() == null ? settings.retries() : Math.max(task.getRetries() - 1, 0);
     int failures = settings.retries() - remaining;
-    String message = cause.getMessage() == null ? cause.getClass().getName() : cause.getMessage();
+    Duration backoff = settings.backoffAfter(failures);
+    String message = message(cause, remaining, backoff);
     if (remaining == 0) {
-      LOG.warn("task {} ({}) failed, no retries left, an incident is raised: {}", task.getId(), task.getActivityId(), message);
+      LOG.warn("task {} ({}) failed, no retries left, an incident is raised: {}", task.getId(), task.getActivityId(),
+          message, cause);
     } else {
       LOG.info("task {} ({}) failed, {} retries left: {}", task.getId(), task.getActivityId(), remaining, message);
     }
     try {
       externalTasks.handleFailure(task.getId(), settings.workerId(), message, stackTrace(cause), remaining,
-          settings.backoffAfter(failures).toMillis());
+          backoff.toMillis());
     } catch (BadUserRequestException e) {
       LOG.info("failure of task {} not reported, the task is gone: {}", task.getId(), e.getMessage());
     }
   }
 
+  /** The engine keeps 666 characters of a failure's message; the cause gets most, what comes next the rest. */
+  static String message(Throwable cause, int remaining, Duration backoff) {
+    String what = describe(cause);
+    if (what.length() > MAX_CAUSE) {
+      what = what.substring(0, MAX_CAUSE) + "…";
+    }
+    return what + (remaining == 0
+        ? " — no retries left: once the cause is fixed, an operator retries the incident (Cockpit)"
+        : " — AgentLoop tries again in " + readable(backoff) + " (" + remaining + (remaining == 1 ? " retry" : " retries")
+            + " left)");
+  }
+
+  /** The failure's message, or for one without (an Error from a static initialiser), its type and its cause's. */
+  static String describe(Throwable failure) {
+    String own = failure.getMessage();
+    if (own != null && !own.isBlank()) {
+      return own;
+    }
+    Throwable cause = failure.getCause();
+    return failure.getClass().getSimpleName()
+        + (cause == null || cause == failure ? "" : ": " + (cause.getMessage() == null
+            ? describe(cause) : cause.getClass().getSimpleName() + ": " + cause.getMessage()));
+  }
+
+  private static String readable(Duration duration) {
+    return duration.toMillis() % 1000 != 0 ? duration.toMillis() + " ms"
+        : duration.toSeconds() < 120 ? duration.toSeconds() + " s" : duration.toMinutes() + " min";
+  }
+
   void unlockQuietly(LockedExternalTask task) {
+    unlockQuietly(task.getId());
+  }
+
+  void unlockQuietly(String taskId) {
     try {
-      externalTasks.unlock(task.getId());
+      externalTasks.unlock(taskId);
     } catch (RuntimeException e) {
-      LOG.debug("task {} could not be unlocked: {}", task.getId(), e.getMessage());
+      LOG.debug("task {} could not be unlocked: {}", taskId, e.getMessage());
     }
   }
 

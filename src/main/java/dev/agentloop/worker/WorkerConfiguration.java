@@ -1,19 +1,26 @@
 package dev.agentloop.worker;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.config.AgentLoopThreads;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.UUID;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /** The embedded worker; off with {@code agentloop.worker.enabled=false} (e.g. a node that only serves the UI). */
 @Configuration(proxyBeanMethods = false)
 public class WorkerConfiguration {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerConfiguration.class);
 
   /** Exists with or without the worker: the engine plugin hands it to the agent tasks' listeners. */
   @Bean
@@ -24,17 +31,25 @@ public class WorkerConfiguration {
   @Bean
   @ConditionalOnProperty(name = "agentloop.worker.enabled", havingValue = "true", matchIfMissing = true)
   ExternalTaskWorker externalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
-      List<TopicHandler> handlers, AgentLoopProperties properties, TaskArrivals arrivals) {
+      List<TopicHandler> handlers, AgentLoopProperties properties, TaskArrivals arrivals, ResourceLoader context,
+      Environment environment) {
     AgentLoopProperties.Worker worker = properties.worker();
-    WorkerSettings settings = new WorkerSettings(workerId(worker.workerId()), worker.maxConcurrency(),
-        worker.maxTasksPerFetch(), worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(),
-        worker.threads(), worker.shutdownGrace());
-    return new ExternalTaskWorker(engine, transactionManager, handlers, settings, arrivals);
+    String workerId = workerId(worker.workerId(), environment.getProperty("server.port"));
+    WorkerSettings settings = new WorkerSettings(workerId, worker.maxConcurrency(), worker.maxTasksPerFetch(),
+        worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(), worker.threads(),
+        worker.shutdownGrace());
+    return new ExternalTaskWorker(engine, transactionManager, handlers, settings, arrivals,
+        new AgentLoopThreads("agentloop-worker-", context.getClassLoader()));
   }
 
-  private static String workerId(String configured) {
+  /**
+   * The configured id, else one that stays the same when the node restarts, so that it takes back
+   * what it had locked: host name and HTTP port, which no two running processes on a host share.
+   * With a random port (0) there is no such id: host name and a random suffix.
+   */
+  static String workerId(String configured, String serverPort) {
     if (configured != null && !configured.isBlank()) {
-      return configured;
+      return configured.strip();
     }
     String host;
     try {
@@ -42,6 +57,12 @@ public class WorkerConfiguration {
     } catch (UnknownHostException e) {
       host = "agentloop";
     }
-    return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+    String port = serverPort == null || serverPort.isBlank() ? "8080" : serverPort.strip();
+    if (port.equals("0")) {
+      LOG.info("server.port is random: the worker id gets a random suffix, and after a crash this node's tasks"
+          + " wait for their locks to expire. Set agentloop.worker.worker-id for a stable id");
+      return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+    return host + "-" + port;
   }
 }

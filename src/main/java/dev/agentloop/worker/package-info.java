@@ -1,6 +1,7 @@
 /**
  * The embedded external-task worker: fetches and locks agent tasks, hands them to
  * {@link dev.agentloop.worker.TopicHandler}s with no transaction open, and completes each task
- * together with its trace steps in one short transaction.
+ * together with its trace steps in one short transaction. Its worker id is leased, so that a restarted
+ * node takes back its own tasks at once and two live nodes never share one.
  */
 package dev.agentloop.worker;

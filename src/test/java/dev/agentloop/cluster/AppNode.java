@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 
 /**
  * The stand-alone app ({@code dev.agentloop.AgentLoopApplication}) in a JVM of its own, started on
- * the test's class path with the given properties, so that a test can kill it like a crashed
+ * the test's class path (or from the packaged jar, see {@link Builder#jar}) with the given properties, so that a test can kill it like a crashed
  * machine: {@link #kill()} is {@code kill -9}, no shutdown hook and no graceful stop run. Its output
  * goes to {@code target/nodes/<name>.log}; a restarted node appends to the same file.
  */
@@ -33,6 +33,7 @@ public final class AppNode implements AutoCloseable {
   private final Path workingDirectory;
   private final Map<String, String> environment;
   private final Map<String, String> properties;
+  private final Path jar;
   private final NodeApi api;
   private Process process;
 
@@ -40,6 +41,7 @@ public final class AppNode implements AutoCloseable {
     this.name = builder.name;
     this.workingDirectory = builder.workingDirectory;
     this.environment = Map.copyOf(builder.environment);
+    this.jar = builder.jar;
     int port = freePort();
     this.properties = new LinkedHashMap<>(builder.properties);
     this.properties.put("server.port", Integer.toString(port));
@@ -109,11 +111,13 @@ public final class AppNode implements AutoCloseable {
   }
 
   private List<String> command() {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx1g",
-        "-cp", classPath(),
-        "dev.agentloop.AgentLoopApplication"));
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx1g"));
+    if (jar == null) {
+      command.addAll(List.of("-cp", classPath(), "dev.agentloop.AgentLoopApplication"));
+    } else {
+      command.addAll(List.of("-jar", jar.toString()));
+    }
     properties.forEach((key, value) -> command.add("--" + key + "=" + value));
     return command;
   }
@@ -154,6 +158,7 @@ public final class AppNode implements AutoCloseable {
     private Path workingDirectory = Path.of("").toAbsolutePath();
     private final Map<String, String> environment = new LinkedHashMap<>();
     private final Map<String, String> properties = new LinkedHashMap<>();
+    private Path jar;
 
     private Builder(String name) {
       this.name = name;
@@ -167,6 +172,19 @@ public final class AppNode implements AutoCloseable {
 
     public Builder environment(String name, String value) {
       environment.put(name, value);
+      return this;
+    }
+
+    /**
+     * Runs the packaged app as users do, {@code java -jar} of the executable jar, instead of the main
+     * class on the test's class path: nested jars, their class loader and the jar's own resources.
+     */
+    public Builder jar(Path executableJar) {
+      if (!Files.isRegularFile(executableJar)) {
+        throw new IllegalArgumentException("no executable jar at " + executableJar.toAbsolutePath()
+            + "; build it with mvn package");
+      }
+      this.jar = executableJar.toAbsolutePath();
       return this;
     }
 

@@ -112,6 +112,26 @@ public final class NodeApi {
     return OffsetDateTime.parse(parse(response.body()).get(0).get("endTime").asText(), ENGINE_TIME).toInstant();
   }
 
+  /** Any GET of the node's APIs as the admin user; fails unless it answers 200. */
+  public JsonNode get(String path) {
+    HttpResponse<String> response = send(request(path).GET());
+    expect(response, 200);
+    return parse(response.body());
+  }
+
+  /**
+   * Any POST of a JSON body to the node's APIs as the admin user, as Tasklist or a script sends it;
+   * fails unless it answers 2xx. The parsed answer, or an empty object for 204.
+   */
+  public JsonNode post(String path, String json) {
+    HttpResponse<String> response = send(request(path).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)));
+    if (response.statusCode() / 100 != 2) {
+      expect(response, 200);
+    }
+    return response.body().isBlank() ? JSON.createObjectNode() : parse(response.body());
+  }
+
   private static ObjectNode answeredSince(String agent, Instant since) {
     ObjectNode query = JsonNodeFactory.instance.objectNode().put("processDefinitionKey", agent).put("finished", true)
         .put("startedAfter", ENGINE_TIME.format(since.atOffset(ZoneOffset.UTC)));

@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -35,6 +37,13 @@ class BreakersTest {
   private static final Retry ONE_ATTEMPT = new Retry(1, Duration.ofMillis(1), Duration.ofMillis(1), 0, false);
   private static final Retry THREE_ATTEMPTS = new Retry(3, Duration.ofMillis(1), Duration.ofMillis(4), 0.5, false);
 
+  /** The guards' scheduler, as ResilienceConfiguration makes it: daemon threads, never shut down here. */
+  static final ScheduledExecutorService SCHEDULER = new ScheduledThreadPoolExecutor(2, runnable -> {
+    Thread thread = new Thread(runnable, "test-resilience");
+    thread.setDaemon(true);
+    return thread;
+  });
+
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final ResilienceMetrics metrics = new ResilienceMetrics(registry);
   private final ErrorClassifier classifier = new ErrorClassifier(List.of(), List.of(), UnknownErrors.PERSISTENT);
@@ -45,7 +54,7 @@ class BreakersTest {
   void should_open_after_the_failure_threshold_and_fail_fast_without_calling_the_tool() {
     // given a breaker that opens when 2 of the last 3 attempts failed, for a minute
     Breakers breakers = breakers(new Breaker(2, 3, Duration.ofMinutes(1), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics);
+    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
 
     // when the tool fails twice with a transient error
     failure(guard, this::connectionReset);
@@ -70,7 +79,7 @@ class BreakersTest {
   void should_go_half_open_after_its_delay_and_close_when_the_trial_calls_succeed() {
     // given an open breaker with a short delay that needs two successful trials
     Breakers breakers = breakers(new Breaker(1, 1, Duration.ofMillis(50), 2));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics);
+    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
     failure(guard, this::connectionReset);
     assertThat(state(breakers)).isEqualTo("OPEN");
 
@@ -95,7 +104,7 @@ class BreakersTest {
   @Test
   void should_open_again_when_a_trial_call_fails() {
     Breakers breakers = breakers(new Breaker(1, 1, Duration.ofMillis(50), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics);
+    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
     failure(guard, this::connectionReset);
     await().atMost(Runs.PATIENCE).until(() -> breakers.remainingDelay("tool:lookup").isZero());
 
@@ -108,7 +117,7 @@ class BreakersTest {
   @Test
   void should_not_count_persistent_errors_against_the_tool() {
     Breakers breakers = breakers(new Breaker(2, 2, Duration.ofMinutes(1), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics);
+    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     for (int i = 0; i < 5; i++) {
       assertThat(failure(guard, this::noSuchOrder))
@@ -123,7 +132,7 @@ class BreakersTest {
   @Test
   void should_retry_transient_errors_with_back_off_until_an_attempt_succeeds() {
     Breakers breakers = breakers(new Breaker(10, 20, Duration.ofMinutes(1), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics);
+    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     String result = guard.call(tool, () -> attempts.get() < 2 ? connectionReset() : succeeding())
         .toCompletableFuture().join();
@@ -135,7 +144,7 @@ class BreakersTest {
   @Test
   void should_stop_retrying_with_the_last_error_after_the_attempts() {
     Breakers breakers = breakers(new Breaker(10, 20, Duration.ofMinutes(1), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics);
+    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     assertThat(failure(guard, this::connectionReset)).isInstanceOf(IOException.class).hasMessage("connection reset");
     assertThat(attempts).hasValue(3);
@@ -146,12 +155,12 @@ class BreakersTest {
     AgentTool mailer = TestTools.tool("send_mail", true, arguments -> "unused");
     Breakers breakers = breakers(new Breaker(10, 20, Duration.ofMinutes(1), 1));
 
-    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics)
+    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER)
         .call(mailer, this::timedOut).toCompletableFuture().join());
     assertThat(attempts).hasValue(1);
 
     Retry withSideEffects = new Retry(3, Duration.ofMillis(1), Duration.ofMillis(4), 0, true);
-    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, withSideEffects, metrics)
+    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, withSideEffects, metrics, SCHEDULER)
         .call(mailer, this::timedOut).toCompletableFuture().join());
     assertThat(attempts).hasValue(4);
   }
@@ -161,7 +170,7 @@ class BreakersTest {
     Breakers breakers = new Breakers(new Breaker(5, 5, Duration.ofMinutes(1), 1),
         Map.of("lookup", new Breaker(1, 1, Duration.ofMinutes(1), 1)), new Breaker(5, 5, Duration.ofMinutes(1), 1),
         classifier, metrics);
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics);
+    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
 
     failure(guard, this::connectionReset);
 

@@ -33,7 +33,8 @@ class ModelGuardTest {
   private final ErrorClassifier classifier = new ErrorClassifier(List.of(), List.of(), UnknownErrors.PERSISTENT);
   private final Breakers breakers = new Breakers(new Breaker(3, 3, Duration.ofMinutes(1), 1), Map.of(),
       new Breaker(3, 3, Duration.ofMinutes(1), 1), classifier, metrics);
-  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), metrics);
+  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), metrics,
+      BreakersTest.SCHEDULER);
 
   @Test
   void should_retry_a_rate_limit_and_a_server_error_and_return_the_answer() {
@@ -79,13 +80,48 @@ class ModelGuardTest {
     // when another guarded model of the same endpoint is called
     Throwable failure = catchThrowable(() -> guard.guard(model).chat(REQUEST).toCompletableFuture().join());
 
-    // then it fails without a call, with a message for the incident
+    // then it fails without a call, with a message for the incident that leads with the cause and
+    // promises no next try (whether one comes is the worker's to say)
     assertThat(failure.getCause()).isInstanceOf(ModelCallException.class)
-        .hasMessageStartingWith("model endpoint test:model is not called: it failed too often lately (last error:"
-            + " HTTP 500); circuit breaker open, next try in about ");
+        .hasMessageStartingWith("HTTP 500; it failed too often lately, so its circuit breaker is open and AgentLoop"
+            + " does not call it for about ")
+        .hasMessageNotContaining("next try");
     assertThat(model.calls).hasValue(3);
     assertThat(breakers.find("model:test:model").orElseThrow().state()).isEqualTo("OPEN");
     assertThat(registry.get("agentloop.model.calls").tag("outcome", "rejected").timer().count()).isOne();
+  }
+
+  @Test
+  void should_wait_as_long_as_the_endpoint_asks_before_the_next_attempt() {
+    // given an endpoint that answers 429 with Retry-After: 1 s, and a back-off of 1 ms ± 50 %
+    Retry retry = new Retry(2, Duration.ofMillis(1), Duration.ofSeconds(5), 0.5, false);
+    ModelGuard patient = new ModelGuard(breakers, classifier, retry, Duration.ofSeconds(5), metrics,
+        BreakersTest.SCHEDULER);
+    Scripted model = new Scripted(rateLimited(Duration.ofSeconds(1)), answer("42"));
+
+    // when
+    ModelReply reply = patient.guard(model).chat(REQUEST).toCompletableFuture().join();
+
+    // then the second attempt came no sooner than asked (a lower bound: a busy machine only makes it later)
+    assertThat(reply.text()).isEqualTo("42");
+    assertThat(Duration.ofNanos(model.times.get(1) - model.times.get(0))).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void should_wait_no_longer_than_max_delay_whatever_the_endpoint_asks() {
+    assertThat(RetryPolicies.requestedWait(new RuntimeException(new ModelCallException("HTTP 429", true, 429,
+        Duration.ofHours(1), null)), Duration.ofSeconds(30), 0)).isEqualTo(Duration.ofSeconds(30));
+    assertThat(RetryPolicies.requestedWait(new ModelCallException("HTTP 503", true, 503, Duration.ofSeconds(2), null),
+        Duration.ofSeconds(30), 0)).isEqualTo(Duration.ofSeconds(2));
+    assertThat(RetryPolicies.requestedWait(new ModelCallException("HTTP 503", true, 503, Duration.ofSeconds(3), null),
+        Duration.ofSeconds(30), 0.25)).as("stretched so that jitter (± 25 %) never makes it shorter")
+        .isEqualTo(Duration.ofSeconds(4));
+    assertThat(RetryPolicies.requestedWait(new ModelCallException("HTTP 503", true, 503, null), Duration.ofSeconds(30),
+        0)).as("no Retry-After: the back-off applies").isEqualTo(RetryPolicies.BACK_OFF);
+  }
+
+  private static CompletionStage<ModelReply> rateLimited(Duration retryAfter) {
+    return CompletableFuture.failedFuture(new ModelCallException("HTTP 429", true, 429, retryAfter, null));
   }
 
   private static CompletionStage<ModelReply> fail(int status) {
@@ -104,6 +140,7 @@ class ModelGuardTest {
   private static final class Scripted implements ChatModel {
 
     final AtomicInteger calls = new AtomicInteger();
+    final List<Long> times = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Deque<CompletionStage<ModelReply>> replies;
 
     @SafeVarargs
@@ -114,6 +151,7 @@ class ModelGuardTest {
     @Override
     public synchronized CompletionStage<ModelReply> chat(ModelRequest request) {
       calls.incrementAndGet();
+      times.add(System.nanoTime());
       return replies.isEmpty() ? answer("unscripted") : replies.poll();
     }
 

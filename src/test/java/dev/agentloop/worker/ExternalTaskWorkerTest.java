@@ -5,9 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
+import dev.agentloop.config.AgentLoopThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +29,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 /** A worker of its own on a topic of its own, next to the app's worker, on the real engine. */
 @AgentLoopTest
 class ExternalTaskWorkerTest {
+
+  private static final Duration LOCK = Duration.ofMinutes(5);
 
   @Autowired ProcessEngine engine;
   @Autowired PlatformTransactionManager transactionManager;
@@ -101,15 +106,119 @@ class ExternalTaskWorkerTest {
     for (String instance : broken) {
       await().atMost(Runs.PATIENCE).until(() -> task(instance).getErrorMessage() != null);
     }
-    assertThat(task(broken.get(0)).getErrorMessage()).isEqualTo("handler bug");
-    assertThat(task(broken.get(2)).getErrorMessage()).isEqualTo("async failure");
+    assertThat(task(broken.get(0)).getErrorMessage()).isEqualTo("handler bug — AgentLoop tries again in 60 s (3 retries left)");
+    assertThat(task(broken.get(2)).getErrorMessage()).startsWith("async failure — ");
     assertThat(task(broken.get(1)).getErrorMessage()).isNotBlank();
   }
 
+  @Test
+  void should_take_back_at_once_the_tasks_its_id_held_before_a_crash() {
+    // given a task locked for 5 minutes under the worker's id by a process that then died
+    String instance = startInstance();
+    assertThat(engine.getExternalTaskService().fetchAndLock(1, workerId()).topic(topic, LOCK.toMillis()).execute())
+        .hasSize(1);
+
+    // when the worker starts again under that id
+    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> null)));
+
+    // then it does the task now, not once the dead process's lock has expired
+    await().atMost(Runs.PATIENCE).until(() ->
+        engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(instance).count() == 0);
+  }
+
+  @Test
+  void should_serve_nothing_while_another_running_process_holds_its_id_and_take_over_when_it_stops() {
+    // given a worker serving under an id, and a second one started with the same id
+    Set<String> servedBySecond = ConcurrentHashMap.newKeySet();
+    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> null)));
+    String first = startInstance();
+    await().atMost(Runs.PATIENCE).until(() ->
+        engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(first).count() == 0);
+    ExternalTaskWorker second = newWorker(task -> {
+      servedBySecond.add(task.getProcessInstanceId());
+      return CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> null));
+    });
+    try {
+      second.start();
+
+      // when tasks arrive while both run
+      List<String> whileBoth = List.of(startInstance(), startInstance(), startInstance());
+
+      // then the first worker does them all, and the second takes none of its tasks away
+      await().atMost(Runs.PATIENCE).until(() -> whileBoth.stream().allMatch(this::ended));
+      assertThat(servedBySecond).isEmpty();
+
+      // when the first worker stops, then the second takes over the id and serves
+      worker.stop();
+      worker = null;
+      String afterwards = startInstance();
+      await().atMost(Runs.PATIENCE).until(() -> ended(afterwards));
+      assertThat(servedBySecond).containsExactly(afterwards);
+    } finally {
+      second.stop();
+    }
+  }
+
+  @Test
+  void should_count_down_retries_when_completing_throws_an_error() {
+    // given a result whose write throws an Error, as a broken static initialiser does
+    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> {
+      throw new NoClassDefFoundError("Could not initialize class org.example.ELUtil");
+    })));
+
+    // when
+    String instance = startInstance();
+
+    // then it is a failure like any other: reported with its cause, a retry used up, not left to its lock
+    await().atMost(Runs.PATIENCE).until(() -> task(instance).getErrorMessage() != null);
+    assertThat(task(instance).getErrorMessage())
+        .isEqualTo("Could not initialize class org.example.ELUtil — AgentLoop tries again in 60 s (3 retries left)");
+    assertThat(task(instance).getRetries()).isEqualTo(3);
+    assertThat(task(instance).getLockExpirationTime()).as("next try after the back-off (1 min), not the lock (5 min)")
+        .isBefore(new java.util.Date(System.currentTimeMillis() + Duration.ofMinutes(2).toMillis()));
+  }
+
+  @Test
+  void should_raise_an_incident_that_leads_with_the_cause_and_says_who_retries_when_no_retry_is_left() {
+    // given a worker with no retries, and a completion that fails with an Error that has no message
+    worker = newWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> {
+      throw new ExceptionInInitializerError(new IllegalStateException("Provider com.sun.el.ExpressionFactoryImpl not found"));
+    })), 0);
+    worker.start();
+
+    // when
+    String instance = startInstance();
+
+    // then
+    await().atMost(Runs.PATIENCE).until(() ->
+        engine.getRuntimeService().createIncidentQuery().processInstanceId(instance).count() == 1);
+    assertThat(engine.getRuntimeService().createIncidentQuery().processInstanceId(instance).singleResult()
+        .getIncidentMessage()).isEqualTo("ExceptionInInitializerError: IllegalStateException: Provider"
+            + " com.sun.el.ExpressionFactoryImpl not found — no retries left: once the cause is fixed, an operator"
+            + " retries the incident (Cockpit)");
+  }
+
+  private boolean ended(String instance) {
+    return engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(instance).count() == 0;
+  }
+
+  private String workerId() {
+    return "test-worker-" + topic;
+  }
+
   private void startWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler) {
-    WorkerSettings settings = new WorkerSettings("test-worker-" + topic, 8, 8, Duration.ofMinutes(5),
-        Duration.ofMillis(200), 3, Duration.ofMinutes(1), 2, Duration.ofSeconds(5));
-    worker = new ExternalTaskWorker(engine, transactionManager, List.of(new TopicHandler() {
+    worker = newWorker(handler);
+    worker.start();
+  }
+
+  private ExternalTaskWorker newWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler) {
+    return newWorker(handler, 3);
+  }
+
+  private ExternalTaskWorker newWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler, int retries) {
+    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK,
+        Duration.ofMillis(200), retries, Duration.ofMinutes(1), 2, Duration.ofSeconds(5));
+    return new ExternalTaskWorker(engine, transactionManager, List.of(new TopicHandler() {
       @Override
       public String topic() {
         return topic;
@@ -119,8 +228,7 @@ class ExternalTaskWorkerTest {
       public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
         return handler.apply(task);
       }
-    }), settings, new TaskArrivals());
-    worker.start();
+    }), settings, new TaskArrivals(), new AgentLoopThreads("test-worker-", null));
   }
 
   private String startInstance() {

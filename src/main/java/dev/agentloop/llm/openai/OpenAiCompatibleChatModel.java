@@ -33,6 +33,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
       ExecutorService pool) {
     this.client = OpenAiChatModel.builder()
+        .httpClientBuilder(ErrorKeepingHttpClient.builder())
         .baseUrl(baseUrl)
         .apiKey(apiKey == null || apiKey.isBlank() ? "not-needed" : apiKey)
         .modelName(model)

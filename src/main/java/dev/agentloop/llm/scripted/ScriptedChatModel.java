@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -28,10 +29,16 @@ public class ScriptedChatModel implements ChatModel {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Script script;
+  private final Executor replies;
   private final AtomicLong calls = new AtomicLong();
 
-  public ScriptedChatModel(Script script) {
+  /**
+   * @param replies where delayed replies complete (and the caller's continuations run): AgentLoop's
+   *     model threads, not the JDK's common pool, whose threads lack the application's class loader
+   */
+  public ScriptedChatModel(Script script, Executor replies) {
     this.script = script;
+    this.replies = replies;
   }
 
   /** Reads a script; an unknown key is an error, so a typo in a script never goes unnoticed. */
@@ -118,7 +125,7 @@ public class ScriptedChatModel implements ChatModel {
     };
   }
 
-  private static <T> CompletionStage<T> after(long latencyMillis, Supplier<T> reply) {
+  private <T> CompletionStage<T> after(long latencyMillis, Supplier<T> reply) {
     if (latencyMillis <= 0) {
       try {
         return CompletableFuture.completedFuture(reply.get());
@@ -126,6 +133,6 @@ public class ScriptedChatModel implements ChatModel {
         return CompletableFuture.failedFuture(e);
       }
     }
-    return CompletableFuture.supplyAsync(reply, CompletableFuture.delayedExecutor(latencyMillis, TimeUnit.MILLISECONDS));
+    return CompletableFuture.supplyAsync(reply, CompletableFuture.delayedExecutor(latencyMillis, TimeUnit.MILLISECONDS, replies));
   }
 }

@@ -27,8 +27,16 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One canned answer: an HTTP status, a body, and how long to wait before sending it. */
-  public record Response(int status, String body, Duration delay) {
+  /** One canned answer: an HTTP status, a body, how long to wait before sending it, and extra headers. */
+  public record Response(int status, String body, Duration delay, java.util.Map<String, String> headers) {
+
+    public Response {
+      headers = java.util.Map.copyOf(headers);
+    }
+
+    public Response(int status, String body, Duration delay) {
+      this(status, body, delay, java.util.Map.of());
+    }
 
     public Response(int status, String body) {
       this(status, body, Duration.ZERO);
@@ -64,7 +72,11 @@ public final class FakeOpenAiServer implements AutoCloseable {
   }
 
   FakeOpenAiServer respond(int status, String body, Duration delay) {
-    responses.add(new Response(status, body, delay));
+    return respond(new Response(status, body, delay));
+  }
+
+  FakeOpenAiServer respond(Response response) {
+    responses.add(response);
     return this;
   }
 
@@ -124,6 +136,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
     byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type",
         response.body().startsWith("{") ? "application/json" : "text/html");
+    response.headers().forEach(exchange.getResponseHeaders()::set);
     exchange.sendResponseHeaders(response.status(), bytes.length == 0 ? -1 : bytes.length);
     if (bytes.length > 0) {
       try (OutputStream out = exchange.getResponseBody()) {

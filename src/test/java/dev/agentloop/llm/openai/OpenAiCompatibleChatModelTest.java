@@ -15,8 +15,12 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -234,6 +238,49 @@ class OpenAiCompatibleChatModelTest {
     assertThat(failure.httpStatus()).isEqualTo(429);
     assertThat(failure.getMessage()).contains("429");
     assertNoKey(failure);
+  }
+
+  @Test
+  void should_say_how_long_the_endpoint_asked_to_wait_in_seconds_or_as_a_date() {
+    // given a 429 with Retry-After in seconds, then a 503 with Retry-After as an HTTP date
+    server.respond(new FakeOpenAiServer.Response(429, FakeOpenAiServer.errorBody("Rate limit reached.", "requests",
+        "rate_limit_exceeded"), Duration.ZERO, Map.of("Retry-After", "7")));
+    String inTwoMinutes = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusMinutes(2));
+    server.respond(new FakeOpenAiServer.Response(503, "overloaded", Duration.ZERO, Map.of("Retry-After", inTwoMinutes)));
+
+    // when
+    ModelCallException seconds = failure(model(TIMEOUT).chat(simpleRequest()));
+    ModelCallException date = failure(model(TIMEOUT).chat(simpleRequest()));
+
+    // then
+    assertThat(seconds.retryAfter()).isEqualTo(Duration.ofSeconds(7));
+    assertThat(seconds.getMessage()).isEqualTo("model endpoint openai:" + server.baseUrl()
+        + " answered HTTP 429 (Too Many Requests): Rate limit reached.");
+    assertThat(date.retryAfter()).isBetween(Duration.ofSeconds(100), Duration.ofSeconds(120));
+  }
+
+  @Test
+  void should_cut_an_html_error_page_down_to_its_title() {
+    // given a proxy's error page in front of the endpoint
+    server.respond(502, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>502 Bad Gateway</title>"
+        + "<style>body { color: red }</style></head>\n<body><h1>Bad Gateway</h1><p>nginx/1.25.3</p></body></html>");
+
+    // when
+    ModelCallException failure = failure(model(TIMEOUT).chat(simpleRequest()));
+
+    // then
+    assertThat(failure.getMessage()).isEqualTo("model endpoint openai:" + server.baseUrl()
+        + " answered HTTP 502 (Bad Gateway): 502 Bad Gateway");
+    assertThat(failure.isRetryable()).isTrue();
+    assertThat(failure.retryAfter()).isNull();
+  }
+
+  @Test
+  void should_take_the_first_line_of_text_of_an_html_page_without_a_title() {
+    assertThat(ProviderErrors.summary("<html><body>\n<script>var x = 1;</script>\n<h1>Service  down</h1>"
+        + "<p>Try later</p></body></html>")).isEqualTo("Service  down");
+    assertThat(ProviderErrors.summary("upstream connect error\nreset reason: overflow")).isEqualTo(
+        "upstream connect error");
   }
 
   @Test

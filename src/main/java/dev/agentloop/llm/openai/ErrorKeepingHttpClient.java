@@ -1,0 +1,138 @@
+package dev.agentloop.llm.openai;
+
+import dev.langchain4j.exception.HttpException;
+import dev.langchain4j.exception.TimeoutException;
+import dev.langchain4j.http.client.HttpClient;
+import dev.langchain4j.http.client.HttpClientBuilder;
+import dev.langchain4j.http.client.HttpClientBuilderLoader;
+import dev.langchain4j.http.client.HttpRequest;
+import dev.langchain4j.http.client.SuccessfulHttpResponse;
+import dev.langchain4j.http.client.sse.ServerSentEventListener;
+import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * LangChain4j's HTTP client for the chat calls, on the JDK's client like LangChain4j's own, except
+ * that an error answer keeps its headers: LangChain4j's {@link HttpException} has only the status
+ * and the body, and AgentLoop needs the endpoint's {@code Retry-After}. Streaming and multipart
+ * requests, which AgentLoop does not make, go to LangChain4j's client. Thread-safe.
+ */
+final class ErrorKeepingHttpClient implements HttpClient {
+
+  /** An error answer of the endpoint: status, body and headers. */
+  static final class ErrorResponse extends HttpException {
+
+    private final transient Map<String, List<String>> headers;
+
+    ErrorResponse(int status, String body, Map<String, List<String>> headers) {
+      super(status, body);
+      this.headers = headers;
+    }
+
+    /** The first value of a header, whatever the case of its name; {@code null} when absent. */
+    String header(String name) {
+      return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
+          .map(e -> e.getValue().get(0)).findFirst().orElse(null);
+    }
+  }
+
+  private final java.net.http.HttpClient client;
+  private final Duration readTimeout;
+  private final HttpClient others;
+
+  private ErrorKeepingHttpClient(Builder builder) {
+    java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
+    if (builder.connectTimeout != null) {
+      jdk.connectTimeout(builder.connectTimeout);
+    }
+    this.client = jdk.build();
+    this.readTimeout = builder.readTimeout;
+    this.others = HttpClientBuilderLoader.loadHttpClientBuilder().connectTimeout(builder.connectTimeout)
+        .readTimeout(builder.readTimeout).build();
+  }
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public SuccessfulHttpResponse execute(HttpRequest request) {
+    if (hasEntries(request.formDataFields()) || hasEntries(request.formDataFiles())) {
+      return others.execute(request);
+    }
+    java.net.http.HttpRequest.Builder jdk = java.net.http.HttpRequest.newBuilder(URI.create(request.url()))
+        .method(request.method().name(), request.body() == null
+            ? java.net.http.HttpRequest.BodyPublishers.noBody()
+            : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()));
+    request.headers().forEach((name, values) -> values.forEach(value -> jdk.header(name, value)));
+    if (readTimeout != null) {
+      jdk.timeout(readTimeout);
+    }
+    try {
+      HttpResponse<byte[]> response = client.send(jdk.build(), HttpResponse.BodyHandlers.ofByteArray());
+      String body = new String(response.body(), StandardCharsets.UTF_8);
+      if (response.statusCode() < 200 || response.statusCode() > 299) {
+        throw new ErrorResponse(response.statusCode(), body, response.headers().map());
+      }
+      return SuccessfulHttpResponse.builder().statusCode(response.statusCode()).headers(response.headers().map())
+          .body(body).build();
+    } catch (HttpTimeoutException e) {
+      throw new TimeoutException(e);
+    } catch (IOException e) {
+      throw new RuntimeException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RuntimeException(e);
+    }
+  }
+
+  @Override
+  public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
+    others.execute(request, parser, listener);
+  }
+
+  private static boolean hasEntries(Map<?, ?> map) {
+    return map != null && !map.isEmpty();
+  }
+
+  /** Takes the time-outs LangChain4j's OpenAI client sets. */
+  static final class Builder implements HttpClientBuilder {
+
+    private Duration connectTimeout;
+    private Duration readTimeout;
+
+    @Override
+    public Duration connectTimeout() {
+      return connectTimeout;
+    }
+
+    @Override
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = timeout;
+      return this;
+    }
+
+    @Override
+    public Duration readTimeout() {
+      return readTimeout;
+    }
+
+    @Override
+    public Builder readTimeout(Duration timeout) {
+      this.readTimeout = timeout;
+      return this;
+    }
+
+    @Override
+    public HttpClient build() {
+      return new ErrorKeepingHttpClient(this);
+    }
+  }
+}
