@@ -1,5 +1,6 @@
 package dev.agentloop.config;
 
+import dev.agentloop.tool.mcp.McpServerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
@@ -100,6 +101,7 @@ public record AgentLoopProperties(
    * @param approval per tool name whether a person approves its calls; a tool not named here needs
    *     approval exactly when it has side effects
    * @param remote tools served by remote workers on topic {@code agentloop.tool.<name>}, by name
+   * @param mcp MCP servers by name, whose tools agents call as {@code <server>__<tool>}
    */
   public record Tools(
       @NotNull Duration timeout,
@@ -108,11 +110,13 @@ public record AgentLoopProperties(
       Map<String, @Valid Remote> remote,
       @NotNull @Valid HttpGet httpGet,
       @NotNull @Valid ReadDocument readDocument,
-      @NotNull @Valid Flaky flaky) {
+      @NotNull @Valid Flaky flaky,
+      Map<String, McpServerSettings> mcp) {
 
     public Tools {
       approval = approval == null ? Map.of() : Map.copyOf(approval);
       remote = remote == null ? Map.of() : Map.copyOf(remote);
+      mcp = mcp == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(mcp));
     }
 
     /**

@@ -39,6 +39,14 @@ public interface AgentTool {
   }
 
   /**
+   * The MCP server whose tool this is; empty for a tool of this application. All tools of one server
+   * share one circuit breaker, since they fail together when the server is down. Default: empty.
+   */
+  default java.util.Optional<String> mcpServer() {
+    return java.util.Optional.empty();
+  }
+
+  /**
    * Runs the tool.
    *
    * @return the observation the model will see

@@ -7,6 +7,7 @@ import dev.agentloop.tool.builtin.CurrentTimeTool;
 import dev.agentloop.tool.builtin.FlakyTool;
 import dev.agentloop.tool.builtin.HttpGetTool;
 import dev.agentloop.tool.builtin.ReadDocumentTool;
+import dev.agentloop.tool.mcp.McpServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
-/** The built-in tools, the registry of every {@link AgentTool} bean and remote tool, approvals, and the runner's pool. */
+/**
+ * The built-in tools, the MCP servers, the registry of every {@link AgentTool} bean, remote tool and
+ * MCP tool, approvals, and the runner's pool.
+ */
 @Configuration(proxyBeanMethods = false)
 public class ToolConfiguration {
 
@@ -58,13 +62,19 @@ public class ToolConfiguration {
     return new AskHumanTool();
   }
 
-  /** The tool beans and the tools declared remote in {@code agentloop.tools.remote}. */
+  /** The servers of {@code agentloop.tools.mcp}, connected (stdio ones started) once per node, stopped on shutdown. */
+  @Bean(destroyMethod = "close")
+  McpServers agentLoopMcpServers(AgentLoopProperties properties) {
+    return McpServers.start(properties.tools().mcp(), properties.tools().timeout());
+  }
+
+  /** The tool beans, the tools declared remote in {@code agentloop.tools.remote} and those of the MCP servers. */
   @Bean
-  ToolRegistry toolRegistry(List<AgentTool> tools, AgentLoopProperties properties) {
+  ToolRegistry toolRegistry(List<AgentTool> tools, AgentLoopProperties properties, McpServers mcpServers) {
     List<AgentTool> all = new ArrayList<>(tools);
     properties.tools().remote().forEach((name, remote) ->
         all.add(RemoteTool.of(name, remote.description(), remote.parameters(), remote.sideEffects())));
-    return new ToolRegistry(all);
+    return new ToolRegistry(all, mcpServers.sources());
   }
 
   @Bean

@@ -1,0 +1,196 @@
+package dev.agentloop.tool.mcp;
+
+import dev.agentloop.tool.AgentTool;
+import dev.agentloop.tool.ToolException;
+import dev.agentloop.tool.ToolSource;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One MCP server: its connection and the tools it lists. Connected once per node; supervised by
+ * {@link McpServers}, which pings it and connects again (for stdio: starts the process again) when
+ * it died; never started per call. A call while it is down fails at once with a transient
+ * {@link McpServerDownException} and asks for a reconnection. The tools are listed on every
+ * connection and whenever the server notifies {@code notifications/tools/list_changed}; the last
+ * list stays while the server is down, so that calls of its tools fail as unavailable (and open its
+ * breaker) instead of as unknown tools. Thread-safe.
+ */
+final class McpServer implements ToolSource {
+
+  private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
+  private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("agentloop", "1");
+
+  private final String name;
+  private final McpServerSettings settings;
+  private final Duration timeout;
+  private final Executor supervisor;
+  private final ReentrantLock connecting = new ReentrantLock();
+  private volatile McpSyncClient client;
+  private volatile Map<String, AgentTool> tools = Map.of();
+  private volatile boolean listed;
+  private volatile String lastError = "not connected yet";
+
+  /**
+   * @param timeout of one request, when the settings name none
+   * @param supervisor where a reconnection asked for by a failed call runs
+   */
+  McpServer(String name, McpServerSettings settings, Duration timeout, Executor supervisor) {
+    this.name = name;
+    this.settings = settings;
+    this.timeout = settings.timeout() == null ? timeout : settings.timeout();
+    this.supervisor = supervisor;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  McpServerSettings settings() {
+    return settings;
+  }
+
+  @Override
+  public Map<String, AgentTool> tools() {
+    return tools;
+  }
+
+  @Override
+  public boolean claims(String toolName) {
+    return toolName.startsWith(name + McpTool.SEPARATOR);
+  }
+
+  @Override
+  public boolean listed() {
+    return listed;
+  }
+
+  boolean connected() {
+    return client != null;
+  }
+
+  /**
+   * Checks the connection and makes a new one when there is none or it does not answer a ping.
+   * Skips when another thread is at it.
+   */
+  void supervise() {
+    if (!connecting.tryLock()) {
+      return;
+    }
+    try {
+      McpSyncClient current = client;
+      if (current != null) {
+        try {
+          current.ping();
+          return;
+        } catch (RuntimeException e) {
+          LOG.warn("MCP server '{}' does not answer ({}); connecting again", name, McpError.aggregateExceptionMessages(e));
+          disconnect("it stopped answering: " + McpError.aggregateExceptionMessages(e));
+        }
+      }
+      connect();
+    } finally {
+      connecting.unlock();
+    }
+  }
+
+  McpSchema.CallToolResult call(String toolName, Map<String, Object> arguments) throws Exception {
+    McpSyncClient current = client;
+    if (current == null) {
+      throw new McpServerDownException("MCP server '" + name + "' is not connected (" + lastError + ")");
+    }
+    try {
+      return current.callTool(new McpSchema.CallToolRequest(toolName, arguments));
+    } catch (McpError e) {
+      McpSchema.JSONRPCResponse.JSONRPCError error = e.getJsonRpcError();
+      Integer code = error == null ? null : error.code();
+      if (code != null && (code == McpSchema.ErrorCodes.INVALID_PARAMS || code == McpSchema.ErrorCodes.METHOD_NOT_FOUND)) {
+        // the server answered and refused this call: the model reads why
+        throw new ToolException("MCP server '" + name + "' refused the call: " + e.getMessage());
+      }
+      supervisor.execute(this::supervise);
+      throw e;
+    } catch (RuntimeException e) {
+      supervisor.execute(this::supervise);
+      throw e;
+    }
+  }
+
+  void close() {
+    connecting.lock();
+    try {
+      disconnect("it was stopped");
+    } finally {
+      connecting.unlock();
+    }
+  }
+
+  private void connect() {
+    McpSyncClient fresh = McpClient.sync(McpTransports.create(settings))
+        .clientInfo(CLIENT)
+        .requestTimeout(timeout)
+        .initializationTimeout(settings.startupTimeout())
+        .toolsChangeConsumer(this::listed)
+        .build();
+    try {
+      McpSchema.InitializeResult init = fresh.initialize();
+      listed(listAll(fresh));
+      client = fresh;
+      LOG.info("MCP server '{}' ({} {}) connected over {}: tools {}", name, init.serverInfo().name(),
+          init.serverInfo().version(), settings.transport(), tools.keySet());
+    } catch (RuntimeException e) {
+      lastError = McpError.aggregateExceptionMessages(e);
+      LOG.warn("MCP server '{}' could not be connected: {}", name, lastError);
+      fresh.close();
+    }
+  }
+
+  private void disconnect(String why) {
+    McpSyncClient current = client;
+    client = null;
+    lastError = why;
+    if (current != null) {
+      try {
+        current.close();
+      } catch (RuntimeException e) {
+        LOG.debug("closing MCP server '{}' failed", name, e);
+      }
+    }
+  }
+
+  private static List<McpSchema.Tool> listAll(McpSyncClient client) {
+    List<McpSchema.Tool> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      McpSchema.ListToolsResult page = client.listTools(cursor);
+      all.addAll(page.tools());
+      cursor = page.nextCursor();
+    } while (cursor != null && !cursor.isEmpty());
+    return all;
+  }
+
+  private void listed(List<McpSchema.Tool> list) {
+    Map<String, AgentTool> byName = new LinkedHashMap<>();
+    list.forEach(tool -> {
+      McpTool mcpTool = new McpTool(this, tool);
+      byName.put(mcpTool.name(), mcpTool);
+    });
+    tools = Collections.unmodifiableMap(byName);
+    if (listed) {
+      LOG.info("MCP server '{}' lists its tools anew: {}", name, byName.keySet());
+    }
+    listed = true;
+  }
+}

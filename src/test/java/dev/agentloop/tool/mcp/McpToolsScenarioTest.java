@@ -1,0 +1,196 @@
+package dev.agentloop.tool.mcp;
+
+import static dev.agentloop.trace.StepKind.OBSERVATION;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.AgentLoopApplication;
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunView;
+import dev.agentloop.resilience.Breakers;
+import dev.agentloop.resilience.Escapes;
+import dev.agentloop.resume.ResumeResult;
+import dev.agentloop.resume.ResumeService;
+import dev.agentloop.resume.StepEdit;
+import dev.agentloop.security.AgentLoopGroups;
+import dev.agentloop.tool.ToolApprovals;
+import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.engine.variable.VariableMap;
+import org.camunda.bpm.engine.variable.Variables;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Agents that call the tools of real, third-party MCP servers from npm through the whole loop:
+ * {@code everything} (server-everything over stdio), {@code web} (server-everything over streamable
+ * HTTP, a process this test starts and kills) and {@code files} (server-filesystem on a temporary
+ * folder, its working directory). The scripted model of {@code scripts/mcp-script.json} drives them.
+ */
+@SpringBootTest(classes = AgentLoopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {"agentloop.llm.scripted.script=classpath:scripts/mcp-script.json",
+        // the web server's breaker opens at its first failure and stays open until a test closes it
+        "agentloop.resilience.tool-breakers.web.failure-threshold=1",
+        "agentloop.resilience.tool-breakers.web.failure-executions=1",
+        "agentloop.resilience.tool-breakers.web.delay=PT1H",
+        "agentloop.resilience.tool-breakers.web.success-threshold=1"})
+@ActiveProfiles("test")
+@Import(TestAgent.class)
+class McpToolsScenarioTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static Path folder;
+  private static int webPort;
+  private static Process web;
+
+  @Autowired ProcessEngine engine;
+  @Autowired AgentRuns runs;
+  @Autowired ToolRegistry tools;
+  @Autowired ToolApprovals approvals;
+  @Autowired Breakers breakers;
+  @Autowired McpServers servers;
+  @Autowired ResumeService resume;
+
+  @BeforeAll
+  static void startTheHttpServer() throws IOException {
+    NpmMcpServers.node();
+    folder = Files.createTempDirectory("agentloop-mcp-files").toRealPath();
+    webPort = NpmMcpServers.freePort();
+    web = NpmMcpServers.startEverythingHttp(webPort);
+  }
+
+  @AfterAll
+  static void stopTheHttpServer() {
+    if (web != null) {
+      web.destroyForcibly();
+    }
+  }
+
+  @DynamicPropertySource
+  static void mcpServers(DynamicPropertyRegistry properties) {
+    String node = NpmMcpServers.node();
+    properties.add("agentloop.tools.timeout", () -> "PT10S");
+    properties.add("agentloop.tools.mcp.everything.command", () -> node);
+    properties.add("agentloop.tools.mcp.everything.args[0]", NpmMcpServers::everything);
+    properties.add("agentloop.tools.mcp.everything.args[1]", () -> "stdio");
+    properties.add("agentloop.tools.mcp.everything.ping-interval", () -> "PT0.5S");
+    properties.add("agentloop.tools.mcp.files.command", () -> node);
+    properties.add("agentloop.tools.mcp.files.args[0]", NpmMcpServers::filesystem);
+    properties.add("agentloop.tools.mcp.files.args[1]", () -> folder.toString());
+    properties.add("agentloop.tools.mcp.files.working-directory", () -> folder.toString());
+    properties.add("agentloop.tools.mcp.web.url", () -> "http://127.0.0.1:" + webPort + "/mcp");
+    properties.add("agentloop.tools.mcp.web.ping-interval", () -> "PT0.5S");
+  }
+
+  @AfterEach
+  void serversBack() {
+    if (!web.isAlive()) {
+      web = NpmMcpServers.startEverythingHttp(webPort);
+    }
+    await().atMost(Runs.PATIENCE).until(() -> servers.connected("web").orElseThrow());
+    breakers.mcpServer("web").close();
+  }
+
+  @Test
+  void should_list_the_tools_of_each_server_with_their_schema_and_side_effects_from_the_annotations() {
+    assertThat(tools.names()).contains("everything__echo", "everything__get-sum", "web__echo", "files__read_text_file",
+        "files__write_file", "files__create_directory");
+    assertThat(tools.find("files__read_text_file").orElseThrow().sideEffects()).isFalse();   // readOnlyHint
+    assertThat(tools.find("files__write_file").orElseThrow().sideEffects()).isTrue();        // destructiveHint
+    assertThat(tools.find("files__create_directory").orElseThrow().sideEffects()).isTrue();  // not read-only
+    assertThat(approvals.needsApproval("files__write_file")).isTrue();
+    assertThat(approvals.needsApproval("everything__echo")).isFalse();
+    assertThat(tools.find("everything__get-sum").orElseThrow().parameters().path("properties").has("a")).isTrue();
+  }
+
+  @Test
+  void should_call_tools_over_stdio_and_streamable_http_through_the_loop() {
+    // when the model echoes over stdio and adds over HTTP in one turn, then asks for an image
+    String run = runs.start(TestAgent.KEY, "mcp-tools: all of them");
+    RunView view = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+
+    // then every observation is the server's text; the image is named, not put into the prompt
+    assertThat(view.finalAnswer()).isEqualTo("echoed, added and looked");
+    List<Step> observations = steps(run, OBSERVATION);
+    assertThat(observations).hasSize(3);
+    assertThat(observations.get(0).text("result")).isEqualTo("Echo: hello");
+    assertThat(observations.get(1).text("result")).isEqualTo("The sum of 2 and 3 is 5.");
+    assertThat(observations.get(2).text("result")).matches("(?s)Here's the image you requested:\n"
+        + "\\[image image/png, \\d+ bytes, not shown]\nThe image above is the MCP logo\\.");
+    assertThat(breakers.find("mcp:web").orElseThrow().kind()).isEqualTo("mcp");
+  }
+
+  @Test
+  void should_refuse_arguments_that_break_the_input_schema_before_the_server_sees_them() {
+    String run = runs.start(TestAgent.KEY, "mcp-schema: two plus three");
+    Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+
+    Step observation = steps(run, OBSERVATION).get(0);
+    assertThat(observation.text("failure")).isEqualTo("invalid_arguments");
+    assertThat(observation.text("error")).startsWith("arguments for 'everything__get-sum' do not match its schema: /a:");
+    assertThat(runs.view(run).toolCalls()).isZero();
+  }
+
+  @Test
+  void should_give_the_model_a_tool_error_as_an_error_observation() {
+    String run = runs.start(TestAgent.KEY, "mcp-is-error: read the notes");
+    RunView view = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+
+    Step observation = steps(run, OBSERVATION).get(0);
+    assertThat(observation.text("failure")).isEqualTo("failed");
+    assertThat(observation.text("error")).startsWith("'files__read_text_file' reported an error: ")
+        .contains("missing.txt");
+    assertThat(view.finalAnswer()).isEqualTo("there is no such file");
+    assertThat(breakers.find("mcp:files").orElseThrow().state()).isEqualTo("CLOSED");
+  }
+
+  private List<Step> steps(String run, StepKind kind) {
+    return runs.trace(run, false).stream().filter(step -> step.kind() == kind).toList();
+  }
+
+  private Task awaitTask(String run, String key) {
+    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
+        .taskDefinitionKey(key).singleResult(), task -> task != null);
+  }
+
+  private void complete(Task task, String user, Map<String, Object> fields) {
+    engine.getIdentityService().setAuthentication(user, List.of(AgentLoopGroups.REVIEWERS));
+    try {
+      VariableMap variables = Variables.createVariables();
+      variables.putAll(fields);
+      engine.getFormService().submitTaskForm(task.getId(), variables);
+    } finally {
+      engine.getIdentityService().clearAuthentication();
+    }
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+}
