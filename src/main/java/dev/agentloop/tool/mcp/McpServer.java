@@ -5,6 +5,8 @@ import dev.agentloop.tool.ToolException;
 import dev.agentloop.tool.ToolSource;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
@@ -21,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One MCP server: its connection and the tools it lists. Connected once per node; supervised by
  * {@link McpServers}, which pings it and connects again (for stdio: starts the process again) when
- * it died; never started per call. A call while it is down fails at once with a transient
+ * it died — a stdio server at once when its process ends; never started per call. A call while it is down fails at once with a transient
  * {@link McpServerDownException} and asks for a reconnection. The tools are listed on every
  * connection and whenever the server notifies {@code notifications/tools/list_changed}; the last
  * list stays while the server is down, so that calls of its tools fail as unavailable (and open its
@@ -38,6 +40,8 @@ final class McpServer implements ToolSource {
   private final Executor supervisor;
   private final ReentrantLock connecting = new ReentrantLock();
   private volatile McpSyncClient client;
+  /** The client whose stdio process ended, so that the supervisor connects anew without a ping first. */
+  private volatile McpSyncClient exited;
   private volatile Map<String, AgentTool> tools = Map.of();
   private volatile boolean listed;
   private volatile String lastError = "not connected yet";
@@ -91,7 +95,9 @@ final class McpServer implements ToolSource {
     }
     try {
       McpSyncClient current = client;
-      if (current != null) {
+      if (current != null && current == exited) {
+        disconnect("its process exited");
+      } else if (current != null) {
         try {
           current.ping();
           return;
@@ -138,7 +144,8 @@ final class McpServer implements ToolSource {
   }
 
   private void connect() {
-    McpSyncClient fresh = McpClient.sync(McpTransports.create(settings))
+    McpClientTransport transport = McpTransports.create(settings);
+    McpSyncClient fresh = McpClient.sync(transport)
         .clientInfo(CLIENT)
         .requestTimeout(timeout)
         .initializationTimeout(settings.startupTimeout())
@@ -148,6 +155,9 @@ final class McpServer implements ToolSource {
       McpSchema.InitializeResult init = fresh.initialize();
       listed(listAll(fresh));
       client = fresh;
+      if (transport instanceof StdioClientTransport stdio) {
+        watchExit(stdio, fresh);
+      }
       LOG.info("MCP server '{}' ({} {}) connected over {}: tools {}", name, init.serverInfo().name(),
           init.serverInfo().version(), settings.transport(), tools.keySet());
     } catch (RuntimeException e) {
@@ -155,6 +165,27 @@ final class McpServer implements ToolSource {
       LOG.warn("MCP server '{}' could not be connected: {}", name, lastError);
       fresh.close();
     }
+  }
+
+  /**
+   * Restarts a stdio server as soon as its process ends, rather than at the next failed ping, which
+   * would wait for the request time-out. One waiting daemon thread per stdio server.
+   */
+  private void watchExit(StdioClientTransport transport, McpSyncClient watched) {
+    Thread watcher = new Thread(() -> {
+      try {
+        transport.awaitForExit();
+      } catch (RuntimeException e) {
+        return; // interrupted: the application stops
+      }
+      exited = watched;
+      if (client == watched) {
+        LOG.warn("MCP server '{}' exited; starting it again", name);
+        supervisor.execute(this::supervise);
+      }
+    }, "agentloop-mcp-" + name + "-exit");
+    watcher.setDaemon(true);
+    watcher.start();
   }
 
   private void disconnect(String why) {

@@ -2,6 +2,7 @@ package dev.agentloop.tool.mcp;
 
 import static dev.agentloop.trace.StepKind.OBSERVATION;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunView;
 import dev.agentloop.resilience.Breakers;
@@ -47,7 +49,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * Agents that call the tools of real, third-party MCP servers from npm through the whole loop:
  * {@code everything} (server-everything over stdio), {@code web} (server-everything over streamable
  * HTTP, a process this test starts and kills) and {@code files} (server-filesystem on a temporary
- * folder, its working directory). The scripted model of {@code scripts/mcp-script.json} drives them.
+ * folder, its working directory), and {@code legacy} (server-everything over the older HTTP+SSE
+ * transport). The scripted model of {@code scripts/mcp-script.json} drives them.
  */
 @SpringBootTest(classes = AgentLoopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"agentloop.llm.scripted.script=classpath:scripts/mcp-script.json",
@@ -64,6 +67,8 @@ class McpToolsScenarioTest {
   private static Path folder;
   private static int webPort;
   private static Process web;
+  private static int ssePort;
+  private static Process sse;
 
   @Autowired ProcessEngine engine;
   @Autowired AgentRuns runs;
@@ -79,12 +84,17 @@ class McpToolsScenarioTest {
     folder = Files.createTempDirectory("agentloop-mcp-files").toRealPath();
     webPort = NpmMcpServers.freePort();
     web = NpmMcpServers.startEverythingHttp(webPort);
+    ssePort = NpmMcpServers.freePort();
+    sse = NpmMcpServers.startEverythingSse(ssePort);
   }
 
   @AfterAll
   static void stopTheHttpServer() {
     if (web != null) {
       web.destroyForcibly();
+    }
+    if (sse != null) {
+      sse.destroyForcibly();
     }
   }
 
@@ -102,6 +112,8 @@ class McpToolsScenarioTest {
     properties.add("agentloop.tools.mcp.files.working-directory", () -> folder.toString());
     properties.add("agentloop.tools.mcp.web.url", () -> "http://127.0.0.1:" + webPort + "/mcp");
     properties.add("agentloop.tools.mcp.web.ping-interval", () -> "PT0.5S");
+    properties.add("agentloop.tools.mcp.legacy.url", () -> "http://127.0.0.1:" + ssePort + "/sse");
+    properties.add("agentloop.tools.mcp.legacy.transport", () -> "sse");
   }
 
   @AfterEach
@@ -129,7 +141,7 @@ class McpToolsScenarioTest {
   void should_call_tools_over_stdio_and_streamable_http_through_the_loop() {
     // when the model echoes over stdio and adds over HTTP in one turn, then asks for an image
     String run = runs.start(TestAgent.KEY, "mcp-tools: all of them");
-    RunView view = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    RunView view = answered(run);
 
     // then every observation is the server's text; the image is named, not put into the prompt
     assertThat(view.finalAnswer()).isEqualTo("echoed, added and looked");
@@ -143,9 +155,29 @@ class McpToolsScenarioTest {
   }
 
   @Test
+  void should_call_a_tool_of_a_server_that_offers_only_the_older_sse_transport() {
+    String run = runs.start(TestAgent.KEY, "mcp-sse: echo");
+
+    assertThat(answered(run).finalAnswer()).isEqualTo("echoed over SSE");
+    assertThat(steps(run, OBSERVATION).get(0).text("result")).isEqualTo("Echo: old");
+  }
+
+  @Test
+  void should_refuse_at_deployment_an_agent_that_allows_a_tool_its_server_does_not_list() {
+    assertThatThrownBy(() -> TestAgent.deployVariant(engine, "mcp-unknown-tool",
+        Map.of(AgentSettings.ALLOWED_TOOLS, "files__read_text_file, files__format_disk")))
+        .hasMessageContaining("agent property 'allowedTools' names the unknown tool 'files__format_disk'");
+
+    TestAgent.deployVariant(engine, "mcp-known-tools", Map.of(AgentSettings.ALLOWED_TOOLS,
+        "files__read_text_file, everything__echo, web__get-sum", AgentSettings.AUTO_ACCEPT_PLAN, "true"));
+    assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey("mcp-known-tools")
+        .count()).isOne();
+  }
+
+  @Test
   void should_refuse_arguments_that_break_the_input_schema_before_the_server_sees_them() {
     String run = runs.start(TestAgent.KEY, "mcp-schema: two plus three");
-    Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    answered(run);
 
     Step observation = steps(run, OBSERVATION).get(0);
     assertThat(observation.text("failure")).isEqualTo("invalid_arguments");
@@ -156,7 +188,7 @@ class McpToolsScenarioTest {
   @Test
   void should_give_the_model_a_tool_error_as_an_error_observation() {
     String run = runs.start(TestAgent.KEY, "mcp-is-error: read the notes");
-    RunView view = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    RunView view = answered(run);
 
     Step observation = steps(run, OBSERVATION).get(0);
     assertThat(observation.text("failure")).isEqualTo("failed");
@@ -164,6 +196,93 @@ class McpToolsScenarioTest {
         .contains("missing.txt");
     assertThat(view.finalAnswer()).isEqualTo("there is no such file");
     assertThat(breakers.find("mcp:files").orElseThrow().state()).isEqualTo("CLOSED");
+  }
+
+  @Test
+  void should_wait_for_approval_before_a_destructive_tool_and_gate_it_again_when_edited_after_the_run() throws IOException {
+    // given a run whose model writes a file with a destructive tool
+    String run = runs.start(TestAgent.ANSWER_REVIEWED, "mcp-write: a note");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    assertThat(local(approval, "tool1")).isEqualTo("files__write_file");
+    assertThat(folder.resolve("note.txt")).doesNotExist();
+
+    // when a person approves it, it runs, and the run waits with its answer
+    complete(approval, "carl", Map.of("decision1", "approve"));
+    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(folder.resolve("note.txt")).hasContent("first");
+    Step write = steps(run, StepKind.ACTION).get(0);
+    assertThat(steps(run, OBSERVATION).get(1).text("result")).isEqualTo("first");
+
+    // when the call is edited through the resume API
+    ResumeResult result = resume.edit(new StepEdit(run, write.stepNo(),
+        json("{\"arguments\": {\"path\": \"note.txt\", \"content\": \"second\"}}"), "other text",
+        runs.view(run).version(), "olga"));
+
+    // then the edit lists the write that happened, and the new call waits for a person again
+    assertThat(result.sideEffects()).singleElement().satisfies(effect -> assertThat(effect.tool())
+        .isEqualTo("files__write_file"));
+    Task again = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    assertThat(folder.resolve("note.txt")).hasContent("first");
+    complete(again, "carl", Map.of("decision1", "approve"));
+    await().atMost(Runs.PATIENCE).until(() -> Files.readString(folder.resolve("note.txt")).equals("second"));
+  }
+
+  @Test
+  void should_escape_when_the_http_server_dies_mid_run_and_recover_when_it_is_back() {
+    // given a run that used the HTTP server and waits for a person's approval
+    String run = runs.start(TestAgent.KEY, "mcp-down: echo, pause, echo");
+    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    assertThat(steps(run, OBSERVATION).get(0).text("result")).isEqualTo("Echo: before");
+
+    // when the server dies while the run waits, and the run goes on
+    web.destroyForcibly();
+    complete(approval, "carl", Map.of("decision1", "approve"));
+
+    // then its calls fail, the server's breaker opens, and the run escapes to agentStuck
+    Task stuck = awaitTask(run, ReactAgentProcess.AGENT_STUCK);
+    assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.ESCAPE_CODE.name()))
+        .isEqualTo(Escapes.TOOL_UNAVAILABLE);
+    List<Step> failed = steps(run, OBSERVATION).subList(2, steps(run, OBSERVATION).size());
+    assertThat(failed).isNotEmpty().allSatisfy(observation -> assertThat(observation.text("error")).isNotBlank());
+    assertThat(failed.get(failed.size() - 1).text("failure")).isEqualTo("unavailable");
+    assertThat(breakers.find("mcp:web").orElseThrow().state()).isEqualTo("OPEN");
+    assertThat(String.valueOf(local(stuck, "breakers"))).contains("mcp:web: OPEN");
+
+    // when the server is back and a person retries
+    web = NpmMcpServers.startEverythingHttp(webPort);
+    await().atMost(Runs.PATIENCE).until(() -> servers.connected("web").orElseThrow());
+    breakers.mcpServer("web").close();
+    complete(stuck, "ann", Map.of("decision", "retry"));
+
+    // then the call runs again and the run ends with the model's answer
+    RunView view = answered(run);
+    assertThat(view.finalAnswer()).isEqualTo("recovered");
+  }
+
+  @Test
+  void should_restart_a_stdio_server_that_died() {
+    // given the stdio server runs
+    List<ProcessHandle> before = NpmMcpServers.processes("server-everything/dist/index.js stdio");
+    assertThat(before).hasSize(1);
+
+    // when it dies
+    before.get(0).destroyForcibly();
+
+    // then it is started again, and its tools work
+    await().atMost(Runs.PATIENCE).until(() -> {
+      List<ProcessHandle> now = NpmMcpServers.processes("server-everything/dist/index.js stdio");
+      return now.size() == 1 && now.get(0).pid() != before.get(0).pid() && servers.connected("everything").orElseThrow();
+    });
+    String run = runs.start(TestAgent.KEY, "mcp-tools: after a restart");
+    assertThat(answered(run).finalAnswer()).isEqualTo("echoed, added and looked");
+  }
+
+  /**
+   * Waits until the run is answered and its answer readable: now and then the run's status reads
+   * ANSWERED a moment before its final answer step does (seen on H2; reported, not of this test's making).
+   */
+  private RunView answered(String run) {
+    return Runs.awaitView(runs, run, view -> view.status() == RunStatus.ANSWERED && view.finalAnswer() != null);
   }
 
   private List<Step> steps(String run, StepKind kind) {
@@ -184,6 +303,10 @@ class McpToolsScenarioTest {
     } finally {
       engine.getIdentityService().clearAuthentication();
     }
+  }
+
+  private Object local(Task task, String name) {
+    return engine.getTaskService().getVariableLocal(task.getId(), name);
   }
 
   private static JsonNode json(String text) {

@@ -53,8 +53,17 @@ final class NpmMcpServers {
 
   /** server-everything over streamable HTTP on the port, its endpoint {@code /mcp}; returns once it listens. */
   static Process startEverythingHttp(int port) {
+    return startEverything("streamableHttp", port);
+  }
+
+  /** server-everything over the older HTTP+SSE transport on the port, its endpoint {@code /sse}. */
+  static Process startEverythingSse(int port) {
+    return startEverything("sse", port);
+  }
+
+  private static Process startEverything(String transport, int port) {
     try {
-      ProcessBuilder builder = new ProcessBuilder(node(), everything(), "streamableHttp")
+      ProcessBuilder builder = new ProcessBuilder(node(), everything(), transport)
           .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
       builder.environment().put("PORT", String.valueOf(port));
       Process process = builder.start();
