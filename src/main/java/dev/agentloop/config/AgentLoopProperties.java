@@ -42,9 +42,20 @@ public record AgentLoopProperties(
       @NotNull Duration timeout,
       Double temperature,
       @Positive int maxConcurrentCalls,
-      @NotNull @Valid Scripted scripted) {
+      @NotNull @Valid Scripted scripted,
+      @NotNull @Valid Anthropic anthropic) {
 
-    public enum Provider { SCRIPTED, OPENAI }
+    public enum Provider { SCRIPTED, OPENAI, ANTHROPIC }
+
+    /**
+     * Anthropic's Messages API ({@code provider: anthropic}); model, key, timeout and temperature are
+     * the {@code agentloop.llm.*} ones.
+     *
+     * @param baseUrl the API's base, to which {@code messages} is appended
+     * @param maxTokens the most tokens one reply may have (Anthropic requires a limit)
+     * @param thinkingBudgetTokens tokens for extended thinking; 0 turns it off. Must be less than {@code maxTokens}
+     */
+    public record Anthropic(@NotBlank String baseUrl, @Positive int maxTokens, @PositiveOrZero int thinkingBudgetTokens) {}
 
     /** The scripted model: a JSON script resource, see {@code llm.scripted.Script}. */
     public record Scripted(@NotBlank String script) {}

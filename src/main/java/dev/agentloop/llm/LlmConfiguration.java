@@ -1,6 +1,7 @@
 package dev.agentloop.llm;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.llm.anthropic.AnthropicMessagesChatModel;
 import dev.agentloop.llm.openai.OpenAiCompatibleChatModel;
 import dev.agentloop.llm.scripted.Script;
 import dev.agentloop.llm.scripted.ScriptedChatModel;
@@ -31,6 +32,9 @@ public class LlmConfiguration {
       case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()));
       case OPENAI -> new OpenAiCompatibleChatModel(llm.baseUrl(), llm.apiKey(), llm.model(), llm.timeout(),
           llm.temperature(), modelPool(llm.maxConcurrentCalls()));
+      case ANTHROPIC -> new AnthropicMessagesChatModel(llm.anthropic().baseUrl(), llm.apiKey(), llm.model(),
+          llm.timeout(), llm.temperature(), llm.anthropic().maxTokens(), llm.anthropic().thinkingBudgetTokens(),
+          modelPool(llm.maxConcurrentCalls()));
     };
     LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
     return model;
