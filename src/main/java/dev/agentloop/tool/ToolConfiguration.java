@@ -11,6 +11,10 @@ import dev.agentloop.tool.mcp.McpServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.ObjectProvider;
@@ -66,6 +70,22 @@ public class ToolConfiguration {
   @Bean(destroyMethod = "close")
   McpServers agentLoopMcpServers(AgentLoopProperties properties) {
     return McpServers.start(properties.tools().mcp(), properties.tools().timeout());
+  }
+
+  /**
+   * The {@code mcpServers} component of {@code /actuator/health}: UP while every MCP server is
+   * connected, else DEGRADED (HTTP 200: the node works, some tools do not) naming those that are not.
+   */
+  @Bean
+  HealthIndicator mcpServersHealthIndicator(McpServers mcpServers) {
+    return () -> {
+      Map<String, String> down = mcpServers.notConnected();
+      if (down.isEmpty()) {
+        return Health.up().withDetail("servers", mcpServers.size()).build();
+      }
+      return Health.status(new Status("DEGRADED", "MCP servers not connected: " + String.join(", ", down.keySet())))
+          .withDetail("notConnected", down).build();
+    };
   }
 
   /** The tool beans, the tools declared remote in {@code agentloop.tools.remote} and those of the MCP servers. */

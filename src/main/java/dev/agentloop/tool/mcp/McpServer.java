@@ -85,6 +85,11 @@ final class McpServer implements ToolSource {
     return client != null;
   }
 
+  /** Why the server is not connected, or what last went wrong. */
+  String lastError() {
+    return lastError;
+  }
+
   /**
    * Checks the connection and makes a new one when there is none or it does not answer a ping.
    * Skips when another thread is at it.

@@ -50,8 +50,8 @@ public final class McpServers implements AutoCloseable {
     });
     CustomizableThreadFactory threads = new CustomizableThreadFactory("agentloop-mcp-");
     threads.setDaemon(true);
-    ScheduledExecutorService supervisor = Executors.newScheduledThreadPool(Math.max(1, Math.min(4, settings.size())),
-        threads);
+    // no thread at all in an application without MCP servers
+    ScheduledExecutorService supervisor = Executors.newScheduledThreadPool(Math.min(4, settings.size()), threads);
     Map<String, McpServer> servers = new LinkedHashMap<>();
     settings.forEach((name, server) -> servers.put(name, new McpServer(name, server, timeout, supervisor)));
     servers.values().forEach(McpServer::supervise);
@@ -70,6 +70,19 @@ public final class McpServers implements AutoCloseable {
   /** Whether the server of this name is connected now; empty when there is no such server. */
   public Optional<Boolean> connected(String server) {
     return Optional.ofNullable(servers.get(server)).map(McpServer::connected);
+  }
+
+  /** The servers that are not connected now, each with why (its last error). */
+  public Map<String, String> notConnected() {
+    Map<String, String> down = new java.util.TreeMap<>();
+    servers.values().stream().filter(server -> !server.connected())
+        .forEach(server -> down.put(server.name(), server.lastError()));
+    return down;
+  }
+
+  /** How many servers are configured. */
+  public int size() {
+    return servers.size();
   }
 
   /** Checks every server now, as the supervisor does every ping interval, and waits until done. */

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.AgentLoopApplication;
+import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.agent.AgentRuns;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -77,6 +79,7 @@ class McpToolsScenarioTest {
   @Autowired Breakers breakers;
   @Autowired McpServers servers;
   @Autowired ResumeService resume;
+  @LocalServerPort int port;
 
   @BeforeAll
   static void startTheHttpServer() throws IOException {
@@ -228,7 +231,7 @@ class McpToolsScenarioTest {
   }
 
   @Test
-  void should_escape_when_the_http_server_dies_mid_run_and_recover_when_it_is_back() {
+  void should_escape_when_the_http_server_dies_mid_run_and_recover_when_it_is_back() throws Exception {
     // given a run that used the HTTP server and waits for a person's approval
     String run = runs.start(TestAgent.KEY, "mcp-down: echo, pause, echo");
     Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
@@ -247,6 +250,10 @@ class McpToolsScenarioTest {
     assertThat(failed.get(failed.size() - 1).text("failure")).isEqualTo("unavailable");
     assertThat(breakers.find("mcp:web").orElseThrow().state()).isEqualTo("OPEN");
     assertThat(String.valueOf(local(stuck, "breakers"))).contains("mcp:web: OPEN");
+    JsonNode health = ApiClient.body(ApiClient.anonymous(port).get("/actuator/health"), 200);
+    assertThat(health.at("/components/breakers/description").asText()).contains("mcp:web OPEN");
+    assertThat(health.at("/components/mcpServers/status").asText()).isEqualTo("DEGRADED");
+    assertThat(health.at("/components/mcpServers/description").asText()).isEqualTo("MCP servers not connected: web");
 
     // when the server is back and a person retries
     web = NpmMcpServers.startEverythingHttp(webPort);
