@@ -16,12 +16,17 @@ import java.util.concurrent.ExecutorService;
  * A {@link ChatModel} for Anthropic's Messages API ({@code tool_use} / {@code tool_result} blocks).
  * LangChain4j's client blocks, so calls run on a bounded pool of their own; its own retries are off
  * because AgentLoop's resilience layer and the external-task retries decide. Extended thinking, when
- * given a budget, comes back as the reply's {@link ModelReply#reasoning()}, never as its text. The
- * API key goes only into the client's {@code x-api-key} header. Thread-safe.
+ * given a budget, comes back as the reply's {@link ModelReply#reasoning()}, never as its text; the
+ * thinking block of a turn that called tools is sent back with its tool results, as Anthropic
+ * requires (see {@link ThinkingBlocks}). The API key goes only into the client's {@code x-api-key}
+ * header. Thread-safe.
  */
 public class AnthropicMessagesChatModel implements ChatModel {
 
   private final AnthropicChatModel client;
+  /** For a tool turn whose thinking block is not at hand; the same client when thinking is off. */
+  private final AnthropicChatModel withoutThinking;
+  private final ThinkingBlocks thinking = new ThinkingBlocks(10_000);
   private final ExecutorService pool;
   private final String endpoint;
   private final String apiKey;
@@ -36,7 +41,18 @@ public class AnthropicMessagesChatModel implements ChatModel {
       throw new IllegalArgumentException("agentloop.llm.anthropic.thinking-budget-tokens (" + thinkingBudgetTokens
           + ") must be less than max-tokens (" + maxTokens + ")");
     }
-    AnthropicChatModel.AnthropicChatModelBuilder builder = AnthropicChatModel.builder()
+    this.withoutThinking = builder(baseUrl, apiKey, model, timeout, maxTokens).temperature(temperature).build();
+    // Anthropic accepts no temperature other than 1 with thinking on
+    this.client = thinkingBudgetTokens == 0 ? withoutThinking : builder(baseUrl, apiKey, model, timeout, maxTokens)
+        .thinkingType("enabled").thinkingBudgetTokens(thinkingBudgetTokens).sendThinking(true).build();
+    this.pool = pool;
+    this.endpoint = "anthropic:" + baseUrl;
+    this.apiKey = apiKey;
+  }
+
+  private static AnthropicChatModel.AnthropicChatModelBuilder builder(String baseUrl, String apiKey, String model,
+      Duration timeout, int maxTokens) {
+    return AnthropicChatModel.builder()
         .baseUrl(baseUrl)
         .apiKey(apiKey == null || apiKey.isBlank() ? "not-set" : apiKey)
         .modelName(model)
@@ -44,16 +60,6 @@ public class AnthropicMessagesChatModel implements ChatModel {
         .maxTokens(maxTokens)
         .returnThinking(true)
         .maxRetries(0);
-    if (thinkingBudgetTokens > 0) {
-      // Anthropic accepts no temperature other than 1 with thinking on
-      builder.thinkingType("enabled").thinkingBudgetTokens(thinkingBudgetTokens);
-    } else {
-      builder.temperature(temperature);
-    }
-    this.client = builder.build();
-    this.pool = pool;
-    this.endpoint = "anthropic:" + baseUrl;
-    this.apiKey = apiKey;
   }
 
   @Override
@@ -63,13 +69,16 @@ public class AnthropicMessagesChatModel implements ChatModel {
 
   @Override
   public CompletionStage<ModelReply> chat(ModelRequest request) {
-    ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request);
-    return CompletableFuture.supplyAsync(() -> call(chatRequest), pool);
+    boolean plain = client == withoutThinking || AnthropicWireMapping.lacksThinkingOfLastToolTurn(request, thinking);
+    ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request, plain ? ThinkingBlocks.NONE : thinking);
+    AnthropicChatModel chosen = plain ? withoutThinking : client;
+    return CompletableFuture.supplyAsync(() -> call(chosen, chatRequest), pool);
   }
 
-  private ModelReply call(ChatRequest chatRequest) {
+  private ModelReply call(AnthropicChatModel chosen, ChatRequest chatRequest) {
     try {
-      ChatResponse response = client.chat(chatRequest);
+      ChatResponse response = chosen.chat(chatRequest);
+      AnthropicWireMapping.rememberThinking(response, thinking);
       return AnthropicWireMapping.toModelReply(response);
     } catch (RuntimeException e) {
       throw new CompletionException(AnthropicErrors.classify(endpoint, apiKey, e));

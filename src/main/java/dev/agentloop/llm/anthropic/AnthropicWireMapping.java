@@ -31,13 +31,38 @@ final class AnthropicWireMapping {
 
   private AnthropicWireMapping() {}
 
-  static ChatRequest toChatRequest(ModelRequest request) {
+  /**
+   * @param thinking the thinking blocks of earlier replies, sent again with their tool calls
+   */
+  static ChatRequest toChatRequest(ModelRequest request, ThinkingBlocks thinking) {
     ChatRequest.Builder builder = ChatRequest.builder()
-        .messages(request.messages().stream().map(AnthropicWireMapping::toMessage).toList());
+        .messages(request.messages().stream().map(message -> toMessage(message, thinking)).toList());
     if (!request.tools().isEmpty()) {
       builder.toolSpecifications(request.tools().stream().map(AnthropicWireMapping::toSpecification).toList());
     }
     return builder.build();
+  }
+
+  /**
+   * Whether the request continues a tool turn whose thinking block is not at hand: with thinking on,
+   * Anthropic refuses such a request, so it goes without thinking.
+   */
+  static boolean lacksThinkingOfLastToolTurn(ModelRequest request, ThinkingBlocks thinking) {
+    for (int i = request.messages().size() - 1; i >= 0; i--) {
+      if (request.messages().get(i) instanceof ChatMessage.AssistantMessage assistant) {
+        return !assistant.toolCalls().isEmpty() && thinking.find(assistant.toolCalls().get(0).id()).isEmpty();
+      }
+    }
+    return false;
+  }
+
+  /** The reply's thinking, kept for the tool turn it leads to. */
+  static void rememberThinking(ChatResponse response, ThinkingBlocks thinking) {
+    AiMessage message = response.aiMessage();
+    if (message.hasToolExecutionRequests() && message.thinking() != null) {
+      thinking.remember(message.toolExecutionRequests().stream().map(ToolExecutionRequest::id).toList(),
+          new ThinkingBlocks.Block(message.thinking(), Map.copyOf(message.attributes())));
+    }
   }
 
   static ModelReply toModelReply(ChatResponse response) {
@@ -53,7 +78,7 @@ final class AnthropicWireMapping {
     return new ModelReply(message.text(), message.thinking(), calls, tokens);
   }
 
-  private static dev.langchain4j.data.message.ChatMessage toMessage(ChatMessage message) {
+  private static dev.langchain4j.data.message.ChatMessage toMessage(ChatMessage message, ThinkingBlocks thinking) {
     if (message instanceof ChatMessage.SystemMessage system) {
       return SystemMessage.from(system.text());
     }
@@ -61,10 +86,14 @@ final class AnthropicWireMapping {
       return UserMessage.from(user.text());
     }
     if (message instanceof ChatMessage.AssistantMessage assistant) {
-      return assistant.toolCalls().isEmpty()
-          ? AiMessage.from(assistant.text())
-          : AiMessage.from(assistant.text().isEmpty() ? null : assistant.text(),
-              assistant.toolCalls().stream().map(AnthropicWireMapping::toRequest).toList());
+      if (assistant.toolCalls().isEmpty()) {
+        return AiMessage.from(assistant.text());
+      }
+      AiMessage.Builder builder = AiMessage.builder().text(assistant.text().isEmpty() ? null : assistant.text())
+          .toolExecutionRequests(assistant.toolCalls().stream().map(AnthropicWireMapping::toRequest).toList());
+      thinking.find(assistant.toolCalls().get(0).id())
+          .ifPresent(block -> builder.thinking(block.thinking()).attributes(block.attributes()));
+      return builder.build();
     }
     ChatMessage.ToolResultMessage tool = (ChatMessage.ToolResultMessage) message;
     return ToolExecutionResultMessage.from(tool.callId(), tool.toolName(), tool.text());

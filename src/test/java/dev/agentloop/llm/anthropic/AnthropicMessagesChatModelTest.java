@@ -136,6 +136,39 @@ class AnthropicMessagesChatModelTest {
   }
 
   @Test
+  void should_send_the_thinking_block_of_a_tool_turn_back_with_its_tool_results() {
+    // given thinking on, and a reply that thought, then called a tool
+    server.respond(200, message("tool_use", 40, 90, thinking("I should compute 6 * 7."),
+        toolUse("toolu_t1", "calculator", "{\"expression\": \"6 * 7\"}")));
+    server.respond(200, message("end_turn", 80, 10, text("42")));
+    server.respond(200, message("end_turn", 80, 10, text("42 again")));
+    AnthropicMessagesChatModel model = model(2048);
+    ModelReply first = reply(model.chat(request(List.of(CALCULATOR), new ChatMessage.UserMessage("6 * 7?"))));
+
+    // when the tool result goes back, and later a turn whose thinking the adapter never saw (an edited call)
+    reply(model.chat(request(List.of(CALCULATOR), new ChatMessage.UserMessage("6 * 7?"),
+        new ChatMessage.AssistantMessage("", first.toolCalls()),
+        new ChatMessage.ToolResultMessage("toolu_t1", "calculator", "42"))));
+    reply(model.chat(request(List.of(CALCULATOR), new ChatMessage.UserMessage("6 * 7?"),
+        new ChatMessage.AssistantMessage("", List.of(new ToolCall("edited_1", "calculator", "{\"expression\": \"6*7\"}"))),
+        new ChatMessage.ToolResultMessage("edited_1", "calculator", "42"))));
+
+    // then the thinking block went back with its signature, before the tool_use, thinking still on ...
+    assertThat(first.reasoning()).isEqualTo("I should compute 6 * 7.");
+    JsonNode second = server.requests().get(1).body();
+    JsonNode assistant = second.path("messages").get(1).path("content");
+    assertThat(assistant.get(0).path("type").asText()).isEqualTo("thinking");
+    assertThat(assistant.get(0).path("thinking").asText()).isEqualTo("I should compute 6 * 7.");
+    assertThat(assistant.get(0).path("signature").asText()).isEqualTo("EqQBCkgIARABGAIiQL2Yx9s0eFqv3Q1p5hJ");
+    assertThat(assistant.get(1).path("type").asText()).isEqualTo("tool_use");
+    assertThat(second.path("thinking").path("type").asText()).isEqualTo("enabled");
+    // ... and the turn without its block went without thinking, which Anthropic would refuse otherwise
+    JsonNode third = server.requests().get(2).body();
+    assertThat(third.has("thinking")).isFalse();
+    assertThat(third.path("messages").get(1).toString()).doesNotContain("\"thinking\"");
+  }
+
+  @Test
   void should_refuse_a_thinking_budget_that_leaves_no_room_for_the_answer() {
     assertThatThrownBy(() -> new AnthropicMessagesChatModel(server.baseUrl(), API_KEY, "claude-test", TIMEOUT, null,
         1024, 1024, pool)).hasMessage("agentloop.llm.anthropic.thinking-budget-tokens (1024) must be less than"
