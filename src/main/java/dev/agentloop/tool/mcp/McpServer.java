@@ -4,7 +4,7 @@ import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolException;
 import dev.agentloop.tool.ToolSource;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
@@ -16,9 +16,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
 
 /**
  * One MCP server: its connection and the tools it lists. Connected once per node; supervised by
@@ -39,9 +41,9 @@ final class McpServer implements ToolSource {
   private final Duration timeout;
   private final Executor supervisor;
   private final ReentrantLock connecting = new ReentrantLock();
-  private volatile McpSyncClient client;
+  private volatile McpAsyncClient client;
   /** The client whose stdio process ended, so that the supervisor connects anew without a ping first. */
-  private volatile McpSyncClient exited;
+  private volatile McpAsyncClient exited;
   private volatile Map<String, AgentTool> tools = Map.of();
   private volatile boolean listed;
   private volatile String lastError = "not connected yet";
@@ -99,12 +101,12 @@ final class McpServer implements ToolSource {
       return;
     }
     try {
-      McpSyncClient current = client;
+      McpAsyncClient current = client;
       if (current != null && current == exited) {
         disconnect("its process exited");
       } else if (current != null) {
         try {
-          current.ping();
+          current.ping().block(timeout);
           return;
         } catch (RuntimeException e) {
           LOG.warn("MCP server '{}' does not answer ({}); connecting again", name, McpError.aggregateExceptionMessages(e));
@@ -118,12 +120,12 @@ final class McpServer implements ToolSource {
   }
 
   McpSchema.CallToolResult call(String toolName, Map<String, Object> arguments) throws Exception {
-    McpSyncClient current = client;
+    McpAsyncClient current = client;
     if (current == null) {
       throw new McpServerDownException("MCP server '" + name + "' is not connected (" + lastError + ")");
     }
     try {
-      return current.callTool(new McpSchema.CallToolRequest(toolName, arguments));
+      return current.callTool(new McpSchema.CallToolRequest(toolName, arguments)).block(timeout);
     } catch (McpError e) {
       McpSchema.JSONRPCResponse.JSONRPCError error = e.getJsonRpcError();
       Integer code = error == null ? null : error.code();
@@ -135,8 +137,20 @@ final class McpServer implements ToolSource {
       throw e;
     } catch (RuntimeException e) {
       supervisor.execute(this::supervise);
+      if (hasTimeout(e)) {
+        throw new TimeoutException("MCP server '" + name + "' did not answer within " + timeout.toMillis() + " ms");
+      }
       throw e;
     }
+  }
+
+  private static boolean hasTimeout(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   void close() {
@@ -150,15 +164,18 @@ final class McpServer implements ToolSource {
 
   private void connect() {
     McpClientTransport transport = McpTransports.create(settings);
-    McpSyncClient fresh = McpClient.sync(transport)
+    Duration startup = settings.startupTimeout();
+    // the SDK's own limit only bounds what nobody waits for: callers wait with their own time-outs
+    McpAsyncClient fresh = McpClient.async(transport)
         .clientInfo(CLIENT)
-        .requestTimeout(timeout)
-        .initializationTimeout(settings.startupTimeout())
-        .toolsChangeConsumer(this::listed)
+        .requestTimeout(startup.compareTo(timeout) > 0 ? startup : timeout)
+        .initializationTimeout(startup)
+        .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> listed(tools)))
         .build();
     try {
-      McpSchema.InitializeResult init = fresh.initialize();
-      listed(listAll(fresh));
+      // a node server may take seconds to start on a busy machine: starting has its own time-out
+      McpSchema.InitializeResult init = fresh.initialize().block(startup);
+      listed(listAll(fresh, startup));
       client = fresh;
       if (transport instanceof StdioClientTransport stdio) {
         watchExit(stdio, fresh);
@@ -176,7 +193,7 @@ final class McpServer implements ToolSource {
    * Restarts a stdio server as soon as its process ends, rather than at the next failed ping, which
    * would wait for the request time-out. One waiting daemon thread per stdio server.
    */
-  private void watchExit(StdioClientTransport transport, McpSyncClient watched) {
+  private void watchExit(StdioClientTransport transport, McpAsyncClient watched) {
     Thread watcher = new Thread(() -> {
       try {
         transport.awaitForExit();
@@ -194,7 +211,7 @@ final class McpServer implements ToolSource {
   }
 
   private void disconnect(String why) {
-    McpSyncClient current = client;
+    McpAsyncClient current = client;
     client = null;
     lastError = why;
     if (current != null) {
@@ -206,11 +223,14 @@ final class McpServer implements ToolSource {
     }
   }
 
-  private static List<McpSchema.Tool> listAll(McpSyncClient client) {
+  private static List<McpSchema.Tool> listAll(McpAsyncClient client, Duration wait) {
     List<McpSchema.Tool> all = new ArrayList<>();
     String cursor = null;
     do {
-      McpSchema.ListToolsResult page = client.listTools(cursor);
+      McpSchema.ListToolsResult page = client.listTools(cursor).block(wait);
+      if (page == null || page.tools() == null) {
+        break;
+      }
       all.addAll(page.tools());
       cursor = page.nextCursor();
     } while (cursor != null && !cursor.isEmpty());

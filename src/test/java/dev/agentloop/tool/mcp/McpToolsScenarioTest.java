@@ -26,6 +26,8 @@ import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,6 +82,7 @@ class McpToolsScenarioTest {
   @Autowired McpServers servers;
   @Autowired ResumeService resume;
   @LocalServerPort int port;
+  @Autowired MeterRegistry meters;
 
   @BeforeAll
   static void startTheHttpServer() throws IOException {
@@ -109,6 +112,7 @@ class McpToolsScenarioTest {
     properties.add("agentloop.tools.mcp.everything.args[0]", NpmMcpServers::everything);
     properties.add("agentloop.tools.mcp.everything.args[1]", () -> "stdio");
     properties.add("agentloop.tools.mcp.everything.ping-interval", () -> "PT0.5S");
+    properties.add("agentloop.tools.mcp.everything.timeout", () -> "PT1S");
     properties.add("agentloop.tools.mcp.files.command", () -> node);
     properties.add("agentloop.tools.mcp.files.args[0]", NpmMcpServers::filesystem);
     properties.add("agentloop.tools.mcp.files.args[1]", () -> folder.toString());
@@ -175,6 +179,21 @@ class McpToolsScenarioTest {
         "files__read_text_file, everything__echo, web__get-sum", AgentSettings.AUTO_ACCEPT_PLAN, "true"));
     assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey("mcp-known-tools")
         .count()).isOne();
+  }
+
+  @Test
+  void should_count_a_server_that_does_not_answer_in_time_as_a_transient_failure_and_retry() {
+    double before = transientFailures("everything__trigger-long-running-operation");
+
+    String run = runs.start(TestAgent.KEY, "mcp-timeout: a slow operation");
+    RunView view = answered(run);
+
+    Step observation = steps(run, OBSERVATION).get(0);
+    assertThat(observation.text("failure")).isEqualTo("failed");
+    assertThat(observation.text("error")).startsWith("'everything__trigger-long-running-operation' failed: ")
+        .endsWith("MCP server 'everything' did not answer within 1000 ms");
+    assertThat(transientFailures("everything__trigger-long-running-operation") - before).isEqualTo(3);
+    assertThat(view.finalAnswer()).isEqualTo("too slow");
   }
 
   @Test
@@ -290,6 +309,11 @@ class McpToolsScenarioTest {
    */
   private RunView answered(String run) {
     return Runs.awaitView(runs, run, view -> view.status() == RunStatus.ANSWERED && view.finalAnswer() != null);
+  }
+
+  private double transientFailures(String tool) {
+    Counter counter = meters.find("agentloop.tool.failures").tags("tool", tool, "class", "transient").counter();
+    return counter == null ? 0 : counter.count();
   }
 
   private List<Step> steps(String run, StepKind kind) {
