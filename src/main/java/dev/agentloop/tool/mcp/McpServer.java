@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -25,8 +26,10 @@ import reactor.core.publisher.Mono;
 /**
  * One MCP server: its connection and the tools it lists. Connected once per node; supervised by
  * {@link McpServers}, which pings it and connects again (for stdio: starts the process again) when
- * it died — a stdio server at once when its process ends; never started per call. A call while it is down fails at once with a transient
- * {@link McpServerDownException} and asks for a reconnection. The tools are listed on every
+ * it died, a stdio server at once when its process ends; never started per call. A call while it
+ * is down fails at once with a transient {@link McpServerDownException}; a call that fails on the
+ * wire asks for a check of the connection. Starting (initialize, list) waits up to the
+ * {@code startup-timeout}, a call or ping up to the server's {@code timeout}. The tools are listed on every
  * connection and whenever the server notifies {@code notifications/tools/list_changed}; the last
  * list stays while the server is down, so that calls of its tools fail as unavailable (and open its
  * breaker) instead of as unknown tools. Thread-safe.
@@ -125,7 +128,12 @@ final class McpServer implements ToolSource {
       throw new McpServerDownException("MCP server '" + name + "' is not connected (" + lastError + ")");
     }
     try {
-      return current.callTool(new McpSchema.CallToolRequest(toolName, arguments)).block(timeout);
+      McpSchema.CallToolResult result = current.callTool(new McpSchema.CallToolRequest(toolName, arguments))
+          .block(timeout);
+      if (result == null) {
+        throw new McpServerDownException("MCP server '" + name + "' closed the call without a result");
+      }
+      return result;
     } catch (McpError e) {
       McpSchema.JSONRPCResponse.JSONRPCError error = e.getJsonRpcError();
       Integer code = error == null ? null : error.code();
@@ -133,14 +141,23 @@ final class McpServer implements ToolSource {
         // the server answered and refused this call: the model reads why
         throw new ToolException("MCP server '" + name + "' refused the call: " + e.getMessage());
       }
-      supervisor.execute(this::supervise);
+      checkSoon();
       throw e;
     } catch (RuntimeException e) {
-      supervisor.execute(this::supervise);
+      checkSoon();
       if (hasTimeout(e)) {
         throw new TimeoutException("MCP server '" + name + "' did not answer within " + timeout.toMillis() + " ms");
       }
       throw e;
+    }
+  }
+
+  /** Asks the supervisor to check the connection now, rather than at the next ping. */
+  private void checkSoon() {
+    try {
+      supervisor.execute(this::supervise);
+    } catch (RejectedExecutionException e) {
+      // the application stops: nothing to reconnect
     }
   }
 
@@ -203,7 +220,7 @@ final class McpServer implements ToolSource {
       exited = watched;
       if (client == watched) {
         LOG.warn("MCP server '{}' exited; starting it again", name);
-        supervisor.execute(this::supervise);
+        checkSoon();
       }
     }, "agentloop-mcp-" + name + "-exit");
     watcher.setDaemon(true);
