@@ -34,7 +34,9 @@ import org.springframework.test.context.DynamicPropertySource;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"agentloop.llm.provider=anthropic", "agentloop.llm.api-key=sk-ant-fake-key",
         "agentloop.llm.model=claude-test", "agentloop.llm.timeout=PT5S",
-        "agentloop.llm.anthropic.thinking-budget-tokens=1024"})
+        "agentloop.llm.anthropic.thinking-budget-tokens=1024",
+        // a context of its own: the engine named "default" (behind /engine-rest) stays the shared test context's
+        "camunda.bpm.process-engine-name=anthropicAgent"})
 @ActiveProfiles("test")
 class AnthropicAgentTest {
 

@@ -58,6 +58,8 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = AgentLoopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"agentloop.llm.scripted.script=classpath:scripts/mcp-script.json",
+        // a context of its own: the engine named "default" (behind /engine-rest) stays the shared test context's
+        "camunda.bpm.process-engine-name=mcpTools",
         // the web server's breaker opens at its first failure and stays open until a test closes it
         "agentloop.resilience.tool-breakers.web.failure-threshold=1",
         "agentloop.resilience.tool-breakers.web.failure-executions=1",
