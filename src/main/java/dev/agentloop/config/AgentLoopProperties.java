@@ -11,6 +11,8 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -127,7 +129,8 @@ public record AgentLoopProperties(
     public Tools {
       approval = approval == null ? Map.of() : Map.copyOf(approval);
       remote = remote == null ? Map.of() : Map.copyOf(remote);
-      mcp = mcp == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(mcp));
+      // in the order configured: servers start in this order
+      mcp = mcp == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(mcp));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.agentloop.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
 
 /**
  * A tool the model can call. Register one as a Spring bean and list its name in an agent's
@@ -42,8 +43,8 @@ public interface AgentTool {
    * The MCP server whose tool this is; empty for a tool of this application. All tools of one server
    * share one circuit breaker, since they fail together when the server is down. Default: empty.
    */
-  default java.util.Optional<String> mcpServer() {
-    return java.util.Optional.empty();
+  default Optional<String> mcpServer() {
+    return Optional.empty();
   }
 
   /**
