@@ -143,7 +143,7 @@ public class AgentDiagramRules {
       return List.of();
     }
     return settings.allowedTools().stream()
-        .filter(tool -> !tool.equals(AgentSettings.ALL_TOOLS) && !tools.contains(tool))
+        .filter(tool -> !tool.equals(AgentSettings.ALL_TOOLS) && !tools.accepts(tool))
         .sorted()
         .map(tool -> new Finding(elementId, prefix(elementId, name) + "names the unknown tool '" + tool
             + "'; registered tools: " + String.join(", ", new TreeSet<>(tools.names()))))
@@ -174,7 +174,9 @@ public class AgentDiagramRules {
       findings.add(missing(setOn, think, AgentSettings.AUTO_ACCEPT_ANSWER, "is false, so answers wait for a review,"
           + " but the diagram has no answer review task: add one (Agent: review (answer)) or set it to true"));
     }
-    List<String> approved = tools.names().stream()
+    // an allowed tool of an MCP server not listed yet counts too: it may well have side effects
+    List<String> approved = java.util.stream.Stream.concat(tools.names().stream(),
+            settings.allowedTools().stream().filter(tools::accepts)).distinct()
         .filter(tool -> settings.allows(tool) && approvals.needsApproval(tool)).sorted().toList();
     if (!approved.isEmpty() && !reviews.contains(APPROVAL)) {
       findings.add(missing(setOn, think, AgentSettings.ALLOWED_TOOLS, "allows " + String.join(", ", approved)

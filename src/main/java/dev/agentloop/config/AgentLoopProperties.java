@@ -1,5 +1,6 @@
 package dev.agentloop.config;
 
+import dev.agentloop.tool.mcp.McpServerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
@@ -10,6 +11,8 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -41,9 +44,20 @@ public record AgentLoopProperties(
       @NotNull Duration timeout,
       Double temperature,
       @Positive int maxConcurrentCalls,
-      @NotNull @Valid Scripted scripted) {
+      @NotNull @Valid Scripted scripted,
+      @NotNull @Valid Anthropic anthropic) {
 
-    public enum Provider { SCRIPTED, OPENAI }
+    public enum Provider { SCRIPTED, OPENAI, ANTHROPIC }
+
+    /**
+     * Anthropic's Messages API ({@code provider: anthropic}); model, key, timeout and temperature are
+     * the {@code agentloop.llm.*} ones.
+     *
+     * @param baseUrl the API's base, to which {@code messages} is appended
+     * @param maxTokens the most tokens one reply may have (Anthropic requires a limit)
+     * @param thinkingBudgetTokens tokens for extended thinking; 0 turns it off. Must be less than {@code maxTokens}
+     */
+    public record Anthropic(@NotBlank String baseUrl, @Positive int maxTokens, @PositiveOrZero int thinkingBudgetTokens) {}
 
     /** The scripted model: a JSON script resource, see {@code llm.scripted.Script}. */
     public record Scripted(@NotBlank String script) {}
@@ -100,6 +114,7 @@ public record AgentLoopProperties(
    * @param approval per tool name whether a person approves its calls; a tool not named here needs
    *     approval exactly when it has side effects
    * @param remote tools served by remote workers on topic {@code agentloop.tool.<name>}, by name
+   * @param mcp MCP servers by name, whose tools agents call as {@code <server>__<tool>}
    */
   public record Tools(
       @NotNull Duration timeout,
@@ -108,11 +123,14 @@ public record AgentLoopProperties(
       Map<String, @Valid Remote> remote,
       @NotNull @Valid HttpGet httpGet,
       @NotNull @Valid ReadDocument readDocument,
-      @NotNull @Valid Flaky flaky) {
+      @NotNull @Valid Flaky flaky,
+      Map<String, McpServerSettings> mcp) {
 
     public Tools {
       approval = approval == null ? Map.of() : Map.copyOf(approval);
       remote = remote == null ? Map.of() : Map.copyOf(remote);
+      // in the order configured: servers start in this order
+      mcp = mcp == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(mcp));
     }
 
     /**

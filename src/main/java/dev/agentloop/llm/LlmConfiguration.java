@@ -2,6 +2,7 @@ package dev.agentloop.llm;
 
 import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.config.AgentLoopThreads;
+import dev.agentloop.llm.anthropic.AnthropicMessagesChatModel;
 import dev.agentloop.llm.openai.OpenAiCompatibleChatModel;
 import dev.agentloop.llm.scripted.Script;
 import dev.agentloop.llm.scripted.ScriptedChatModel;
@@ -32,6 +33,8 @@ public class LlmConfiguration {
       case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), pool);
       case OPENAI -> new OpenAiCompatibleChatModel(llm.baseUrl(), llm.apiKey(), llm.model(), llm.timeout(),
           llm.temperature(), pool);
+      case ANTHROPIC -> new AnthropicMessagesChatModel(llm.anthropic().baseUrl(), llm.apiKey(), llm.model(),
+          llm.timeout(), llm.temperature(), llm.anthropic().maxTokens(), llm.anthropic().thinkingBudgetTokens(), pool);
     };
     LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
     return model;

@@ -5,9 +5,9 @@ import java.util.Objects;
 /**
  * A circuit breaker as the API, the health check and the agentStuck task show it.
  *
- * @param name {@code tool:<tool name>} or {@code model:<endpoint>}
- * @param kind {@code tool} or {@code model}
- * @param target the tool's name or the model endpoint
+ * @param name {@code tool:<tool name>}, {@code mcp:<server>} or {@code model:<endpoint>}
+ * @param kind {@code tool}, {@code mcp} (an MCP server, for all its tools) or {@code model}
+ * @param target the tool's name, the MCP server's name or the model endpoint
  * @param state {@code CLOSED}, {@code OPEN} or {@code HALF_OPEN}. An open breaker stays OPEN until the
  *     first call after its delay, which it lets through as a trial (then HALF_OPEN)
  */

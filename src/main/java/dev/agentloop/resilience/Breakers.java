@@ -15,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The circuit breakers of this JVM: one per tool and one per model endpoint, each created once from
+ * The circuit breakers of this JVM: one per tool, one per MCP server (shared by all its tools) and
+ * one per model endpoint, each created once from
  * the typed settings and shared by every run. A breaker counts an attempt as failed when its error
  * is not persistent (a persistent error says the input was wrong, not that the target is unwell) and
  * as succeeded otherwise. Thread-safe.
@@ -26,7 +27,7 @@ public class Breakers {
 
   /** What a breaker guards. */
   public enum Kind {
-    TOOL, MODEL;
+    TOOL, MCP, MODEL;
 
     public String value() {
       return name().toLowerCase(Locale.ROOT);
@@ -59,6 +60,14 @@ public class Breakers {
   /** The breaker of a tool, created on first use. */
   public <R> CircuitBreaker<R> tool(String toolName) {
     return typed(breaker(Kind.TOOL, toolName));
+  }
+
+  /**
+   * The breaker of an MCP server, created on first use; its settings are those of the tool breakers,
+   * or of {@code tool-breakers.<server>}.
+   */
+  public <R> CircuitBreaker<R> mcpServer(String server) {
+    return typed(breaker(Kind.MCP, server));
   }
 
   /** The breaker of a model endpoint, created on first use. */

@@ -19,7 +19,8 @@ import java.util.function.Supplier;
 
 /**
  * The tools' {@link ToolCallGuard}: retry (transient errors; tools with side effects only when
- * {@code retry.side-effects} allows) → the tool's circuit breaker → the attempt, which runs the tool
+ * {@code retry.side-effects} allows) → the tool's circuit breaker (its MCP server's, for a tool of
+ * an MCP server) → the attempt, which runs the tool
  * under the tool time-out. An open breaker fails the call at once with a
  * {@link ToolUnavailableException}, without calling the tool. Attempts and retry delays run on the given
  * scheduler (AgentLoop's threads), never on the JDK's common pool. Thread-safe.
@@ -44,12 +45,14 @@ class GuardedToolCalls implements ToolCallGuard {
 
   @Override
   public CompletionStage<String> call(AgentTool tool, Supplier<CompletionStage<String>> attempt) {
-    CircuitBreaker<String> breaker = breakers.tool(tool.name());
+    Breakers.Kind kind = tool.mcpServer().isPresent() ? Breakers.Kind.MCP : Breakers.Kind.TOOL;
+    String target = tool.mcpServer().orElse(tool.name());
+    CircuitBreaker<String> breaker = kind == Breakers.Kind.MCP ? breakers.mcpServer(target) : breakers.tool(target);
     long start = System.nanoTime();
     Supplier<CompletionStage<String>> counted = () -> attempt.get().whenComplete((result, error) -> {
       if (error != null && !(ErrorClassifier.unwrap(error) instanceof CircuitBreakerOpenException)) {
         metrics.toolFailure(tool.name(), classifier.classify(error));
-        breakers.noteFailure(Breakers.Kind.TOOL, tool.name(), error);
+        breakers.noteFailure(kind, target, error);
       }
     });
     return Failsafe.with(retryPolicy(tool), breaker).with(scheduler).getStageAsync(counted::get).handle((result, error) -> {
@@ -62,7 +65,7 @@ class GuardedToolCalls implements ToolCallGuard {
       if (failure instanceof CircuitBreakerOpenException open) {
         metrics.toolCall(tool.name(), latency, Outcome.REJECTED);
         throw new CompletionException(unavailable(tool.name(), open.getCircuitBreaker().getRemainingDelay(),
-            breakers.lastFailure(Breakers.Kind.TOOL, tool.name())));
+            breakers.lastFailure(kind, target)));
       }
       metrics.toolCall(tool.name(), latency, Outcome.FAILURE);
       throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);

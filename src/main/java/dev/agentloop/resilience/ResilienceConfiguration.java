@@ -3,6 +3,7 @@ package dev.agentloop.resilience;
 import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.config.AgentLoopThreads;
 import dev.agentloop.llm.ChatModel;
+import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -32,20 +33,25 @@ public class ResilienceConfiguration {
   }
 
   /**
-   * A breaker for every tool and for the model endpoint from the start, so that all of them are listed.
-   * Settings for a tool nobody registered fail the start.
+   * A breaker for every tool (for every MCP server, whose tools share one) and for the model endpoint
+   * from the start, so that all of them are listed. Settings for a tool or MCP server nobody
+   * registered fail the start.
    */
   @Bean
   Breakers breakers(AgentLoopProperties properties, ErrorClassifier classifier, ResilienceMetrics metrics,
       ToolRegistry tools, ChatModel model) {
     AgentLoopProperties.Resilience resilience = properties.resilience();
-    resilience.toolBreakers().keySet().stream().filter(name -> !tools.contains(name)).findFirst().ifPresent(name -> {
-      throw new IllegalArgumentException("agentloop.resilience.tool-breakers names an unknown tool '" + name
-          + "'; registered tools: " + String.join(", ", tools.names()));
-    });
+    resilience.toolBreakers().keySet().stream().filter(name -> !tools.contains(name) && !tools.sources().contains(name))
+        .findFirst().ifPresent(name -> {
+          throw new IllegalArgumentException("agentloop.resilience.tool-breakers names an unknown tool '" + name
+              + "'; registered tools: " + String.join(", ", tools.names()) + "; MCP servers: "
+              + String.join(", ", tools.sources()));
+        });
     Breakers breakers = new Breakers(resilience.toolBreaker(), resilience.toolBreakers(), resilience.modelBreaker(),
         classifier, metrics);
-    tools.names().forEach(breakers::tool);
+    tools.names().stream().filter(name -> tools.find(name).flatMap(AgentTool::mcpServer).isEmpty())
+        .forEach(breakers::tool);
+    tools.sources().forEach(breakers::mcpServer);
     breakers.model(model.endpoint());
     return breakers;
   }

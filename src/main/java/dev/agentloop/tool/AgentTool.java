@@ -1,6 +1,7 @@
 package dev.agentloop.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
 
 /**
  * A tool the model can call. Register one as a Spring bean and list its name in an agent's
@@ -36,6 +37,14 @@ public interface AgentTool {
    */
   default boolean caseInsensitiveArguments() {
     return false;
+  }
+
+  /**
+   * The MCP server whose tool this is; empty for a tool of this application. All tools of one server
+   * share one circuit breaker, since they fail together when the server is down. Default: empty.
+   */
+  default Optional<String> mcpServer() {
+    return Optional.empty();
   }
 
   /**

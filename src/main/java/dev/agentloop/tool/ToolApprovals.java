@@ -15,17 +15,20 @@ public class ToolApprovals {
   public ToolApprovals(ToolRegistry registry, Map<String, Boolean> configured) {
     this.registry = registry;
     this.configured = Map.copyOf(configured);
-    configured.keySet().stream().filter(name -> !registry.contains(name)).findFirst().ifPresent(name -> {
+    configured.keySet().stream().filter(name -> !registry.accepts(name)).findFirst().ifPresent(name -> {
       throw new IllegalArgumentException("agentloop.tools.approval names an unknown tool '" + name + "'");
     });
   }
 
-  /** Unknown tools need no approval: their calls are refused anyway. */
+  /**
+   * Unknown tools need no approval: their calls are refused anyway. A tool of an MCP server that has
+   * not listed its tools yet does: nothing tells yet that it has no side effects.
+   */
   public boolean needsApproval(String toolName) {
     Boolean setting = configured.get(toolName);
     if (setting != null) {
       return setting;
     }
-    return registry.find(toolName).map(AgentTool::sideEffects).orElse(false);
+    return registry.find(toolName).map(AgentTool::sideEffects).orElseGet(() -> registry.accepts(toolName));
   }
 }

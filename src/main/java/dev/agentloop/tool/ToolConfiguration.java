@@ -8,9 +8,14 @@ import dev.agentloop.tool.builtin.CurrentTimeTool;
 import dev.agentloop.tool.builtin.FlakyTool;
 import dev.agentloop.tool.builtin.HttpGetTool;
 import dev.agentloop.tool.builtin.ReadDocumentTool;
+import dev.agentloop.tool.mcp.McpServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.ObjectProvider;
@@ -19,7 +24,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
 
-/** The built-in tools, the registry of every {@link AgentTool} bean and remote tool, approvals, and the runner's pool. */
+/**
+ * The built-in tools, the MCP servers, the registry of every {@link AgentTool} bean, remote tool and
+ * MCP tool, approvals, and the runner's pool.
+ */
 @Configuration(proxyBeanMethods = false)
 public class ToolConfiguration {
 
@@ -59,13 +67,35 @@ public class ToolConfiguration {
     return new AskHumanTool();
   }
 
-  /** The tool beans and the tools declared remote in {@code agentloop.tools.remote}. */
+  /** The servers of {@code agentloop.tools.mcp}, connected (stdio ones started) once per node, stopped on shutdown. */
+  @Bean(destroyMethod = "close")
+  McpServers agentLoopMcpServers(AgentLoopProperties properties) {
+    return McpServers.start(properties.tools().mcp(), properties.tools().timeout());
+  }
+
+  /**
+   * The {@code mcpServers} component of {@code /actuator/health}: UP while every MCP server is
+   * connected, else DEGRADED (HTTP 200: the node works, some tools do not) naming those that are not.
+   */
   @Bean
-  ToolRegistry toolRegistry(List<AgentTool> tools, AgentLoopProperties properties) {
+  HealthIndicator mcpServersHealthIndicator(McpServers mcpServers) {
+    return () -> {
+      Map<String, String> down = mcpServers.notConnected();
+      if (down.isEmpty()) {
+        return Health.up().withDetail("servers", mcpServers.size()).build();
+      }
+      return Health.status(new Status("DEGRADED", "MCP servers not connected: " + String.join(", ", down.keySet())))
+          .withDetail("notConnected", down).build();
+    };
+  }
+
+  /** The tool beans, the tools declared remote in {@code agentloop.tools.remote} and those of the MCP servers. */
+  @Bean
+  ToolRegistry toolRegistry(List<AgentTool> tools, AgentLoopProperties properties, McpServers mcpServers) {
     List<AgentTool> all = new ArrayList<>(tools);
     properties.tools().remote().forEach((name, remote) ->
         all.add(RemoteTool.of(name, remote.description(), remote.parameters(), remote.sideEffects())));
-    return new ToolRegistry(all);
+    return new ToolRegistry(all, mcpServers.sources());
   }
 
   @Bean

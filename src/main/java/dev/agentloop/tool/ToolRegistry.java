@@ -8,54 +8,91 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * All tools of this application by name, each with its compiled argument schema. Built once at
- * start-up from the tool beans and the configured {@link RemoteTool}s; a duplicate name (also
- * between a local and a remote tool) or an invalid schema fails the start with a message naming
- * the tool. Thread-safe (immutable).
+ * All tools of this application by name, each with its compiled argument schema: the tool beans and
+ * the configured {@link RemoteTool}s, fixed at start-up, and the tools of {@link ToolSource}s (MCP
+ * servers), which are looked up anew on every call and compiled once per listing. A duplicate name
+ * (also between a local and a remote tool) or an invalid schema of a fixed tool fails the start with
+ * a message naming the tool; a source's tool with a bad name or schema is left out with a warning,
+ * since the source is outside this application's control. Thread-safe.
  */
 public class ToolRegistry {
 
+  private static final Logger LOG = LoggerFactory.getLogger(ToolRegistry.class);
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
+  private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
   private final Map<String, RegisteredTool> tools;
+  private final Map<ToolSource, AtomicReference<Listing>> sources = new LinkedHashMap<>();
 
   public ToolRegistry(Collection<? extends AgentTool> beans) {
-    SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    this(beans, List.of());
+  }
+
+  public ToolRegistry(Collection<? extends AgentTool> beans, Collection<? extends ToolSource> sources) {
     Map<String, RegisteredTool> byName = new LinkedHashMap<>();
     for (AgentTool tool : beans) {
       if (!NAME.matcher(tool.name()).matches()) {
         throw new IllegalArgumentException("tool name '" + tool.name() + "' must match " + NAME);
       }
-      Schema schema = compile(schemas, tool);
+      if (sources.stream().anyMatch(source -> source.claims(tool.name()))) {
+        throw new IllegalArgumentException("tool name '" + tool.name() + "' is taken by an MCP server's tools");
+      }
+      Schema schema = compile(tool);
       if (byName.put(tool.name(), new RegisteredTool(tool, schema)) != null) {
         throw new IllegalArgumentException("two tools are named '" + tool.name() + "'");
       }
     }
     this.tools = Collections.unmodifiableMap(byName);
+    sources.forEach(source -> this.sources.put(source, new AtomicReference<>(Listing.NONE)));
   }
 
   public Optional<AgentTool> find(String name) {
-    return Optional.ofNullable(tools.get(name)).map(RegisteredTool::tool);
+    return Optional.ofNullable(registered(name)).map(RegisteredTool::tool);
   }
 
   public boolean contains(String name) {
-    return tools.containsKey(name);
+    return registered(name) != null;
+  }
+
+  /**
+   * Whether configuration and diagrams may name this tool: a registered tool, or one claimed by a
+   * source that has not listed its tools yet (an MCP server not reached so far), which start-up and
+   * deployment cannot tell from an unknown tool. A call of a tool that is not listed then is refused.
+   */
+  public boolean accepts(String name) {
+    return contains(name) || sources.keySet().stream().anyMatch(source -> !source.listed() && source.claims(name));
   }
 
   /** Whether the tool runs on remote workers ({@link RemoteTool}) rather than in this application. */
   public boolean isRemote(String name) {
-    RegisteredTool tool = tools.get(name);
+    RegisteredTool tool = registered(name);
     return tool != null && tool.tool() instanceof RemoteTool;
   }
 
+  /** The names of the sources of tools that come and go (the MCP servers). */
+  public List<String> sources() {
+    return sources.keySet().stream().map(ToolSource::name).toList();
+  }
+
+  /** The names of the fixed tools, then those the sources list now. */
   public Collection<String> names() {
-    return tools.keySet();
+    if (sources.isEmpty()) {
+      return tools.keySet();
+    }
+    Set<String> names = new LinkedHashSet<>(tools.keySet());
+    sources.keySet().forEach(source -> names.addAll(listing(source).tools().keySet()));
+    return Collections.unmodifiableSet(names);
   }
 
   /**
@@ -64,7 +101,7 @@ public class ToolRegistry {
    * @return one readable line per violation, empty when the arguments are valid
    */
   public List<String> violations(String toolName, JsonNode arguments) {
-    RegisteredTool tool = tools.get(toolName);
+    RegisteredTool tool = registered(toolName);
     if (tool == null) {
       throw new IllegalArgumentException("unknown tool " + toolName);
     }
@@ -77,7 +114,45 @@ public class ToolRegistry {
     return path.isEmpty() ? error.getMessage() : path + ": " + error.getMessage();
   }
 
-  private static Schema compile(SchemaRegistry schemas, AgentTool tool) {
+  private RegisteredTool registered(String name) {
+    RegisteredTool tool = tools.get(name);
+    if (tool != null || sources.isEmpty()) {
+      return tool;
+    }
+    for (ToolSource source : sources.keySet()) {
+      if (source.claims(name)) {
+        return listing(source).tools().get(name);
+      }
+    }
+    return null;
+  }
+
+  /** The source's tools with their schemas, compiled again only when the source lists anew. */
+  private Listing listing(ToolSource source) {
+    AtomicReference<Listing> cached = sources.get(source);
+    Map<String, AgentTool> offered = source.tools();
+    Listing listing = cached.get();
+    if (listing.offered() == offered) {
+      return listing;
+    }
+    Map<String, RegisteredTool> compiled = new LinkedHashMap<>();
+    offered.values().forEach(tool -> {
+      if (!NAME.matcher(tool.name()).matches() || tools.containsKey(tool.name())) {
+        LOG.warn("tool '{}' is left out: its name must match {} and differ from every other tool's", tool.name(), NAME);
+        return;
+      }
+      try {
+        compiled.put(tool.name(), new RegisteredTool(tool, compile(tool)));
+      } catch (IllegalArgumentException e) {
+        LOG.warn("tool '{}' is left out: {}", tool.name(), e.getMessage());
+      }
+    });
+    Listing fresh = new Listing(offered, Collections.unmodifiableMap(compiled));
+    cached.set(fresh);
+    return fresh;
+  }
+
+  private Schema compile(AgentTool tool) {
     JsonNode parameters = tool.parameters();
     if (parameters == null || !"object".equals(parameters.path("type").asText())) {
       throw new IllegalArgumentException("tool '" + tool.name() + "': parameters must be a JSON Schema of type object");
@@ -92,4 +167,8 @@ public class ToolRegistry {
   }
 
   private record RegisteredTool(AgentTool tool, Schema schema) {}
+
+  private record Listing(Map<String, AgentTool> offered, Map<String, RegisteredTool> tools) {
+    static final Listing NONE = new Listing(null, Map.of());
+  }
 }

@@ -1,0 +1,29 @@
+package dev.agentloop.tool;
+
+import java.util.Map;
+
+/**
+ * Tools that come and go while the application runs, such as those of an MCP server: listed when
+ * the server has been reached, listed anew when it says its tools changed. The {@link ToolRegistry}
+ * asks a source for its current tools on every look-up. Implementations are thread-safe.
+ */
+public interface ToolSource {
+
+  /** The source's name, e.g. the MCP server's: its tools share one circuit breaker named after it. */
+  String name();
+
+  /**
+   * The tools offered now, by name. Returns the same map instance for as long as the tools have not
+   * changed, so that the registry compiles their schemas once per listing.
+   */
+  Map<String, AgentTool> tools();
+
+  /**
+   * Whether a tool name is this source's to list, even while the source has not listed it (yet):
+   * a name that start-up and deploy-time checks must not reject as unknown while the source is down.
+   */
+  boolean claims(String toolName);
+
+  /** Whether the source has listed its tools at least once, so that {@link #tools()} is complete. */
+  boolean listed();
+}

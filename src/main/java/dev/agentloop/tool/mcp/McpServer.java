@@ -1,0 +1,269 @@
+package dev.agentloop.tool.mcp;
+
+import dev.agentloop.tool.AgentTool;
+import dev.agentloop.tool.ToolException;
+import dev.agentloop.tool.ToolSource;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * One MCP server: its connection and the tools it lists. Connected once per node; supervised by
+ * {@link McpServers}, which pings it and connects again (for stdio: starts the process again) when
+ * it died, a stdio server at once when its process ends; never started per call. A call while it
+ * is down fails at once with a transient {@link McpServerDownException}; a call that fails on the
+ * wire asks for a check of the connection. Starting (initialize, list) waits up to the
+ * {@code startup-timeout}, a call or ping up to the server's {@code timeout}. The tools are listed on every
+ * connection and whenever the server notifies {@code notifications/tools/list_changed}; the last
+ * list stays while the server is down, so that calls of its tools fail as unavailable (and open its
+ * breaker) instead of as unknown tools. Thread-safe.
+ */
+final class McpServer implements ToolSource {
+
+  private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
+  private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("agentloop", "1");
+
+  private final String name;
+  private final McpServerSettings settings;
+  private final Duration timeout;
+  private final Executor supervisor;
+  private final ReentrantLock connecting = new ReentrantLock();
+  private volatile McpAsyncClient client;
+  /** The client whose stdio process ended, so that the supervisor connects anew without a ping first. */
+  private volatile McpAsyncClient exited;
+  private volatile Map<String, AgentTool> tools = Map.of();
+  private volatile boolean listed;
+  private volatile String lastError = "not connected yet";
+
+  /**
+   * @param timeout of one request, when the settings name none
+   * @param supervisor where a reconnection asked for by a failed call runs
+   */
+  McpServer(String name, McpServerSettings settings, Duration timeout, Executor supervisor) {
+    this.name = name;
+    this.settings = settings;
+    this.timeout = settings.timeout() == null ? timeout : settings.timeout();
+    this.supervisor = supervisor;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  McpServerSettings settings() {
+    return settings;
+  }
+
+  @Override
+  public Map<String, AgentTool> tools() {
+    return tools;
+  }
+
+  @Override
+  public boolean claims(String toolName) {
+    return toolName.startsWith(name + McpTool.SEPARATOR);
+  }
+
+  @Override
+  public boolean listed() {
+    return listed;
+  }
+
+  boolean connected() {
+    return client != null;
+  }
+
+  /** Why the server is not connected, or what last went wrong. */
+  String lastError() {
+    return lastError;
+  }
+
+  /**
+   * Checks the connection and makes a new one when there is none or it does not answer a ping.
+   * Skips when another thread is at it.
+   */
+  void supervise() {
+    if (!connecting.tryLock()) {
+      return;
+    }
+    try {
+      McpAsyncClient current = client;
+      if (current != null && current == exited) {
+        disconnect("its process exited");
+      } else if (current != null) {
+        try {
+          current.ping().block(timeout);
+          return;
+        } catch (RuntimeException e) {
+          LOG.warn("MCP server '{}' does not answer ({}); connecting again", name, McpError.aggregateExceptionMessages(e));
+          disconnect("it stopped answering: " + McpError.aggregateExceptionMessages(e));
+        }
+      }
+      connect();
+    } finally {
+      connecting.unlock();
+    }
+  }
+
+  McpSchema.CallToolResult call(String toolName, Map<String, Object> arguments) throws Exception {
+    McpAsyncClient current = client;
+    if (current == null) {
+      throw new McpServerDownException("MCP server '" + name + "' is not connected (" + lastError + ")");
+    }
+    try {
+      McpSchema.CallToolResult result = current.callTool(new McpSchema.CallToolRequest(toolName, arguments))
+          .block(timeout);
+      if (result == null) {
+        throw new McpServerDownException("MCP server '" + name + "' closed the call without a result");
+      }
+      return result;
+    } catch (McpError e) {
+      McpSchema.JSONRPCResponse.JSONRPCError error = e.getJsonRpcError();
+      Integer code = error == null ? null : error.code();
+      if (code != null && (code == McpSchema.ErrorCodes.INVALID_PARAMS || code == McpSchema.ErrorCodes.METHOD_NOT_FOUND)) {
+        // the server answered and refused this call: the model reads why
+        throw new ToolException("MCP server '" + name + "' refused the call: " + e.getMessage());
+      }
+      checkSoon();
+      throw e;
+    } catch (RuntimeException e) {
+      checkSoon();
+      if (hasTimeout(e)) {
+        throw new TimeoutException("MCP server '" + name + "' did not answer within " + timeout.toMillis() + " ms");
+      }
+      throw e;
+    }
+  }
+
+  /** Asks the supervisor to check the connection now, rather than at the next ping. */
+  private void checkSoon() {
+    try {
+      supervisor.execute(this::supervise);
+    } catch (RejectedExecutionException e) {
+      // the application stops: nothing to reconnect
+    }
+  }
+
+  private static boolean hasTimeout(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void close() {
+    connecting.lock();
+    try {
+      disconnect("it was stopped");
+    } finally {
+      connecting.unlock();
+    }
+  }
+
+  private void connect() {
+    McpClientTransport transport = McpTransports.create(settings);
+    Duration startup = settings.startupTimeout();
+    // the SDK's own limit only bounds what nobody waits for: callers wait with their own time-outs
+    McpAsyncClient fresh = McpClient.async(transport)
+        .clientInfo(CLIENT)
+        .requestTimeout(startup.compareTo(timeout) > 0 ? startup : timeout)
+        .initializationTimeout(startup)
+        .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> listed(tools)))
+        .build();
+    try {
+      // a node server may take seconds to start on a busy machine: starting has its own time-out
+      McpSchema.InitializeResult init = fresh.initialize().block(startup);
+      listed(listAll(fresh, startup));
+      client = fresh;
+      if (transport instanceof StdioClientTransport stdio) {
+        watchExit(stdio, fresh);
+      }
+      LOG.info("MCP server '{}' ({} {}) connected over {}: tools {}", name, init.serverInfo().name(),
+          init.serverInfo().version(), settings.transport(), tools.keySet());
+    } catch (RuntimeException e) {
+      lastError = McpError.aggregateExceptionMessages(e);
+      LOG.warn("MCP server '{}' could not be connected: {}", name, lastError);
+      fresh.close();
+    }
+  }
+
+  /**
+   * Restarts a stdio server as soon as its process ends, rather than at the next failed ping, which
+   * would wait for the request time-out. One waiting daemon thread per stdio server.
+   */
+  private void watchExit(StdioClientTransport transport, McpAsyncClient watched) {
+    Thread watcher = new Thread(() -> {
+      try {
+        transport.awaitForExit();
+      } catch (RuntimeException e) {
+        return; // interrupted: the application stops
+      }
+      exited = watched;
+      if (client == watched) {
+        LOG.warn("MCP server '{}' exited; starting it again", name);
+        checkSoon();
+      }
+    }, "agentloop-mcp-" + name + "-exit");
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+
+  private void disconnect(String why) {
+    McpAsyncClient current = client;
+    client = null;
+    lastError = why;
+    if (current != null) {
+      try {
+        current.close();
+      } catch (RuntimeException e) {
+        LOG.debug("closing MCP server '{}' failed", name, e);
+      }
+    }
+  }
+
+  private static List<McpSchema.Tool> listAll(McpAsyncClient client, Duration wait) {
+    List<McpSchema.Tool> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      McpSchema.ListToolsResult page = client.listTools(cursor).block(wait);
+      if (page == null || page.tools() == null) {
+        break;
+      }
+      all.addAll(page.tools());
+      cursor = page.nextCursor();
+    } while (cursor != null && !cursor.isEmpty());
+    return all;
+  }
+
+  private void listed(List<McpSchema.Tool> list) {
+    Map<String, AgentTool> byName = new LinkedHashMap<>();
+    list.forEach(tool -> {
+      McpTool mcpTool = new McpTool(this, tool);
+      byName.put(mcpTool.name(), mcpTool);
+    });
+    tools = Collections.unmodifiableMap(byName);
+    if (listed) {
+      LOG.info("MCP server '{}' lists its tools anew: {}", name, byName.keySet());
+    }
+    listed = true;
+  }
+}

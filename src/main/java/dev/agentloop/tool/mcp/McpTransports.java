@@ -1,0 +1,65 @@
+package dev.agentloop.tool.mcp;
+
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.client.transport.customizer.McpSyncHttpClientRequestCustomizer;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import java.io.File;
+import java.net.URI;
+import java.util.Map;
+
+/** Makes the SDK's transport for a server's settings; a new one for every connection. */
+final class McpTransports {
+
+  private McpTransports() {}
+
+  static McpClientTransport create(McpServerSettings settings) {
+    return switch (settings.transport()) {
+      case STDIO -> stdio(settings);
+      case STREAMABLE_HTTP -> {
+        URI uri = URI.create(settings.url());
+        yield HttpClientStreamableHttpTransport.builder(base(uri)).endpoint(endpoint(uri))
+            .connectTimeout(settings.startupTimeout())
+            .httpRequestCustomizer(headers(settings.headers())).build();
+      }
+      case SSE -> {
+        URI uri = URI.create(settings.url());
+        yield HttpClientSseClientTransport.builder(base(uri)).sseEndpoint(endpoint(uri))
+            .connectTimeout(settings.startupTimeout())
+            .httpRequestCustomizer(headers(settings.headers())).build();
+      }
+    };
+  }
+
+  private static McpClientTransport stdio(McpServerSettings settings) {
+    ServerParameters parameters = ServerParameters.builder(settings.command()).args(settings.args())
+        .env(settings.env()).build();
+    File directory = settings.workingDirectory() == null || settings.workingDirectory().isBlank() ? null
+        : new File(settings.workingDirectory());
+    return new StdioClientTransport(parameters, McpJsonDefaults.getMapper()) {
+      @Override
+      protected ProcessBuilder getProcessBuilder() {
+        ProcessBuilder builder = new ProcessBuilder().directory(directory);
+        // the SDK adds PATH, HOME and the like, and the configured env; nothing else of ours (API keys)
+        builder.environment().clear();
+        return builder;
+      }
+    };
+  }
+
+  private static McpSyncHttpClientRequestCustomizer headers(Map<String, String> headers) {
+    return (request, method, uri, body, context) -> headers.forEach(request::setHeader);
+  }
+
+  private static String base(URI uri) {
+    return uri.getScheme() + "://" + uri.getRawAuthority();
+  }
+
+  private static String endpoint(URI uri) {
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+  }
+}

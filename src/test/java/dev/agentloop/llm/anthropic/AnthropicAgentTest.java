@@ -1,0 +1,91 @@
+package dev.agentloop.llm.anthropic;
+
+import static dev.agentloop.llm.anthropic.FakeAnthropicServer.message;
+import static dev.agentloop.llm.anthropic.FakeAnthropicServer.text;
+import static dev.agentloop.llm.anthropic.FakeAnthropicServer.thinking;
+import static dev.agentloop.llm.anthropic.FakeAnthropicServer.toolUse;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentloop.AgentLoopApplication;
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunView;
+import dev.agentloop.llm.ChatModel;
+import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * An agent on {@code agentloop.llm.provider=anthropic} through the whole loop, against a local server
+ * that speaks Anthropic's Messages wire format: plan, parallel tool use, thinking, final answer.
+ */
+@SpringBootTest(classes = {AgentLoopApplication.class, TestAgent.class},
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {"agentloop.llm.provider=anthropic", "agentloop.llm.api-key=sk-ant-fake-key",
+        "agentloop.llm.model=claude-test", "agentloop.llm.timeout=PT5S",
+        "agentloop.llm.anthropic.thinking-budget-tokens=1024",
+        // a context of its own: the engine named "default" (behind /engine-rest) stays the shared test context's
+        "camunda.bpm.process-engine-name=anthropicAgent"})
+@ActiveProfiles("test")
+class AnthropicAgentTest {
+
+  private static final FakeAnthropicServer SERVER = start();
+
+  @Autowired AgentRuns runs;
+  @Autowired ChatModel model;
+
+  @DynamicPropertySource
+  static void endpoint(DynamicPropertyRegistry registry) {
+    registry.add("agentloop.llm.anthropic.base-url", SERVER::baseUrl);
+  }
+
+  @AfterAll
+  static void stopServer() {
+    SERVER.close();
+  }
+
+  @Test
+  void should_plan_call_tools_in_parallel_and_answer_through_the_messages_api() {
+    // given the model's replies: a plan, two calculator calls at once after some thinking, the answer
+    SERVER.respond(200, message("end_turn", 200, 20, text("[\"Compute both products\", \"Answer\"]")));
+    SERVER.respond(200, message("tool_use", 400, 60, thinking("Two products; both at once."),
+        toolUse("toolu_a", "calculator", "{\"expression\": \"17 * 23\"}"),
+        toolUse("toolu_b", "calculator", "{\"expression\": \"6 * 7\"}")));
+    SERVER.respond(200, message("end_turn", 500, 12, thinking("391 and 42."), text("391 and 42")));
+
+    // when
+    String run = runs.start(TestAgent.KEY, "What are 17 * 23 and 6 * 7?");
+    RunView view = Runs.awaitView(runs, run, v -> v.status() == RunStatus.ANSWERED && v.finalAnswer() != null);
+
+    // then the tools ran, the answer is the text and not the thinking, and the tokens were counted
+    assertThat(model.endpoint()).isEqualTo("anthropic:" + SERVER.baseUrl());
+    assertThat(view.finalAnswer()).isEqualTo("391 and 42");
+    List<Step> observations = runs.trace(run, false).stream().filter(s -> s.kind() == StepKind.OBSERVATION).toList();
+    assertThat(observations).extracting(s -> s.text("result")).containsExactly("391", "42");
+    assertThat(view.modelCalls()).isEqualTo(3);
+    assertThat(view.tokens()).isEqualTo(220 + 460 + 512);
+    // and the last request sent the tool results back for both tool_use ids, after the signed thinking
+    String last = SERVER.requests().get(2).body().path("messages").toString();
+    assertThat(last).contains("\"tool_use_id\":\"toolu_a\"", "\"tool_use_id\":\"toolu_b\"", "\"signature\"");
+    assertThat(SERVER.requests()).allSatisfy(request -> assertThat(request.apiKey()).isEqualTo("sk-ant-fake-key"));
+  }
+
+  private static FakeAnthropicServer start() {
+    try {
+      return new FakeAnthropicServer();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
