@@ -70,6 +70,14 @@ public class ReviewTasks {
    * completion won, which is what they are told.
    */
   private RuntimeException whyNotCompleted(String runId, String taskId, RuntimeException failure) {
+    // first: a task completed meanwhile has no fields left either, which must not read as a bad submission
+    boolean gone = engine.getTaskService().createTaskQuery().taskId(taskId).count() == 0;
+    if (gone || cause(failure, OptimisticLockingException.class).isPresent()
+        || cause(failure, StaleHeadException.class).isPresent()) {
+      return new TaskDecidedException("task " + taskId + " of run " + runId + " was already " + (gone ? "completed"
+          : "changed") + " by another request at the same moment; that decision stands and this one changed"
+          + " nothing: GET /api/runs/" + runId + " shows where the run is now", failure);
+    }
     Optional<ReviewException> refusal = cause(failure, ReviewException.class);
     if (refusal.isPresent()) {
       return refusal.get();
@@ -77,13 +85,6 @@ public class ReviewTasks {
     Optional<FormFieldValidationException> invalid = cause(failure, FormFieldValidationException.class);
     if (invalid.isPresent()) {
       return new ReviewException(invalid.get().getMessage());
-    }
-    boolean gone = engine.getTaskService().createTaskQuery().taskId(taskId).count() == 0;
-    if (gone || cause(failure, OptimisticLockingException.class).isPresent()
-        || cause(failure, StaleHeadException.class).isPresent()) {
-      return new TaskDecidedException("task " + taskId + " of run " + runId + " was already " + (gone ? "completed"
-          : "changed") + " by another request at the same moment; that decision stands and this one changed"
-          + " nothing: GET /api/runs/" + runId + " shows where the run is now", failure);
     }
     return failure;
   }
