@@ -195,6 +195,26 @@ class WorkerFenceTest {
   }
 
   @Test
+  void should_keep_a_user_in_workers_and_operators_a_worker() {
+    // given a user an administrator put in both groups
+    var identity = engine.getIdentityService();
+    if (identity.createUserQuery().userId("twofold").count() == 0) {
+      var user = identity.newUser("twofold");
+      user.setPassword("twofold");
+      identity.saveUser(user);
+      identity.createMembership("twofold", AgentLoopGroups.WORKERS);
+      identity.createMembership("twofold", AgentLoopGroups.OPERATORS);
+    }
+    ApiClient twofold = ApiClient.as(port, "twofold");
+
+    // then it may serve tools, and nothing an operator may
+    assertThat(twofold.post("/engine-rest/external-task/fetchAndLock", fetch(CrmLookupWorker.TOPIC)).statusCode())
+        .isEqualTo(200);
+    assertProblem(twofold.get("/engine-rest/process-instance"), 403, AgentLoopGroups.WORKERS);
+    assertProblem(twofold.get("/api/runs"), 403, AgentLoopGroups.WORKERS);
+  }
+
+  @Test
   void should_refuse_a_worker_the_engine_api_of_the_webapps() throws Exception {
     // given a worker logged in to the webapps' welcome page, which any user may open
     CookieManager cookies = new CookieManager();
