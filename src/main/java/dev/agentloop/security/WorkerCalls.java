@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * right names a topic.
  *
  * <p>Allowed, all {@code POST}: {@code /external-task/fetchAndLock} for tool topics that name the
- * variables they fetch among {@code callId}, {@code tool}, {@code arguments}; and for a task of a tool
+ * variables they fetch among {@code callId}, {@code tool}, {@code arguments} (filters such as
+ * {@code processVariables} only select tasks and stay allowed); and for a task of a tool
  * topic {@code complete} (local variables {@code result} or {@code error} only), {@code failure},
  * {@code bpmnError} (an error code the agent's diagram catches, so a person decides in agentStuck),
  * {@code extendLock}, {@code unlock} and {@code lock}. No call may write process variables: they steer

@@ -210,6 +210,8 @@ class WorkerFenceTest {
     // then it may serve tools, and nothing an operator may
     assertThat(twofold.post("/engine-rest/external-task/fetchAndLock", fetch(CrmLookupWorker.TOPIC)).statusCode())
         .isEqualTo(200);
+    assertThat(twofold.post("/engine-rest/engine/default/external-task/fetchAndLock", fetch(CrmLookupWorker.TOPIC))
+        .statusCode()).isEqualTo(200);
     assertProblem(twofold.get("/engine-rest/process-instance"), 403, AgentLoopGroups.WORKERS);
     assertProblem(twofold.get("/api/runs"), 403, AgentLoopGroups.WORKERS);
   }
