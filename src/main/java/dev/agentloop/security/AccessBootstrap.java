@@ -22,7 +22,6 @@ import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.authorization.Authorization;
 import org.camunda.bpm.engine.authorization.Permission;
 import org.camunda.bpm.engine.authorization.Resource;
@@ -94,9 +93,9 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   }
 
   /**
-   * Agents deployed before AgentLoop granted per agent; agents deployed from now on get their rights
-   * while their deployment is parsed (see {@code AgentParseListener}). Definitions already granted are
-   * not read again.
+   * Agents deployed before this version of AgentLoop get their rights here (their deployments are not
+   * parsed again); agents deployed from now on get them while their deployment is parsed (see
+   * {@code AgentParseListener}). Definitions the workers have rights on already are not read again.
    */
   private static void grantOnDeployedAgents(ProcessEngine engine) {
     var repository = engine.getRepositoryService();
