@@ -74,11 +74,12 @@ public class ReviewTasks {
     if (refusal.isPresent()) {
       return refusal.get();
     }
+    // a completion that won meanwhile removed the task's variables, so this one's fields looked unknown
+    boolean gone = engine.getTaskService().createTaskQuery().taskId(taskId).count() == 0;
     Optional<FormFieldValidationException> invalid = cause(failure, FormFieldValidationException.class);
-    if (invalid.isPresent()) {
+    if (invalid.isPresent() && !gone) {
       return new ReviewException(invalid.get().getMessage());
     }
-    boolean gone = engine.getTaskService().createTaskQuery().taskId(taskId).count() == 0;
     if (gone || cause(failure, OptimisticLockingException.class).isPresent()
         || cause(failure, StaleHeadException.class).isPresent()) {
       return new TaskDecidedException("task " + taskId + " of run " + runId + " was already " + (gone ? "completed"
