@@ -61,6 +61,10 @@ public final class ApiClient {
         .method(method, HttpRequest.BodyPublishers.ofString(body)));
   }
 
+  public HttpResponse<String> delete(String path) {
+    return send(request(path).DELETE());
+  }
+
   /** Waits for the run's open task with this definition key, as the API lists it. */
   public JsonNode awaitTask(String run, String taskKey) {
     return await().atMost(Runs.PATIENCE).until(() -> {

@@ -77,7 +77,7 @@ class AgentDeploymentCheck {
   }
 
   /** A deployment made in this command is new; one read back from the database to fill the cache is not. */
-  private static boolean isNewDeployment(ProcessDefinitionEntity process) {
+  static boolean isNewDeployment(ProcessDefinitionEntity process) {
     CommandContext command = Context.getCommandContext();
     if (command == null || process.getDeploymentId() == null) {
       return true;

@@ -9,6 +9,7 @@ import dev.agentloop.llm.LlmConfiguration;
 import dev.agentloop.resilience.ResilienceConfiguration;
 import dev.agentloop.tool.ToolConfiguration;
 import dev.agentloop.trace.TraceConfiguration;
+import dev.agentloop.trace.TraceRetention;
 import dev.agentloop.resume.ResumeConfiguration;
 import dev.agentloop.review.ReviewConfiguration;
 import dev.agentloop.review.Reviews;
@@ -36,7 +37,7 @@ public class AgentLoopAutoConfiguration {
 
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
-      AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget) {
-    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget);
+      AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention) {
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget, retention);
   }
 }

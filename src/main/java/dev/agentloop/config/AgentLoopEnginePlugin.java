@@ -5,6 +5,8 @@ import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.agent.RunTimeBudget;
 import dev.agentloop.review.Reviews;
+import dev.agentloop.trace.TraceHistoryCleanup;
+import dev.agentloop.trace.TraceRetention;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -12,7 +14,8 @@ import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 
 /**
- * Hooks AgentLoop into the engine: the parse listener that recognises and checks agent processes, and on H2
+ * Hooks AgentLoop into the engine: the parse listener that recognises and checks agent processes, the
+ * history cleanup that removes a run's trace with its history, and on H2
  * the index that keeps completing a step independent of the number of running instances.
  */
 class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
@@ -23,15 +26,17 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final AgentDiagramRules rules;
   private final RemoteToolCalls remoteCalls;
   private final RunTimeBudget runTimeBudget;
+  private final TraceRetention retention;
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget) {
+      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention) {
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.rules = rules;
     this.remoteCalls = remoteCalls;
     this.runTimeBudget = runTimeBudget;
+    this.retention = retention;
   }
 
   @Override
@@ -41,6 +46,11 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     }
     configuration.getCustomPostBPMNParseListeners()
         .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget));
+    // in place of Camunda's history cleanup handler (same type): it also removes the traces of what it removed
+    if (configuration.getCustomJobHandlers() == null) {
+      configuration.setCustomJobHandlers(new ArrayList<>());
+    }
+    configuration.getCustomJobHandlers().add(new TraceHistoryCleanup(retention));
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.agent.RunTimeBudget;
 import dev.agentloop.review.ReviewKind;
 import dev.agentloop.review.Reviews;
+import dev.agentloop.security.AgentGrants;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,6 +23,9 @@ import org.camunda.bpm.engine.impl.bpmn.parser.ErrorEventDefinition;
 import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
 import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParse;
 import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParseUtil;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.context.Context;
+import org.camunda.bpm.engine.impl.interceptor.CommandContext;
 import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
 import org.camunda.bpm.engine.impl.pvm.process.ActivityImpl;
 import org.camunda.bpm.engine.impl.pvm.process.ScopeImpl;
@@ -31,7 +35,7 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
 /**
  * Recognises agent processes at deployment (they have a service task on an {@code agentloop.*}
  * topic), has them checked ({@link AgentDeploymentCheck}), attaches the run lifecycle to them,
- * lets their tasks wake the embedded worker, connects their review tasks (user tasks marked
+ * grants the AgentLoop groups their rights on new ones, lets their tasks wake the embedded worker, connects their review tasks (user tasks marked
  * {@code agentloop.review}) to the reviews and their remote tool tasks (topic
  * {@code agentloop.tool.${tool}}) to {@link RemoteToolCalls}, and says why a run left its agent
  * loop when the loop's run-time timer fires. The engine parses all elements of a process before it
@@ -131,11 +135,30 @@ class AgentParseListener extends AbstractBpmnParseListener {
     if (!agent) {
       return;
     }
+    if (AgentDeploymentCheck.isNewDeployment(definition)) {
+      grantRights(definition.getKey());
+    }
     definition.addBuiltInListener(ExecutionListener.EVENTNAME_START, lifecycle.onStart());
     definition.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEnd());
     for (ActivityImpl endEvent : endEvents(definition)) {
       endEvent.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEndEvent(endEvent.getId()));
     }
+  }
+
+  /**
+   * A new agent, say an analyst's diagram deployed from Modeler, gets the AgentLoop groups' rights in
+   * the deployment's own transaction, whoever deploys it (granting needs no right of the deployer).
+   */
+  private static void grantRights(String processDefinitionKey) {
+    ProcessEngineConfigurationImpl engine = Context.getProcessEngineConfiguration();
+    CommandContext command = Context.getCommandContext();
+    if (engine == null || command == null || !engine.isAuthorizationEnabled()) {
+      return;
+    }
+    command.runWithoutAuthorization(() -> {
+      AgentGrants.ensure(engine.getAuthorizationService(), processDefinitionKey);
+      return null;
+    });
   }
 
   /** The codes of the BPMN errors boundary events of the process catch; {@code ""} for one that catches all. */

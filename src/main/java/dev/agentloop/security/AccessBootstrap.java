@@ -5,34 +5,29 @@ import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
 import static dev.agentloop.security.AgentLoopGroups.WORKERS;
 import static org.camunda.bpm.engine.authorization.Authorization.ANY;
 import static org.camunda.bpm.engine.authorization.Permissions.ACCESS;
-import static org.camunda.bpm.engine.authorization.Permissions.ALL;
 import static org.camunda.bpm.engine.authorization.Permissions.CREATE;
 import static org.camunda.bpm.engine.authorization.Permissions.READ;
-import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.CREATE_INSTANCE;
-import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.READ_HISTORY;
-import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.READ_INSTANCE;
-import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.READ_TASK;
-import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.UPDATE_INSTANCE;
 import static org.camunda.bpm.engine.authorization.Resources.APPLICATION;
-import static org.camunda.bpm.engine.authorization.Resources.DECISION_DEFINITION;
 import static org.camunda.bpm.engine.authorization.Resources.DEPLOYMENT;
 import static org.camunda.bpm.engine.authorization.Resources.FILTER;
 import static org.camunda.bpm.engine.authorization.Resources.PROCESS_DEFINITION;
 import static org.camunda.bpm.engine.authorization.Resources.PROCESS_INSTANCE;
-import static org.camunda.bpm.engine.authorization.Resources.TASK;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.authorization.Authorization;
 import org.camunda.bpm.engine.authorization.Permission;
 import org.camunda.bpm.engine.authorization.Resource;
 import org.camunda.bpm.engine.filter.Filter;
 import org.camunda.bpm.engine.identity.Group;
+import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.task.TaskQuery;
@@ -47,12 +42,12 @@ import org.slf4j.LoggerFactory;
  * authorization is re-checked, not fatal (filters have no unique name, so two nodes starting on an
  * empty database in the same instant may both add the filter; Admin deletes one).
  *
- * <p>Reviewers may read every run (its instance, tasks and history) and start runs; they complete
- * exactly the tasks offered to their group, through the engine's default task permissions.
- * Operators may do anything with process definitions, instances and tasks, and use Cockpit.
- * Workers may read and update the instances of every process definition, which is what fetching,
- * locking, completing and failing external tasks needs, and nothing more; Camunda has no right per
- * topic, so a worker's credentials can take any external task.
+ * <p>Rights on process definitions are granted per agent ({@link AgentGrants}), never on every
+ * definition: reviewers may read every run of an agent (its instance, tasks and history) and start
+ * runs; they complete exactly the tasks offered to their group, through the engine's default task
+ * permissions. Operators may do anything with agents, their runs and tasks, read deployments, and use
+ * Cockpit. Workers get what fetch-and-lock needs on agents; {@link EngineRestGate} keeps them to
+ * serving tool tasks.
  */
 class AccessBootstrap extends AbstractProcessEnginePlugin {
 
@@ -86,18 +81,46 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     String filter = ensureReviewFilter(engine);
     AuthorizationService authorizations = engine.getAuthorizationService();
     grant(authorizations, REVIEWERS, APPLICATION, "tasklist", ACCESS);
-    grant(authorizations, REVIEWERS, PROCESS_DEFINITION, ANY, READ, READ_TASK, READ_INSTANCE, READ_HISTORY, CREATE_INSTANCE);
     grant(authorizations, REVIEWERS, PROCESS_INSTANCE, ANY, CREATE);
     grant(authorizations, REVIEWERS, FILTER, filter, READ);
     grant(authorizations, OPERATORS, APPLICATION, "tasklist", ACCESS);
     grant(authorizations, OPERATORS, APPLICATION, "cockpit", ACCESS);
-    grant(authorizations, OPERATORS, PROCESS_DEFINITION, ANY, ALL);
-    grant(authorizations, OPERATORS, PROCESS_INSTANCE, ANY, ALL);
-    grant(authorizations, OPERATORS, TASK, ANY, ALL);
+    grant(authorizations, OPERATORS, PROCESS_INSTANCE, ANY, CREATE);
     grant(authorizations, OPERATORS, DEPLOYMENT, ANY, READ);
-    grant(authorizations, OPERATORS, DECISION_DEFINITION, ANY, READ);
     grant(authorizations, OPERATORS, FILTER, filter, READ);
-    grant(authorizations, WORKERS, PROCESS_DEFINITION, ANY, READ_INSTANCE, UPDATE_INSTANCE);
+    grantOnDeployedAgents(engine);
+    warnOfGrantsOnEveryDefinition(authorizations);
+  }
+
+  /**
+   * Agents deployed before this version of AgentLoop get their rights here (their deployments are not
+   * parsed again); agents deployed from now on get them while their deployment is parsed (see
+   * {@code AgentParseListener}). Definitions the workers have rights on already are not read again.
+   */
+  private static void grantOnDeployedAgents(ProcessEngine engine) {
+    var repository = engine.getRepositoryService();
+    Set<String> granted = engine.getAuthorizationService().createAuthorizationQuery().groupIdIn(WORKERS)
+        .resourceType(PROCESS_DEFINITION).list().stream().map(Authorization::getResourceId).collect(Collectors.toSet());
+    for (ProcessDefinition definition : repository.createProcessDefinitionQuery().latestVersion().list()) {
+      if (!granted.contains(definition.getKey()) && AgentGrants.isAgent(repository.getBpmnModelInstance(definition.getId()))) {
+        AgentGrants.ensure(engine.getAuthorizationService(), definition.getKey());
+      }
+    }
+  }
+
+  /**
+   * Earlier versions granted the groups rights on every process definition; an administrator may
+   * have come to rely on them, so they are not removed here, only named.
+   */
+  private static void warnOfGrantsOnEveryDefinition(AuthorizationService authorizations) {
+    for (String group : List.of(REVIEWERS, OPERATORS, WORKERS)) {
+      if (authorizations.createAuthorizationQuery().groupIdIn(group).resourceType(PROCESS_DEFINITION).resourceId(ANY)
+          .authorizationType(Authorization.AUTH_TYPE_GRANT).count() > 0) {
+        LOG.warn("group {} holds a grant on every process definition ('*'), which earlier AgentLoop versions added;"
+            + " AgentLoop now grants per agent. Delete it in Camunda Admin (Authorizations, Process Definition) so that"
+            + " the group's rights cover agents only", group);
+      }
+    }
   }
 
   private static void ensureGroup(IdentityService identity, String id, String name) {
@@ -124,30 +147,10 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
 
   private static void grant(AuthorizationService authorizations, String group, Resource resource, String resourceId,
       Permission... permissions) {
-    insertUnlessPresent(() -> authorizations.createAuthorizationQuery().groupIdIn(group)
-        .resourceType(resource).resourceId(resourceId).count() > 0, () -> {
-          Authorization grant = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
-          grant.setGroupId(group);
-          grant.setResource(resource);
-          grant.setResourceId(resourceId);
-          for (Permission permission : permissions) {
-            grant.addPermission(permission);
-          }
-          authorizations.saveAuthorization(grant);
-        });
+    AgentGrants.grant(authorizations, group, resource, resourceId, permissions);
   }
 
-  /** Another node may insert the same row between the check and the insert; then it is there, which is all we want. */
   private static void insertUnlessPresent(BooleanSupplier present, Runnable insert) {
-    if (present.getAsBoolean()) {
-      return;
-    }
-    try {
-      insert.run();
-    } catch (ProcessEngineException e) {
-      if (!present.getAsBoolean()) {
-        throw e;
-      }
-    }
+    AgentGrants.insertUnlessPresent(present, insert);
   }
 }

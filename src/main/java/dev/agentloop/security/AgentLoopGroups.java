@@ -13,8 +13,10 @@ public final class AgentLoopGroups {
   public static final String OPERATORS = "agent-operators";
 
   /**
-   * Remote workers that serve tool topics over the engine REST API: fetch-and-lock, complete and fail
-   * external tasks of every process, nothing else (no tasks, no webapps, no starting or deleting).
+   * Remote workers that serve tool topics over the engine REST API: fetch-and-lock, complete, fail,
+   * raise a caught BPMN error, extend or release locks of external tasks of tool topics
+   * ({@code agentloop.tool.*}), nothing else (see {@link EngineRestGate}); a member is only a worker,
+   * whatever other groups it is in.
    */
   public static final String WORKERS = "agent-workers";
 

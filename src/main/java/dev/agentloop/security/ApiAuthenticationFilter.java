@@ -1,6 +1,5 @@
 package dev.agentloop.security;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -9,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.camunda.bpm.engine.IdentityService;
@@ -23,13 +21,13 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Every {@code /api} request runs as a known user, so that Camunda's authorization decides what it
  * may do and human steps record who took them. A caller either sends HTTP Basic credentials of an
  * engine user (scripts, other services), or is logged in to the Camunda webapps (a Cockpit
- * plugin); a logged-in caller must send the webapps' CSRF token with every change.
+ * plugin); a logged-in caller must send the webapps' CSRF token with every change. Users of
+ * {@code agent-workers} are refused: they only serve tool tasks, see {@link EngineRestGate}.
  */
 class ApiAuthenticationFilter extends OncePerRequestFilter {
 
   private static final String BASIC = "Basic ";
   private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ProcessEngine engine;
   private final boolean webappsPresent;
@@ -63,6 +61,11 @@ class ApiAuthenticationFilter extends OncePerRequestFilter {
         return;
       }
     }
+    if (caller.get().groupIds().contains(AgentLoopGroups.WORKERS)) {
+      refuse(response, HttpStatus.FORBIDDEN, "user " + caller.get().userId() + " is in " + AgentLoopGroups.WORKERS
+          + ", whose users serve tool tasks through /engine-rest and nothing else; use another user for /api");
+      return;
+    }
     IdentityService identity = engine.getIdentityService();
     identity.setAuthentication(caller.get().userId(), caller.get().groupIds(), caller.get().tenantIds());
     try {
@@ -95,14 +98,6 @@ class ApiAuthenticationFilter extends OncePerRequestFilter {
   }
 
   private static void refuse(HttpServletResponse response, HttpStatus status, String detail) throws IOException {
-    String title = status == HttpStatus.UNAUTHORIZED ? "Authentication required" : "Forbidden";
-    response.setStatus(status.value());
-    if (status == HttpStatus.UNAUTHORIZED) {
-      response.setHeader("WWW-Authenticate", "Basic realm=\"AgentLoop\"");
-    }
-    response.setContentType("application/problem+json");
-    // the same RFC 9457 shape as every other error of /api
-    JSON.writeValue(response.getOutputStream(),
-        Map.of("type", "about:blank", "title", title, "status", status.value(), "detail", detail));
+    ProblemResponses.write(response, status, detail);
   }
 }

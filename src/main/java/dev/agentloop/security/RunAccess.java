@@ -12,7 +12,7 @@ import org.camunda.bpm.engine.impl.identity.Authentication;
  *
  * <p>Changing a run's course (edit a step, regenerate, stop) is for {@code agent-operators}, and
  * for the reviewers a waiting run's open task is offered to; restarting a finished run is for
- * operators. Code without an authenticated user (an embedding application, a test) may do all.
+ * operators, and so is deleting a finished run's trace. Code without an authenticated user (an embedding application, a test) may do all.
  */
 public class RunAccess {
 
@@ -69,6 +69,20 @@ public class RunAccess {
   public void requireRestart() {
     if (!mayRestart()) {
       throw new AuthorizationException("user " + currentUser() + " may not restart runs: that is for "
+          + AgentLoopGroups.OPERATORS);
+    }
+  }
+
+  /** Whether the current user may delete a finished run's trace: operators, and code without a user. */
+  public boolean mayDeleteTrace() {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    return user == null || isOperator(user);
+  }
+
+  /** @throws AuthorizationException when the current user may not delete traces */
+  public void requireDeleteTrace() {
+    if (!mayDeleteTrace()) {
+      throw new AuthorizationException("user " + currentUser() + " may not delete a run's trace: that is for "
           + AgentLoopGroups.OPERATORS);
     }
   }

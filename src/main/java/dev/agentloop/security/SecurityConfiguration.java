@@ -1,5 +1,6 @@
 package dev.agentloop.security;
 
+import dev.agentloop.agent.AgentDefinitions;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
@@ -45,18 +46,36 @@ public class SecurityConfiguration {
     return new DemoUsers(engine, camunda.getAdminUser() == null ? null : camunda.getAdminUser().getId());
   }
 
-  /** Camunda's own HTTP Basic authentication for the engine REST API, as its documentation sets it up. */
+  /**
+   * Camunda's own HTTP Basic authentication for the engine REST API, as its documentation sets it up,
+   * and after it the fence that keeps {@code agent-workers} to serving tools.
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(ProcessEngineAuthenticationFilter.class)
   static class EngineRestAuthentication {
 
     @Bean
-    FilterRegistrationBean<ProcessEngineAuthenticationFilter> engineRestAuthentication(
+    FilterRegistrationBean<EngineRestGate> engineRestAuthentication(ProcessEngine engine, AgentDefinitions definitions,
         @Value("${spring.jersey.application-path:/engine-rest}") String path) {
-      var registration = new FilterRegistrationBean<>(new ProcessEngineAuthenticationFilter());
+      var registration = new FilterRegistrationBean<>(new EngineRestGate(engine, path, definitions));
       registration.setName("camunda-engine-rest-authentication");
       registration.addInitParameter("authentication-provider", HttpBasicAuthenticationProvider.class.getName());
       registration.addUrlPatterns(path + "/*");
+      return registration;
+    }
+  }
+
+  /** The webapps' second copy of the engine REST API is closed to workers too. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil")
+  static class WebappFence {
+
+    @Bean
+    FilterRegistrationBean<WebappWorkerGate> webappWorkerGate(ProcessEngine engine, CamundaBpmProperties camunda) {
+      String webapps = camunda.getWebapp().getApplicationPath();
+      var registration = new FilterRegistrationBean<>(new WebappWorkerGate(engine.getName(), webapps));
+      registration.setName("agentloop-webapp-worker-gate");
+      registration.addUrlPatterns(webapps + "/api/*");
       return registration;
     }
   }

@@ -1,6 +1,7 @@
 /**
- * Who may do what: the AgentLoop groups and their Camunda authorizations, authentication of the
- * REST APIs ({@code /api} and {@code /engine-rest}), and the demo users of the stand-alone app.
- * Every permission check itself is Camunda's; this package only sets up who is asking.
+ * Who may do what: the AgentLoop groups and their Camunda authorizations (per agent), authentication
+ * of the REST APIs ({@code /api} and {@code /engine-rest}), the fence that keeps tool workers to their
+ * calls (which Camunda's rights cannot express), and the demo users of the stand-alone app. Every other
+ * permission check is Camunda's.
  */
 package dev.agentloop.security;

@@ -7,7 +7,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
-/** The step store, on the engine's data source so its writes share the engine's transactions. */
+/**
+ * The step store and its retention, on the engine's data source so their writes share the engine's
+ * transactions.
+ */
 @Configuration(proxyBeanMethods = false)
 public class TraceConfiguration {
 
@@ -15,5 +18,10 @@ public class TraceConfiguration {
   StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json) {
     TraceSchema.create(dataSource);
     return new StepStore(new JdbcTemplate(dataSource), transactionManager, json);
+  }
+
+  @Bean
+  TraceRetention traceRetention(DataSource dataSource, PlatformTransactionManager transactionManager) {
+    return new TraceRetention(new JdbcTemplate(dataSource), transactionManager);
   }
 }

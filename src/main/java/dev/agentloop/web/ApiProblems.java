@@ -6,6 +6,7 @@ import dev.agentloop.resume.ResumeConflictException;
 import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.review.ReviewException;
 import dev.agentloop.review.TaskDecidedException;
+import dev.agentloop.trace.RunNotFinishedException;
 import dev.agentloop.trace.UnknownRunException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.stream.Collectors;
@@ -72,11 +73,12 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   }
 
   /**
-   * An edit, regenerate, stop or restart that does not fit the run's state, or a task completed by
-   * another request first; nothing was changed. Expected when people work on one run at once, so it is
+   * An edit, regenerate, stop or restart that does not fit the run's state, a task completed by
+   * another request first, or a trace deleted while its run still runs; nothing was changed. Expected when people work on one run at once, so it is
    * one line in the log, not a stack trace.
    */
-  @ExceptionHandler({ResumeConflictException.class, TaskDecidedException.class, OptimisticLockingException.class})
+  @ExceptionHandler({ResumeConflictException.class, TaskDecidedException.class, OptimisticLockingException.class,
+      RunNotFinishedException.class})
   ProblemDetail conflict(RuntimeException e, HttpServletRequest request) {
     LOG.info("409 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
     return problem(HttpStatus.CONFLICT, "Conflict", e instanceof OptimisticLockingException

@@ -7,11 +7,14 @@ import dev.agentloop.agent.RunView;
 import dev.agentloop.review.ReviewTaskView;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.TraceDeletion;
+import dev.agentloop.trace.TraceRetention;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -20,7 +23,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code /api/runs}: start a run, see how it stands, read its trace, act on its open tasks. */
+/** {@code /api/runs}: start a run, see how it stands, read its trace, act on its open tasks, delete its trace. */
 @RestController
 @RequestMapping(path = "/api/runs", produces = "application/json")
 class RunController {
@@ -28,11 +31,13 @@ class RunController {
   private final AgentRuns runs;
   private final ReviewTasks tasks;
   private final RunAccess access;
+  private final TraceRetention retention;
 
-  RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access) {
+  RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention) {
     this.runs = runs;
     this.tasks = tasks;
     this.access = access;
+    this.retention = retention;
   }
 
   @PostMapping(consumes = "application/json")
@@ -81,6 +86,20 @@ class RunController {
     readable(id);
     tasks.complete(id, taskId, fields);
     return ResponseEntity.ok(runs.view(id));
+  }
+
+  /**
+   * Deletes a finished run's trace at once (its steps, question and the reasons people gave), for
+   * operators; the run keeps a tombstone saying who deleted it, when and why.
+   */
+  @DeleteMapping("/{id}/trace")
+  TraceDeletion deleteTrace(@PathVariable String id, @RequestParam(required = false) String reason) {
+    readable(id);
+    access.requireDeleteTrace();
+    if (reason == null || reason.isBlank()) {
+      throw new InvalidParameterException("reason", String.valueOf(reason), "why the trace is deleted, for the audit");
+    }
+    return retention.deleteTrace(id, access.currentUser(), reason);
   }
 
   /** The run as the caller may see it; unknown runs are 404, runs the caller may not read 403. */

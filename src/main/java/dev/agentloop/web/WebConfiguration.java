@@ -6,6 +6,7 @@ import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.TraceRetention;
 import jakarta.servlet.DispatcherType;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -20,8 +21,8 @@ import org.springframework.context.annotation.Configuration;
 public class WebConfiguration {
 
   @Bean
-  RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access) {
-    return new RunController(runs, tasks, access);
+  RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention) {
+    return new RunController(runs, tasks, access, retention);
   }
 
   @Bean

@@ -43,3 +43,8 @@ CREATE INDEX IF NOT EXISTS agentloop_run_agent ON agentloop_run (agent_key, crea
 -- who restarted a run and why (added after the first release: databases of then get them here)
 ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS restarted_by VARCHAR(255);
 ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS restart_reason VARCHAR;
+-- the tombstone of a trace an operator deleted: who, when, why, how many steps (see TraceRetention)
+ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS trace_deleted_at TIMESTAMP WITH TIME ZONE;
+ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS trace_deleted_by VARCHAR(255);
+ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS trace_deleted_reason VARCHAR;
+ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS trace_deleted_steps INT;

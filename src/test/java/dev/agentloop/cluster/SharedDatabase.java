@@ -45,13 +45,14 @@ final class SharedDatabase {
         }, workerId));
   }
 
-  /** Rows left in Camunda's runtime tables: executions, external tasks, incidents, jobs. */
+  /** Rows left in Camunda's runtime tables: executions, external tasks, incidents, jobs of runs. */
   Map<String, Long> runtimeRows() {
     return Map.of(
         "executions", count("act_ru_execution"),
         "external tasks", count("act_ru_ext_task"),
         "incidents", count("act_ru_incident"),
-        "jobs", count("act_ru_job"));
+        // the engine's own history cleanup job stays, scheduled for its batch window: no run left it
+        "jobs", count("act_ru_job WHERE handler_type_ <> 'history-cleanup'"));
   }
 
   /** Process instances that ended at the given end event, according to Camunda's history. */

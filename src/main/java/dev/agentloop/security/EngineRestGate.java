@@ -1,0 +1,104 @@
+package dev.agentloop.security;
+
+import dev.agentloop.agent.AgentDefinitions;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.identity.Authentication;
+import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
+import org.camunda.bpm.engine.impl.persistence.entity.ExternalTaskEntity;
+import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+
+/**
+ * Camunda's own HTTP Basic authentication of the engine REST API, followed by AgentLoop's fence for
+ * members of {@code agent-workers} ({@link WorkerCalls}): once the engine knows who asks, a worker's
+ * call that is not part of serving a tool is answered 403 before it reaches the engine. Being one
+ * filter, the fence cannot run before the authentication, whatever the filter order of the host.
+ *
+ * <p>A user in {@code agent-workers} is fenced whatever other groups it is in: worker credentials sit
+ * on the machines that run tools, next to systems AgentLoop does not control, so they must never be
+ * able to steer a run, even when someone added the user to {@code agent-operators} by mistake. A
+ * person who operates and runs a worker uses two users. Thread-safe.
+ */
+class EngineRestGate extends ProcessEngineAuthenticationFilter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EngineRestGate.class);
+
+  private final ProcessEngine engine;
+  private final String restRoot;
+  private final WorkerCalls workerCalls;
+
+  EngineRestGate(ProcessEngine engine, String restRoot, AgentDefinitions definitions) {
+    this.engine = engine;
+    this.restRoot = restRoot;
+    CommandExecutor commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
+        .getCommandExecutorTxRequired();
+    // the worker may not read the task or the diagram; the fence must, to decide
+    this.workerCalls = new WorkerCalls(new WorkerCalls.Engine() {
+      @Override
+      public Optional<WorkerCalls.ExternalTaskFacts> externalTask(String id) {
+        return commands.execute(context -> context.runWithoutAuthorization(() -> {
+          ExternalTaskEntity task = context.getExternalTaskManager().findExternalTaskById(id);
+          return Optional.ofNullable(task)
+              .map(found -> new WorkerCalls.ExternalTaskFacts(found.getTopicName(), found.getProcessDefinitionId()));
+        }));
+      }
+
+      @Override
+      public boolean catches(String processDefinitionId, String errorCode) {
+        return commands.execute(context -> context.runWithoutAuthorization(
+            () -> definitions.catches(processDefinitionId, errorCode)));
+      }
+    });
+  }
+
+  @Override
+  public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    super.doFilter(request, response, (authenticated, answer) ->
+        fence((HttpServletRequest) authenticated, (HttpServletResponse) answer, chain));
+  }
+
+  private void fence(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null || user.getGroupIds() == null || !user.getGroupIds().contains(AgentLoopGroups.WORKERS)) {
+      chain.doFilter(request, response);
+      return;
+    }
+    CachedBodyRequest cached = CachedBodyRequest.of(request);
+    WorkerCalls.Decision decision = request.getHeader("X-HTTP-Method-Override") != null
+        ? new WorkerCalls.Decision("a member of " + AgentLoopGroups.WORKERS + " may not override the HTTP method")
+        : workerCalls.check(request.getMethod(), pathBelowRoot(request), cached.body());
+    if (!decision.allowed()) {
+      LOG.warn("refused {} {} of worker user {}: {}", request.getMethod(), request.getRequestURI(), user.getUserId(),
+          decision.refusal());
+      ProblemResponses.write(response, HttpStatus.FORBIDDEN, decision.refusal());
+      return;
+    }
+    chain.doFilter(cached, response);
+  }
+
+  /**
+   * The path as sent, below {@code /engine-rest} and below {@code /engine/<this engine>}: not decoded, so
+   * that a path the fence does not know exactly (matrix parameters, escapes) is refused, not guessed at.
+   */
+  private String pathBelowRoot(HttpServletRequest request) {
+    String path = request.getRequestURI().substring(request.getContextPath().length());
+    if (path.startsWith(restRoot)) {
+      path = path.substring(restRoot.length());
+    }
+    String named = "/engine/" + engine.getName();
+    return path.startsWith(named + "/") ? path.substring(named.length()) : path;
+  }
+}

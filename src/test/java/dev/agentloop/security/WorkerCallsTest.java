@@ -1,0 +1,73 @@
+package dev.agentloop.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The worker fence's decisions on paths and bodies a worker could bend, without an engine. */
+class WorkerCallsTest {
+
+  private static final String TOOL_TASK = "tool-1";
+  private static final String THINK_TASK = "think-1";
+
+  private final WorkerCalls calls = new WorkerCalls(new WorkerCalls.Engine() {
+    @Override
+    public Optional<WorkerCalls.ExternalTaskFacts> externalTask(String id) {
+      return Optional.ofNullable(Map.of(
+          TOOL_TASK, new WorkerCalls.ExternalTaskFacts("agentloop.tool.crm_lookup", "agent:1"),
+          THINK_TASK, new WorkerCalls.ExternalTaskFacts("agentloop.think", "agent:1")).get(id));
+    }
+
+    @Override
+    public boolean catches(String processDefinitionId, String errorCode) {
+      return errorCode.equals("TOOL_UNAVAILABLE");
+    }
+  });
+
+  @Test
+  void should_allow_exactly_the_calls_of_a_tool_worker() {
+    assertThat(check("POST", "/external-task/fetchAndLock", fetch("agentloop.tool.crm_lookup"))).isNull();
+    assertThat(check("POST", "/external-task/tool-1/complete", "{\"localVariables\": {\"result\": {\"value\": \"x\"}}}"))
+        .isNull();
+    assertThat(check("POST", "/external-task/tool-1/failure", "{\"errorMessage\": \"down\", \"retries\": 1}")).isNull();
+    assertThat(check("POST", "/external-task/tool-1/bpmnError", "{\"errorCode\": \"TOOL_UNAVAILABLE\"}")).isNull();
+    assertThat(check("POST", "/external-task/tool-1/extendLock", "{\"newDuration\": 1000}")).isNull();
+    assertThat(check("POST", "/external-task/tool-1/unlock", "")).isNull();
+    assertThat(check("POST", "/external-task/tool-1/lock", "{\"lockDuration\": 1000}")).isNull();
+    // a task that no longer exists: the engine answers 404 itself
+    assertThat(check("POST", "/external-task/gone/complete", "{}")).isNull();
+  }
+
+  @Test
+  void should_refuse_paths_methods_and_bodies_it_does_not_know_exactly() {
+    assertThat(check("GET", "/external-task/fetchAndLock", "")).contains("not a call of a remote tool worker");
+    assertThat(check("POST", "/external-task;x=1/fetchAndLock", fetch("agentloop.tool.a"))).contains("not a call");
+    assertThat(check("POST", "/external-task/fetchAndLock/", fetch("agentloop.tool.a"))).contains("not a call");
+    assertThat(check("POST", "/external-task/tool%2D1/complete", "{}")).contains("not a call");
+    assertThat(check("POST", "/external-task/tool-1/retries", "{}")).contains("not a call");
+    assertThat(check("POST", "/external-task/fetchAndLock", "{\"topics\": [")).contains("no JSON object");
+    assertThat(check("POST", "/external-task/fetchAndLock", "[]")).contains("must be a JSON object");
+    assertThat(check("POST", "/external-task/fetchAndLock", "{\"topics\": []}")).contains("must name its topics");
+    assertThat(check("POST", "/external-task/fetchAndLock", fetch("agentloop.tool."))).contains("not a tool topic");
+    assertThat(check("POST", "/external-task/fetchAndLock",
+        "{\"topics\": [{\"topicName\": \"agentloop.tool.a\", \"variables\": [\"callId\"]}],"
+            + " \"topics\": [{\"topicName\": \"agentloop.think\", \"variables\": [\"callId\"]}]}"))
+        .contains("Duplicate field 'topics'");
+    assertThat(check("POST", "/external-task/think-1/unlock", "")).contains("topic 'agentloop.think'");
+    assertThat(check("POST", "/external-task/tool-1/complete", "{\"localVariables\": \"result\"}"))
+        .contains("must be a JSON object");
+    assertThat(check("POST", "/external-task/tool-1/bpmnError", "{\"errorCode\": \"TOOL_UNAVAILABLE\","
+        + " \"variables\": {\"route\": {\"value\": \"done\"}}}")).contains("may not set process variables");
+  }
+
+  private String check(String method, String path, String body) {
+    return calls.check(method, path, body.getBytes(StandardCharsets.UTF_8)).refusal();
+  }
+
+  private static String fetch(String topic) {
+    return "{\"workerId\": \"w\", \"topics\": [{\"topicName\": \"" + topic + "\", \"variables\": [\"arguments\"]}]}";
+  }
+}

@@ -1,0 +1,120 @@
+package dev.agentloop.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.ReactAgentProcess;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.model.bpmn.BpmnModelInstance;
+import org.camunda.bpm.model.bpmn.instance.Process;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Nothing is kept forever: a run's trace goes with its Camunda history, when the history cleanup
+ * removes that after the agent's historyTimeToLive, and an operator can delete a finished run's trace
+ * at once, leaving a tombstone. Run on H2 ({@link TraceRetentionTest}, with the REST API) and on
+ * PostgreSQL ({@link TraceRetentionOnPostgresTest}).
+ */
+abstract class TraceRetentionScenarios {
+
+  /** An agent whose runs' history is due for removal as soon as they end: time-to-live 0 days. */
+  static final String SHORT_LIVED = "short-lived-agent";
+
+  @Autowired ProcessEngine engine;
+  @Autowired AgentRuns runs;
+  @Autowired StepStore store;
+  @Autowired TraceRetention retention;
+  @Autowired DataSource dataSource;
+
+  @BeforeEach
+  void deployShortLivedAgent() {
+    if (engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(SHORT_LIVED).count() == 0) {
+      BpmnModelInstance model = TestAgent.variant(SHORT_LIVED, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
+          AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
+      model.getModelElementsByType(Process.class).iterator().next().setCamundaHistoryTimeToLiveString("0");
+      engine.getRepositoryService().createDeployment().addModelInstance(SHORT_LIVED + ".bpmn", model).deploy();
+    }
+  }
+
+  @Test
+  void should_remove_a_runs_trace_when_the_history_cleanup_removes_its_history() {
+    // given a finished run whose history is due, and one whose history is kept 30 days
+    String due = answered(SHORT_LIVED, "multi-step: forget me");
+    String kept = answered(TestAgent.KEY, "multi-step: keep me");
+    int keptSteps = store.allSteps(kept).size();
+    assertThat(store.allSteps(due)).isNotEmpty();
+
+    // when Camunda's history cleanup runs
+    engine.getHistoryService().cleanUpHistoryAsync(true);
+
+    // then the due run's history and trace are gone together, the other run's are whole
+    await().atMost(Runs.PATIENCE).until(() -> store.findRun(due).isEmpty());
+    assertThat(engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceId(due).count()).isZero();
+    assertThat(stepRows(due)).isZero();
+    assertThat(engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceId(kept).count()).isOne();
+    assertThat(store.allSteps(kept)).hasSize(keptSteps);
+    assertThat(store.run(kept).question()).isEqualTo("multi-step: keep me");
+  }
+
+  @Test
+  void should_delete_a_finished_runs_trace_at_once_and_keep_a_tombstone() {
+    // given a finished run and one that waits for its plan review
+    String finished = answered(TestAgent.KEY, "multi-step: personal data inside");
+    String running = waitingForReview("review-plan: still running");
+    int steps = store.allSteps(finished).size();
+
+    // when a running run's trace, or no run's, is to be deleted
+    assertThatThrownBy(() -> retention.deleteTrace(running, "operator", "too early"))
+        .isInstanceOf(RunNotFinishedException.class).hasMessageContaining("has not finished");
+    assertThatThrownBy(() -> retention.deleteTrace("no-such-run", "operator", "because"))
+        .isInstanceOf(UnknownRunException.class);
+
+    // then nothing is deleted
+    assertThat(store.allSteps(running)).isNotEmpty();
+    assertThat(retention.deletion(running)).isEmpty();
+
+    // when the finished run's trace is deleted, twice
+    TraceDeletion deletion = retention.deleteTrace(finished, "operator", "customer asked for erasure");
+    TraceDeletion again = retention.deleteTrace(finished, "someone", "once more");
+
+    // then its steps, question and reasons are gone, and the first tombstone stays
+    assertThat(deletion.stepsDeleted()).isEqualTo(steps);
+    assertThat(again).isEqualTo(deletion);
+    assertThat(retention.deletion(finished)).contains(deletion);
+    assertThat(stepRows(finished)).isZero();
+    RunRecord run = store.run(finished);
+    assertThat(run.question()).isEmpty();
+    assertThat(run.status()).isEqualTo(RunStatus.ANSWERED);
+    engine.getRuntimeService().deleteProcessInstance(running, "test done");
+  }
+
+  String answered(String agent, String question) {
+    String run = engine.getRuntimeService().startProcessInstanceByKey(agent, ReactAgentProcess.QUESTION.with(question))
+        .getId();
+    Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    return run;
+  }
+
+  String waitingForReview(String question) {
+    String run = engine.getRuntimeService().startProcessInstanceByKey(TestAgent.REVIEWED,
+        ReactAgentProcess.QUESTION.with(question)).getId();
+    await().atMost(Runs.PATIENCE).until(() -> !store.allSteps(run).isEmpty());
+    return run;
+  }
+
+  long stepRows(String run) {
+    return new JdbcTemplate(dataSource).queryForObject("SELECT COUNT(*) FROM agentloop_step WHERE run_id = ?",
+        Long.class, run);
+  }
+
+}
