@@ -7,6 +7,7 @@ import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
@@ -20,10 +21,17 @@ import org.springframework.validation.annotation.Validated;
  * {@code agentloop-defaults.yaml} (shipped in the jar, lowest precedence), so an application that
  * embeds AgentLoop gets them too and overrides only what it needs. Agent-specific settings
  * (prompt, tools, budgets) can be overridden per agent in its BPMN diagram.
+ *
+ * @param enabled whether AgentLoop is active at all; {@code false}: its auto-configuration adds nothing
+ *     to the application and its Cockpit tabs do not show
  */
 @Validated
 @ConfigurationProperties("agentloop")
 public record AgentLoopProperties(
+    boolean enabled,
+    @NotNull @Valid Api api,
+    @NotNull @Valid Deployment deployment,
+    @NotNull @Valid Security security,
     @NotNull @Valid Llm llm,
     @NotNull @Valid Worker worker,
     @NotNull @Valid Agent agent,
@@ -221,6 +229,34 @@ public record AgentLoopProperties(
       }
     }
   }
+
+  /**
+   * AgentLoop's REST API.
+   *
+   * @param basePath where it is served, e.g. {@code /api} ({@code /api/runs}, {@code /api/breakers});
+   *     AgentLoop's authentication covers this path and nothing else of the application
+   */
+  public record Api(@NotBlank @Pattern(regexp = "/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-]",
+      message = "must start with / and not end with /, e.g. /api or /agentloop/api") String basePath) {}
+
+  /**
+   * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms
+   * always, since every agent's review tasks use them).
+   *
+   * @param defaultAgent whether the shipped default agent {@code react-agent} is deployed too
+   */
+  public record Deployment(boolean defaultAgent) {}
+
+  /**
+   * What AgentLoop sets up for access control.
+   *
+   * @param groups create AgentLoop's groups {@code agent-reviewers}, {@code agent-operators} and
+   *     {@code agent-workers}, their rights on agents and the Tasklist filter "Agent reviews"
+   * @param secureEngineRest put Camunda's HTTP Basic authentication in front of the engine REST API
+   *     ({@code /engine-rest}); off by default, since how a host secures its engine REST API is the host's
+   *     decision
+   */
+  public record Security(boolean groups, boolean secureEngineRest) {}
 
   /**
    * The demo setup of the stand-alone app: users {@code reviewer}, {@code operator} and {@code worker}

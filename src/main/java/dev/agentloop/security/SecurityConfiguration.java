@@ -13,13 +13,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
 /**
- * Authentication of both REST APIs, the groups and their rights, and (only when asked for) the
+ * Authentication of AgentLoop's REST API (its base path only, never the application's other paths),
+ * the groups and their rights, and only when asked for: authentication of the engine REST API and the
  * demo users.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
 
   @Bean
+  @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
   AccessBootstrap accessBootstrap() {
     return new AccessBootstrap();
   }
@@ -30,12 +32,13 @@ public class SecurityConfiguration {
   }
 
   @Bean
-  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine) {
+  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine,
+      @Value("${agentloop.api.base-path}") String basePath) {
     boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
         SecurityConfiguration.class.getClassLoader());
     var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps));
     registration.setName("agentloop-api-authentication");
-    registration.addUrlPatterns("/api/*");
+    registration.addUrlPatterns(basePath + "/*");
     return registration;
   }
 
@@ -45,9 +48,14 @@ public class SecurityConfiguration {
     return new DemoUsers(engine, camunda.getAdminUser() == null ? null : camunda.getAdminUser().getId());
   }
 
-  /** Camunda's own HTTP Basic authentication for the engine REST API, as its documentation sets it up. */
+  /**
+   * Camunda's own HTTP Basic authentication for the engine REST API, as its documentation sets it up;
+   * only with {@code agentloop.security.secure-engine-rest=true}, since an application that embeds
+   * AgentLoop decides itself how its engine REST API is secured.
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(ProcessEngineAuthenticationFilter.class)
+  @ConditionalOnProperty(name = "agentloop.security.secure-engine-rest", havingValue = "true")
   static class EngineRestAuthentication {
 
     @Bean

@@ -1,6 +1,7 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.resilience.Breakers;
@@ -9,18 +10,19 @@ import dev.agentloop.security.RunAccess;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The REST API's controllers and its problem handling. */
+/** The REST API's controllers (under {@code agentloop.api.base-path}) and its problem handling. */
 @Configuration(proxyBeanMethods = false)
 public class WebConfiguration {
 
   @Bean
-  RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access) {
-    return new RunController(runs, tasks, access);
+  RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access, AgentLoopProperties properties) {
+    return new RunController(runs, tasks, access, properties.api().basePath());
   }
 
   @Bean
-  ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access) {
-    return new ResumeController(resume, restarts, runs, access);
+  ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access,
+      AgentLoopProperties properties) {
+    return new ResumeController(resume, restarts, runs, access, properties.api().basePath());
   }
 
   @Bean
