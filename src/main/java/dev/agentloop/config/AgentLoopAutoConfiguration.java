@@ -41,9 +41,12 @@ public class AgentLoopAutoConfiguration {
 
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
-      AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget,
-      AgentLoopProperties properties) {
-    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget,
-        AgentLoopDeployment.load(properties.deployment().defaultAgent()));
+      AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget) {
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget);
+  }
+
+  @Bean
+  AgentLoopDeployment agentLoopDeployment(AgentLoopProperties properties) {
+    return AgentLoopDeployment.load(properties.deployment().defaultAgent());
   }
 }

@@ -11,8 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.repository.DeploymentBuilder;
 import org.camunda.bpm.engine.repository.DeploymentWithDefinitions;
+import org.camunda.bpm.engine.spring.SpringProcessEngineConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.Resource;
@@ -26,11 +29,12 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * {@value #NAME}, with duplicate filtering, so a restart with unchanged files deploys nothing and a
  * changed file becomes a new version of that file only.
  *
- * <p>An application whose deployment pattern also matches these files (Camunda's default,
- * {@code classpath*:**}{@code /*.bpmn}, does) would deploy them a second time in its own deployment;
- * {@link #withoutOurs} takes them out of it.
+ * <p>An engine plugin, so that it deploys once the engine is built and before the Spring configuration
+ * deploys the application's resources. An application whose deployment pattern also matches these
+ * files (Camunda's default, {@code classpath*:**}{@code /*.bpmn}, does) would deploy them a second
+ * time in its own deployment; {@link #postInit} takes them out of it.
  */
-final class AgentLoopDeployment {
+final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
 
   static final String NAME = "agentloop";
   static final String DEFAULT_AGENT = "processes/react-agent.bpmn";
@@ -65,8 +69,17 @@ final class AgentLoopDeployment {
     return new AgentLoopDeployment(defaultAgent, resources);
   }
 
+  /** After every plugin's preInit, so whatever set the application's deployment resources has run. */
+  @Override
+  public void postInit(ProcessEngineConfigurationImpl configuration) {
+    if (configuration instanceof SpringProcessEngineConfiguration spring && spring.getDeploymentResources() != null) {
+      spring.setDeploymentResources(withoutOurs(spring.getDeploymentResources()));
+    }
+  }
+
   /** Deploys what changed since the last start; the engine's duplicate filtering compares file by file. */
-  void deploy(ProcessEngine engine) {
+  @Override
+  public void postProcessEngineBuild(ProcessEngine engine) {
     DeploymentBuilder builder = engine.getRepositoryService().createDeployment()
         .name(NAME).source(NAME).enableDuplicateFiltering(true);
     List<String> deployed = new ArrayList<>();
@@ -83,7 +96,7 @@ final class AgentLoopDeployment {
   }
 
   /** The application's deployment resources without AgentLoop's own files (same name, same content). */
-  Resource[] withoutOurs(Resource[] applicationResources) {
+  private Resource[] withoutOurs(Resource[] applicationResources) {
     return Arrays.stream(applicationResources).filter(resource -> {
       boolean ours = isOurs(resource);
       if (ours) {

@@ -1,5 +1,6 @@
 package dev.agentloop.security;
 
+import java.util.List;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
@@ -20,6 +21,9 @@ import org.springframework.util.ClassUtils;
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
 
+  /** The resources of AgentLoop's API under its base path: its authentication covers these and nothing else. */
+  static final List<String> API_RESOURCES = List.of("runs", "breakers");
+
   @Bean
   @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
   AccessBootstrap accessBootstrap() {
@@ -38,7 +42,9 @@ public class SecurityConfiguration {
         SecurityConfiguration.class.getClassLoader());
     var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps));
     registration.setName("agentloop-api-authentication");
-    registration.addUrlPatterns(basePath + "/*");
+    // "<base>/runs/*" covers <base>/runs itself too; the application's own paths under the same base
+    // path (a host's /api/orders) stay untouched
+    API_RESOURCES.forEach(resource -> registration.addUrlPatterns(basePath + "/" + resource + "/*"));
     return registration;
   }
 
