@@ -1,6 +1,6 @@
 package dev.agentloop.security;
 
-import java.util.List;
+import dev.agentloop.config.AgentLoopProperties;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
@@ -21,9 +21,6 @@ import org.springframework.util.ClassUtils;
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
 
-  /** The resources of AgentLoop's API under its base path: its authentication covers these and nothing else. */
-  static final List<String> API_RESOURCES = List.of("runs", "breakers");
-
   @Bean
   @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
   AccessBootstrap accessBootstrap() {
@@ -37,14 +34,14 @@ public class SecurityConfiguration {
 
   @Bean
   FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine,
-      @Value("${agentloop.api.base-path}") String basePath) {
+      AgentLoopProperties properties) {
     boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
         SecurityConfiguration.class.getClassLoader());
     var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps));
     registration.setName("agentloop-api-authentication");
-    // "<base>/runs/*" covers <base>/runs itself too; the application's own paths under the same base
-    // path (a host's /api/orders) stay untouched
-    API_RESOURCES.forEach(resource -> registration.addUrlPatterns(basePath + "/" + resource + "/*"));
+    // AgentLoop's resources only: the application's own paths under the same base path (a host's
+    // /api/orders) stay untouched
+    registration.setUrlPatterns(properties.api().urlPatterns());
     return registration;
   }
 

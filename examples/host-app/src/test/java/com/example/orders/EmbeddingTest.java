@@ -68,6 +68,17 @@ class EmbeddingTest {
   }
 
   @Test
+  void should_leave_the_errors_of_the_hosts_own_api_to_the_host() {
+    HttpResponse<String> unknown = Http.anonymous(port).get("/api/orders/unknown/items");
+
+    // Spring Boot's own error body, not AgentLoop's problem documents or its authentication
+    assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
+    assertThat(unknown.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
+        assertThat(type).startsWith("application/json"));
+    assertThat(json(unknown).get("path").asText()).isEqualTo("/api/orders/unknown/items");
+  }
+
+  @Test
   void should_leave_the_engine_rest_api_as_the_host_configured_it() {
     // (Camunda's authentication filter would let /engine-rest/engine through anyway: ask for definitions)
     HttpResponse<String> definitions = Http.anonymous(port).get("/engine-rest/process-definition?key=order-approval");
