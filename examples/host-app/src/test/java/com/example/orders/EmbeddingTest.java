@@ -116,6 +116,8 @@ class EmbeddingTest {
     assertThat(configuration.getHistoryLevel()).isEqualTo(HistoryLevel.HISTORY_LEVEL_FULL);
     assertThat(configuration.isAuthorizationEnabled()).isTrue();
     assertThat(getClass().getClassLoader().getResource("application.yaml")).isNull();
+    // no endpoints the host did not have: AgentLoop does not bring Spring Boot's actuator
+    assertThat(Http.anonymous(port).get("/actuator/health").statusCode()).isEqualTo(404);
     assertThat(getClass().getClassLoader().getResource("application-postgres.yaml")).isNull();
   }
 
