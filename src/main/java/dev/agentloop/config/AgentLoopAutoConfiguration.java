@@ -39,6 +39,10 @@ import org.springframework.context.annotation.Import;
     WebConfiguration.class})
 public class AgentLoopAutoConfiguration {
 
+  AgentLoopAutoConfiguration() {
+    HostFeatures.report(AgentLoopAutoConfiguration.class.getClassLoader());
+  }
+
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
       AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget) {
