@@ -55,6 +55,12 @@ public final class ApiClient {
         .PUT(HttpRequest.BodyPublishers.ofString(body)));
   }
 
+  /** Any method and content type, e.g. to send what the API does not take. */
+  public HttpResponse<String> send(String path, String method, String contentType, String body) {
+    return send(request(path).header("Content-Type", contentType)
+        .method(method, HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   /** Waits for the run's open task with this definition key, as the API lists it. */
   public JsonNode awaitTask(String run, String taskKey) {
     return await().atMost(Runs.PATIENCE).until(() -> {

@@ -10,6 +10,9 @@ import org.camunda.bpm.engine.variable.Variables;
  */
 public record ProcessVariable<T>(String name, Class<T> type) {
 
+  /** Camunda keeps a string variable in a column of 4,000 characters (TEXT_ VARCHAR(4000)). */
+  static final int STRING_COLUMN_CHARS = 4000;
+
   public static ProcessVariable<String> string(String name) {
     return new ProcessVariable<>(name, String.class);
   }
@@ -23,7 +26,28 @@ public record ProcessVariable<T>(String name, Class<T> type) {
   }
 
   public Map<String, Object> with(T value) {
-    return Map.of(name, value);
+    return Map.of(name, storable(value));
+  }
+
+  public void set(VariableScope scope, T value) {
+    scope.setVariable(name, storable(value));
+  }
+
+  public void setLocal(VariableScope scope, T value) {
+    scope.setVariableLocal(name, storable(value));
+  }
+
+  /**
+   * The value as it can be stored: a text longer than Camunda's string column becomes an object
+   * variable serialised as JSON (kept in a byte array, no length limit) and reads back as the same
+   * {@code String}; anything else is stored as it is. A question, an answer or a note a person or a
+   * model writes can be that long.
+   */
+  public static Object storable(Object value) {
+    if (value instanceof String text && text.length() > STRING_COLUMN_CHARS) {
+      return Variables.objectValue(text).serializationDataFormat(Variables.SerializationDataFormats.JSON).create();
+    }
+    return value;
   }
 
   /**

@@ -81,7 +81,7 @@ public class RemoteToolCalls {
               + execution.getCurrentActivityId() + "' must only be reached from act, when it routes to remote calls"));
       execution.setVariableLocal(ReactAgentProcess.CALL_ID.name(), call.callId());
       execution.setVariableLocal(ReactAgentProcess.TOOL.name(), call.tool());
-      execution.setVariableLocal(ReactAgentProcess.ARGUMENTS.name(), call.arguments().toString());
+      ReactAgentProcess.ARGUMENTS.setLocal(execution, call.arguments().toString());
     };
   }
 

@@ -98,7 +98,7 @@ class ThinkHandler implements TopicHandler {
       Map<String, Object> variables = new HashMap<>();
       variables.putAll(Route.DONE.asVariable());
       variables.putAll(ReactAgentProcess.DECISION.transientWith(settings.autoAcceptAnswer() ? "accept" : "review"));
-      variables.put(ReactAgentProcess.FINAL_ANSWER.name(), result.finalAnswer());
+      variables.putAll(ReactAgentProcess.FINAL_ANSWER.with(result.finalAnswer()));
       return variables;
     }
     return routeTo(router.afterToolCalls(result.actions(), settings), settings);

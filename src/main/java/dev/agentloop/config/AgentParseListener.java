@@ -76,6 +76,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
     TaskDefinition task = ((UserTaskActivityBehavior) activity.getActivityBehavior()).getTaskDefinition();
     task.addBuiltInTaskListener(TaskListener.EVENTNAME_CREATE, reviews.taskListener(review));
     task.addBuiltInTaskListener(TaskListener.EVENTNAME_COMPLETE, reviews.taskListener(review));
+    task.setTaskFormHandler(reviews.formHandler(task.getTaskFormHandler()));
     activity.setProperty(REVIEW_KIND, review);
   }
 

@@ -21,6 +21,8 @@ public class Escapes {
   /** The model called a tool again while its circuit breaker is open. */
   public static final String TOOL_UNAVAILABLE = "TOOL_UNAVAILABLE";
 
+  private static final int MESSAGE_CHARS = 3_900;
+
   private static final Logger LOG = LoggerFactory.getLogger(Escapes.class);
 
   private final ResilienceMetrics metrics;
@@ -53,7 +55,15 @@ public class Escapes {
     String code = errorCode(escape.reason());
     LOG.info("run leaves its agent loop with {}: {}", code, escape.getMessage());
     metrics.escape(code, source);
-    return Optional.of(new TaskResult.Escape(code, escape.getMessage(), Map.of(), write));
+    return Optional.of(new TaskResult.Escape(code, shortened(escape.getMessage()), Map.of(), write));
+  }
+
+  /**
+   * The engine stores an error's message in the boundary event's message variable, a Camunda string
+   * of at most 4,000 characters; an escape's message may quote a model's long arguments.
+   */
+  private static String shortened(String message) {
+    return message.length() <= MESSAGE_CHARS ? message : message.substring(0, MESSAGE_CHARS - 1) + "…";
   }
 
   /** Counts an escape that no BPMN error raised: the run-time budget's boundary timer. */

@@ -10,6 +10,7 @@ import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -40,14 +41,15 @@ class RunChanges {
   <T> T apply(String runId, Supplier<T> change) {
     try {
       return transaction.execute(status -> commands.execute(context -> context.runWithoutAuthorization(change::get)));
-    } catch (StaleHeadException | OptimisticLockingException e) {
+    } catch (StaleHeadException | OptimisticLockingException | PessimisticLockingFailureException e) {
       throw new ResumeConflictException("run " + runId + " changed at the same moment (another edit, or the agent's"
           + " own step); nothing of this request was applied: read the run again and retry", e);
     }
   }
 
+  /** The run, locked for this change (see {@link StepStore#lockRun}), unless it has ended. */
   RunRecord unfinished(String runId, String what) {
-    RunRecord run = store.run(runId);
+    RunRecord run = store.lockRun(runId);
     if (run.status().isFinished()) {
       throw new ResumeConflictException("run " + runId + " has ended (" + run.status() + ") and cannot " + what
           + "; restart it from a step instead: POST /api/runs/" + runId + "/restart {\"fromStep\": n, \"reason\": ...}");

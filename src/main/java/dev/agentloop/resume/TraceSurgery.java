@@ -11,6 +11,7 @@ import dev.agentloop.agent.Router;
 import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.StaleHeadException;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -57,7 +58,12 @@ class TraceSurgery {
   Outcome replace(RunRecord run, Step original, NewStep replacement, AgentSettings settings) {
     // the edited step's turn and what follows: the cost of an edit does not grow with the run's length
     List<Step> path = store.activePathFrom(run.runId(), Math.max(1, original.stepNo() - TURN_WINDOW));
-    List<Step> abandoned = path.subList(path.indexOf(original), path.size());
+    int edited = path.indexOf(original);
+    if (edited < 0) {
+      // callers lock the run first; should a path change all the same, refuse rather than cut a wrong branch
+      throw new StaleHeadException(run.runId(), run.head().version());
+    }
+    List<Step> abandoned = path.subList(edited, path.size());
     List<Step> carried = carriedOver(original, abandoned);
     List<NewStep> steps = new ArrayList<>();
     steps.add(replacement);

@@ -1,7 +1,9 @@
 package dev.agentloop.resume;
 
+import org.camunda.bpm.engine.BadUserRequestException;
+
 /** The run has no step with this number. */
-public class UnknownStepException extends RuntimeException {
+public class UnknownStepException extends BadUserRequestException {
 
   public UnknownStepException(String message) {
     super(message);

@@ -6,9 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.agentloop.trace.StaleHeadException;
+import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.exception.NotFoundException;
+import org.camunda.bpm.engine.impl.form.validator.FormFieldValidationException;
 import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.engine.variable.VariableMap;
 import org.camunda.bpm.engine.variable.Variables;
@@ -41,6 +43,8 @@ public class ReviewTasks {
    * @throws NotFoundException when the run has no such open task (it may belong to another run, or a
    *     timer may have closed it already)
    * @throws ReviewException when the fields cannot be used; the task stays open
+   * @throws TaskDecidedException when another request completed the task, or changed the run, at the
+   *     same moment; this completion changed nothing
    */
   public void complete(String runId, String taskId, Map<String, JsonNode> fields) {
     Task task = engine.getTaskService().createTaskQuery().taskId(taskId).processInstanceId(runId).singleResult();
@@ -53,16 +57,41 @@ public class ReviewTasks {
         ? SpinValues.jsonValue(value.toString()).create() : JSON.convertValue(value, Object.class)));
     try {
       engine.getFormService().submitTaskForm(taskId, variables);
-    } catch (ProcessEngineException e) {
-      // the engine wraps what a task listener throws; the review's own message is the one to show
-      throw refusal(e).orElseThrow(() -> e);
+    } catch (RuntimeException e) {
+      throw whyNotCompleted(runId, taskId, e);
     }
   }
 
-  private static Optional<ReviewException> refusal(Throwable error) {
+  /**
+   * What to tell the caller when a completion failed. The engine wraps what a task listener throws,
+   * and the review's own message is the one to show. When several requests complete one task at
+   * once, the losers fail in many ways (the task or its instance vanished under them — even as a
+   * NullPointerException inside Camunda —, its rights were revoked with it, an optimistic lock, a stale head): what they share is that someone else's
+   * completion won, which is what they are told.
+   */
+  private RuntimeException whyNotCompleted(String runId, String taskId, RuntimeException failure) {
+    Optional<ReviewException> refusal = cause(failure, ReviewException.class);
+    if (refusal.isPresent()) {
+      return refusal.get();
+    }
+    Optional<FormFieldValidationException> invalid = cause(failure, FormFieldValidationException.class);
+    if (invalid.isPresent()) {
+      return new ReviewException(invalid.get().getMessage());
+    }
+    boolean gone = engine.getTaskService().createTaskQuery().taskId(taskId).count() == 0;
+    if (gone || cause(failure, OptimisticLockingException.class).isPresent()
+        || cause(failure, StaleHeadException.class).isPresent()) {
+      return new TaskDecidedException("task " + taskId + " of run " + runId + " was already " + (gone ? "completed"
+          : "changed") + " by another request at the same moment; that decision stands and this one changed"
+          + " nothing: GET /api/runs/" + runId + " shows where the run is now", failure);
+    }
+    return failure;
+  }
+
+  private static <T extends Throwable> Optional<T> cause(Throwable error, Class<T> type) {
     for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof ReviewException refusal) {
-        return Optional.of(refusal);
+      if (type.isInstance(t)) {
+        return Optional.of(type.cast(t));
       }
     }
     return Optional.empty();

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.delegate.TaskListener;
+import org.camunda.bpm.engine.impl.form.handler.TaskFormHandler;
 
 /**
  * The listeners the engine plugin attaches to review tasks at deployment: on create the task gets
@@ -40,6 +41,11 @@ public class Reviews {
         decide(task, review.decide(reviewTask));
       }
     };
+  }
+
+  /** The form handler of a review task: only the task's own fields, see {@link ReviewFormHandler}. */
+  public TaskFormHandler formHandler(TaskFormHandler parsed) {
+    return new ReviewFormHandler(parsed);
   }
 
   /**

@@ -57,6 +57,16 @@ public class StepStore {
     return findRun(runId).orElseThrow(() -> new UnknownRunException(runId));
   }
 
+  /**
+   * The run, its row locked until the surrounding transaction ends: the changes people make to one
+   * run (edit, regenerate, stop) queue behind each other, so none reads a path that another one is
+   * rewriting at that moment. The agent's own steps need no lock: the versioned head refuses a stale one.
+   */
+  public RunRecord lockRun(String runId) {
+    return jdbc.query("SELECT * FROM agentloop_run WHERE run_id = ? FOR UPDATE", runMapper, runId).stream()
+        .findFirst().orElseThrow(() -> new UnknownRunException(runId));
+  }
+
   /** The active path, root first. */
   public List<Step> activePath(String runId) {
     return jdbc.query(

@@ -5,10 +5,15 @@ import dev.agentloop.resume.InvalidEditException;
 import dev.agentloop.resume.ResumeConflictException;
 import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.review.ReviewException;
+import dev.agentloop.review.TaskDecidedException;
 import dev.agentloop.trace.UnknownRunException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationException;
+import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.exception.NotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -31,6 +36,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @RestControllerAdvice(basePackageClasses = ApiProblems.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class ApiProblems extends ResponseEntityExceptionHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiProblems.class);
 
   @ExceptionHandler(UnknownRunException.class)
   ProblemDetail unknownRun(UnknownRunException e) {
@@ -64,10 +71,18 @@ class ApiProblems extends ResponseEntityExceptionHandler {
     return problem(HttpStatus.NOT_FOUND, "Unknown step", e.getMessage());
   }
 
-  /** An edit, regenerate, stop or restart that does not fit the run's state; nothing was changed. */
-  @ExceptionHandler(ResumeConflictException.class)
-  ProblemDetail conflict(ResumeConflictException e) {
-    return problem(HttpStatus.CONFLICT, "Conflict", e.getMessage());
+  /**
+   * An edit, regenerate, stop or restart that does not fit the run's state, or a task completed by
+   * another request first; nothing was changed. Expected when people work on one run at once, so it is
+   * one line in the log, not a stack trace.
+   */
+  @ExceptionHandler({ResumeConflictException.class, TaskDecidedException.class, OptimisticLockingException.class})
+  ProblemDetail conflict(RuntimeException e, HttpServletRequest request) {
+    LOG.info("409 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+    return problem(HttpStatus.CONFLICT, "Conflict", e instanceof OptimisticLockingException
+        ? "the run changed at the same moment (another request, or the agent's own step); nothing of this request"
+            + " was applied: read the run again and retry"
+        : e.getMessage());
   }
 
   /** Content of an edit that cannot be used (wrong shape, arguments that break the tool's schema). */

@@ -7,6 +7,12 @@ import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.RunAccess;
+import jakarta.servlet.DispatcherType;
+import org.apache.catalina.core.StandardHost;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -33,5 +39,28 @@ public class WebConfiguration {
   @Bean
   ApiProblems apiProblems() {
     return new ApiProblems();
+  }
+
+  /** Errors before any controller (415, unmapped paths and methods) on the error dispatch, see {@link ApiErrorDispatch}. */
+  @Bean
+  FilterRegistrationBean<ApiErrorDispatch> apiErrorDispatch() {
+    FilterRegistrationBean<ApiErrorDispatch> registration = new FilterRegistrationBean<>(new ApiErrorDispatch());
+    registration.setName("agentloop-api-errors");
+    registration.setDispatcherTypes(DispatcherType.ERROR);
+    registration.addUrlPatterns("/*");
+    return registration;
+  }
+
+  /** Requests Tomcat refuses before any servlet, see {@link ApiErrorReportValve}. */
+  @Bean
+  @ConditionalOnClass(name = "org.apache.catalina.startup.Tomcat")
+  WebServerFactoryCustomizer<TomcatServletWebServerFactory> apiErrorReportValve() {
+    return factory -> factory.addContextCustomizers(context -> {
+      StandardHost host = (StandardHost) context.getParent();
+      ApiErrorReportValve valve = new ApiErrorReportValve();
+      // Tomcat adds a valve of the host's errorReportValveClass at start unless one is there already
+      host.setErrorReportValveClass(ApiErrorReportValve.class.getName());
+      host.getPipeline().addValve(valve);
+    });
   }
 }

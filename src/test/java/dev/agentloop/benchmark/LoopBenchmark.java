@@ -64,7 +64,8 @@ class LoopBenchmark {
     // the same no-op call a thousand times is the point here, not a loop to escape from
     TestAgent.deployVariant(engine, AGENT, Map.of(AgentSettings.ALLOWED_TOOLS, "noop", AgentSettings.MAX_STEPS, "100000",
         AgentSettings.MAX_MODEL_CALLS, "1000000", AgentSettings.MAX_TOOL_CALLS, "1000000",
-        AgentSettings.LOOP_MAX_REPEATS, "1000000"));
+        AgentSettings.LOOP_MAX_REPEATS, "1000000", AgentSettings.AUTO_ACCEPT_PLAN, "true",
+        AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
     engine.getRepositoryService().createDeployment().addModelInstance(BARE + ".bpmn", bareLoop())
         .addModelInstance(MINIMAL + ".bpmn", minimalLoop()).deploy();
   }

@@ -1,0 +1,34 @@
+package dev.agentloop.web;
+
+import java.io.IOException;
+import java.io.Writer;
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.valves.ErrorReportValve;
+
+/**
+ * Tomcat's error report for requests it refuses before any servlet sees them, e.g. a path with a
+ * malformed escape ({@code /api/runs/%zz}): a problem document for AgentLoop's API, Tomcat's own
+ * HTML page for every other path. Installed as the host's error report valve.
+ */
+public class ApiErrorReportValve extends ErrorReportValve {
+
+  @Override
+  protected void report(Request request, Response response, Throwable throwable) {
+    if (!ApiErrors.isApi(request.getRequestURI()) || response.getStatus() < 400 || response.isCommitted()) {
+      super.report(request, response, throwable);
+      return;
+    }
+    try {
+      response.setContentType(ApiErrors.CONTENT_TYPE);
+      response.setCharacterEncoding("UTF-8");
+      Writer writer = response.getReporter();
+      if (writer != null) {
+        writer.write(ApiErrors.problem(response.getStatus(), request.getMethod(), request.getRequestURI()));
+        response.finishResponse();
+      }
+    } catch (IOException | IllegalStateException e) {
+      // the client is gone or the response was taken over; Tomcat's own report would fail the same way
+    }
+  }
+}

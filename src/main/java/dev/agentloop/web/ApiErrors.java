@@ -1,0 +1,50 @@
+package dev.agentloop.web;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+
+/**
+ * Problem documents for errors that no controller of the API raised: the servlet container's and
+ * Spring MVC's own (see {@link ApiErrorDispatch} and {@link ApiErrorReportValve}), in the shape and
+ * tone of {@link ApiProblems}.
+ */
+final class ApiErrors {
+
+  static final String PATH = "/api";
+  static final String CONTENT_TYPE = "application/problem+json";
+
+  private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
+  private ApiErrors() {}
+
+  static boolean isApi(String uri) {
+    return uri != null && (uri.equals(PATH) || uri.startsWith(PATH + "/"));
+  }
+
+  /** The problem document, as JSON text. */
+  static String problem(int code, String method, String uri) {
+    HttpStatus status = HttpStatus.resolve(code);
+    status = status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status;
+    ProblemDetail problem = ApiProblems.problem(status, status.getReasonPhrase(), detail(status, method, uri));
+    try {
+      return JSON.writeValueAsString(problem);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a problem document is always JSON", e);
+    }
+  }
+
+  private static String detail(HttpStatus status, String method, String uri) {
+    return switch (status) {
+      case NOT_FOUND -> "AgentLoop's API has nothing at " + uri + "; its resources are under " + PATH
+          + "/runs and " + PATH + "/breakers";
+      case METHOD_NOT_ALLOWED -> uri + " does not take " + method;
+      case UNSUPPORTED_MEDIA_TYPE -> "send the body as JSON, with the header Content-Type: application/json";
+      case NOT_ACCEPTABLE -> "the API answers in JSON: accept application/json";
+      case BAD_REQUEST -> "the request could not be read (a malformed path, header or body)";
+      default -> status.value() + " " + status.getReasonPhrase();
+    };
+  }
+}
