@@ -43,8 +43,9 @@ public class WebConfiguration {
 
   /** Errors before any controller (415, unmapped paths and methods) on the error dispatch, see {@link ApiErrorDispatch}. */
   @Bean
-  FilterRegistrationBean<ApiErrorDispatch> apiErrorDispatch() {
-    FilterRegistrationBean<ApiErrorDispatch> registration = new FilterRegistrationBean<>(new ApiErrorDispatch());
+  FilterRegistrationBean<ApiErrorDispatch> apiErrorDispatch(AgentLoopProperties properties) {
+    FilterRegistrationBean<ApiErrorDispatch> registration =
+        new FilterRegistrationBean<>(new ApiErrorDispatch(properties.api()));
     registration.setName("agentloop-api-errors");
     registration.setDispatcherTypes(DispatcherType.ERROR);
     registration.addUrlPatterns("/*");
@@ -54,10 +55,10 @@ public class WebConfiguration {
   /** Requests Tomcat refuses before any servlet, see {@link ApiErrorReportValve}. */
   @Bean
   @ConditionalOnClass(name = "org.apache.catalina.startup.Tomcat")
-  WebServerFactoryCustomizer<TomcatServletWebServerFactory> apiErrorReportValve() {
+  WebServerFactoryCustomizer<TomcatServletWebServerFactory> apiErrorReportValve(AgentLoopProperties properties) {
     return factory -> factory.addContextCustomizers(context -> {
       StandardHost host = (StandardHost) context.getParent();
-      ApiErrorReportValve valve = new ApiErrorReportValve();
+      ApiErrorReportValve valve = new ApiErrorReportValve(properties.api());
       // Tomcat adds a valve of the host's errorReportValveClass at start unless one is there already
       host.setErrorReportValveClass(ApiErrorReportValve.class.getName());
       host.getPipeline().addValve(valve);
