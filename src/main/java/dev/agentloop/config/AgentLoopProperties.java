@@ -51,7 +51,8 @@ public record AgentLoopProperties(
       @Positive int maxConcurrentCalls,
       @NotNull @Valid Scripted scripted) {
 
-    public enum Provider { SCRIPTED, OPENAI }
+    /** {@code LANGCHAIN4J}: the application's own LangChain4j {@code ChatModel} bean (one, or one marked primary). */
+    public enum Provider { SCRIPTED, OPENAI, LANGCHAIN4J }
 
     /** The scripted model: a JSON script resource, see {@code llm.scripted.Script}. */
     public record Scripted(@NotBlank String script) {}
