@@ -17,7 +17,9 @@ import dev.agentloop.security.SecurityConfiguration;
 import dev.agentloop.web.WebConfiguration;
 import dev.agentloop.worker.TaskArrivals;
 import dev.agentloop.worker.WorkerConfiguration;
+import org.camunda.bpm.spring.boot.starter.CamundaBpmAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -25,9 +27,12 @@ import org.springframework.context.annotation.Import;
 /**
  * Brings AgentLoop into a Camunda 7 Spring Boot application: step store, tools, model, the guards of
  * model and tool calls, agent handlers, reviews, embedded worker, security, REST API and the engine
- * plugin that recognises agent processes.
+ * plugin that recognises agent processes and deploys AgentLoop's forms and default agent. It changes
+ * nothing else of the application; {@code agentloop.enabled=false} switches all of it off. (The
+ * Cockpit plugin comes through Camunda's plugin SPI, see {@code dev.agentloop.cockpit}.)
  */
-@AutoConfiguration
+@AutoConfiguration(after = CamundaBpmAutoConfiguration.class)
+@ConditionalOnProperty(prefix = "agentloop", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(AgentLoopProperties.class)
 @Import({TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
@@ -35,9 +40,18 @@ import org.springframework.context.annotation.Import;
     WebConfiguration.class})
 public class AgentLoopAutoConfiguration {
 
+  AgentLoopAutoConfiguration() {
+    HostFeatures.report(AgentLoopAutoConfiguration.class.getClassLoader());
+  }
+
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
       AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention) {
     return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget, retention);
+  }
+
+  @Bean
+  AgentLoopDeployment agentLoopDeployment(AgentLoopProperties properties) {
+    return AgentLoopDeployment.load(properties.deployment().defaultAgent());
   }
 }

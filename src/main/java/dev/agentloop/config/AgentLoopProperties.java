@@ -8,6 +8,7 @@ import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
@@ -23,10 +24,17 @@ import org.springframework.validation.annotation.Validated;
  * {@code agentloop-defaults.yaml} (shipped in the jar, lowest precedence), so an application that
  * embeds AgentLoop gets them too and overrides only what it needs. Agent-specific settings
  * (prompt, tools, budgets) can be overridden per agent in its BPMN diagram.
+ *
+ * @param enabled whether AgentLoop is active at all; {@code false}: its auto-configuration adds nothing
+ *     to the application and its Cockpit tabs do not show
  */
 @Validated
 @ConfigurationProperties("agentloop")
 public record AgentLoopProperties(
+    boolean enabled,
+    @NotNull @Valid Api api,
+    @NotNull @Valid Deployment deployment,
+    @NotNull @Valid Security security,
     @NotNull @Valid Llm llm,
     @NotNull @Valid Worker worker,
     @NotNull @Valid Agent agent,
@@ -47,7 +55,8 @@ public record AgentLoopProperties(
       @NotNull @Valid Scripted scripted,
       @NotNull @Valid Anthropic anthropic) {
 
-    public enum Provider { SCRIPTED, OPENAI, ANTHROPIC }
+    /** {@code LANGCHAIN4J}: the application's own LangChain4j {@code ChatModel} bean (one, or one marked primary). */
+    public enum Provider { SCRIPTED, OPENAI, ANTHROPIC, LANGCHAIN4J }
 
     /**
      * Anthropic's Messages API ({@code provider: anthropic}); model, key, timeout and temperature are
@@ -239,6 +248,49 @@ public record AgentLoopProperties(
       }
     }
   }
+
+  /**
+   * AgentLoop's REST API.
+   *
+   * @param basePath where it is served, e.g. {@code /api} ({@code /api/runs}, {@code /api/breakers});
+   *     AgentLoop's authentication covers this path and nothing else of the application
+   */
+  public record Api(@NotBlank @Pattern(regexp = "/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-]",
+      message = "must start with / and not end with /, e.g. /api or /agentloop/api") String basePath) {
+
+    /** AgentLoop's resources under the base path; the application may have paths of its own beside them. */
+    public static final List<String> RESOURCES = List.of("runs", "breakers");
+
+    /** Servlet URL patterns of AgentLoop's resources ({@code <base>/runs/*} covers {@code <base>/runs} too). */
+    public List<String> urlPatterns() {
+      return RESOURCES.stream().map(resource -> basePath + "/" + resource + "/*").toList();
+    }
+
+    /** Whether a path (within the servlet context) is one of AgentLoop's, and not the application's. */
+    public boolean covers(String path) {
+      return path != null && RESOURCES.stream().map(resource -> basePath + "/" + resource)
+          .anyMatch(resource -> path.equals(resource) || path.startsWith(resource + "/"));
+    }
+  }
+
+  /**
+   * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms
+   * always, since every agent's review tasks use them).
+   *
+   * @param defaultAgent whether the shipped default agent {@code react-agent} is deployed too
+   */
+  public record Deployment(boolean defaultAgent) {}
+
+  /**
+   * What AgentLoop sets up for access control.
+   *
+   * @param groups create AgentLoop's groups {@code agent-reviewers}, {@code agent-operators} and
+   *     {@code agent-workers}, their rights on agents and the Tasklist filter "Agent reviews"
+   * @param secureEngineRest put Camunda's HTTP Basic authentication in front of the engine REST API
+   *     ({@code /engine-rest}); off by default, since how a host secures its engine REST API is the host's
+   *     decision
+   */
+  public record Security(boolean groups, boolean secureEngineRest) {}
 
   /**
    * The demo setup of the stand-alone app: users {@code reviewer}, {@code operator} and {@code worker}

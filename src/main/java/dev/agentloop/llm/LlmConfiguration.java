@@ -3,6 +3,7 @@ package dev.agentloop.llm;
 import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.config.AgentLoopThreads;
 import dev.agentloop.llm.anthropic.AnthropicMessagesChatModel;
+import dev.agentloop.llm.openai.ApplicationChatModel;
 import dev.agentloop.llm.openai.OpenAiCompatibleChatModel;
 import dev.agentloop.llm.scripted.Script;
 import dev.agentloop.llm.scripted.ScriptedChatModel;
@@ -13,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,7 +28,8 @@ public class LlmConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ChatModel chatModel(AgentLoopProperties properties, ResourceLoader resources) {
+  ChatModel chatModel(AgentLoopProperties properties, ResourceLoader resources,
+      ObjectProvider<dev.langchain4j.model.chat.ChatModel> applicationModels) {
     AgentLoopProperties.Llm llm = properties.llm();
     ExecutorService pool = modelPool(llm.maxConcurrentCalls(), resources.getClassLoader());
     ChatModel model = switch (llm.provider()) {
@@ -35,8 +38,20 @@ public class LlmConfiguration {
           llm.temperature(), pool);
       case ANTHROPIC -> new AnthropicMessagesChatModel(llm.anthropic().baseUrl(), llm.apiKey(), llm.model(),
           llm.timeout(), llm.temperature(), llm.anthropic().maxTokens(), llm.anthropic().thinkingBudgetTokens(), pool);
+      case LANGCHAIN4J -> new ApplicationChatModel(applicationModel(applicationModels), pool);
     };
     LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
+    return model;
+  }
+
+  private static dev.langchain4j.model.chat.ChatModel applicationModel(
+      ObjectProvider<dev.langchain4j.model.chat.ChatModel> models) {
+    dev.langchain4j.model.chat.ChatModel model = models.getIfUnique();
+    if (model == null) {
+      throw new IllegalStateException("agentloop.llm.provider=langchain4j needs exactly one LangChain4j ChatModel bean"
+          + " in the application (or one marked @Primary), e.g. from LangChain4j's Spring Boot starter; found "
+          + models.stream().count());
+    }
     return model;
   }
 

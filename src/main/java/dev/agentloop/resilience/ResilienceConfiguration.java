@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
@@ -99,8 +100,14 @@ public class ResilienceConfiguration {
     return new Budgets(properties.resilience().finalAnswerAt());
   }
 
-  @Bean
-  BreakerHealthIndicator breakersHealthIndicator(Breakers breakers) {
-    return new BreakerHealthIndicator(breakers);
+  /** Only where the application has Spring Boot's actuator: AgentLoop does not bring it into a host. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+  static class BreakerHealth {
+
+    @Bean
+    BreakerHealthIndicator breakersHealthIndicator(Breakers breakers) {
+      return new BreakerHealthIndicator(breakers);
+    }
   }
 }

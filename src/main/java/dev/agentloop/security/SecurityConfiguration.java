@@ -1,6 +1,7 @@
 package dev.agentloop.security;
 
 import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.config.AgentLoopProperties;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
@@ -14,13 +15,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
 /**
- * Authentication of both REST APIs, the groups and their rights, and (only when asked for) the
+ * Authentication of AgentLoop's REST API (its base path only, never the application's other paths),
+ * the groups and their rights, and only when asked for: authentication of the engine REST API and the
  * demo users.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
 
   @Bean
+  @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
   AccessBootstrap accessBootstrap() {
     return new AccessBootstrap();
   }
@@ -31,12 +34,15 @@ public class SecurityConfiguration {
   }
 
   @Bean
-  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine) {
+  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine,
+      AgentLoopProperties properties) {
     boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
         SecurityConfiguration.class.getClassLoader());
     var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps));
     registration.setName("agentloop-api-authentication");
-    registration.addUrlPatterns("/api/*");
+    // AgentLoop's resources only: the application's own paths under the same base path (a host's
+    // /api/orders) stay untouched
+    registration.setUrlPatterns(properties.api().urlPatterns());
     return registration;
   }
 
@@ -48,10 +54,13 @@ public class SecurityConfiguration {
 
   /**
    * Camunda's own HTTP Basic authentication for the engine REST API, as its documentation sets it up,
-   * and after it the fence that keeps {@code agent-workers} to serving tools.
+   * and after it the fence that keeps {@code agent-workers} to serving tools; only with
+   * {@code agentloop.security.secure-engine-rest=true}, since an application that embeds AgentLoop
+   * decides itself how its engine REST API is secured.
    */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(ProcessEngineAuthenticationFilter.class)
+  @ConditionalOnProperty(name = "agentloop.security.secure-engine-rest", havingValue = "true")
   static class EngineRestAuthentication {
 
     @Bean

@@ -6,17 +6,24 @@ import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import dev.agentloop.config.AgentLoopProperties;
 import java.io.IOException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Errors of AgentLoop's API that arise before any of its controllers runs — an unsupported content
  * type (415), a path or method it does not have (404, 405) — reach the servlet container's error page,
- * which Spring Boot answers in its own JSON shape. For requests under the API's path this filter answers
- * the error dispatch with a problem document like every other error of the API; the error page of
- * every other path stays the application's.
+ * which Spring Boot answers in its own JSON shape. For requests to the API's resources this filter
+ * answers the error dispatch with a problem document like every other error of the API; the error page
+ * of every other path (the application's own under the same base path too) stays the application's.
  */
 class ApiErrorDispatch extends OncePerRequestFilter {
+
+  private final AgentLoopProperties.Api api;
+
+  ApiErrorDispatch(AgentLoopProperties.Api api) {
+    this.api = api;
+  }
 
   @Override
   protected boolean shouldNotFilterErrorDispatch() {
@@ -26,7 +33,7 @@ class ApiErrorDispatch extends OncePerRequestFilter {
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
     Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
-    return request.getDispatcherType() != DispatcherType.ERROR || !(uri instanceof String path) || !ApiErrors.isApi(path);
+    return request.getDispatcherType() != DispatcherType.ERROR || !(uri instanceof String path) || !ApiErrors.isApi(api, request.getContextPath(), path);
   }
 
   @Override
@@ -38,6 +45,6 @@ class ApiErrorDispatch extends OncePerRequestFilter {
     response.setContentType(ApiErrors.CONTENT_TYPE);
     response.setCharacterEncoding("UTF-8");
     response.getWriter().write(ApiErrors.problem(status, request.getMethod(),
-        (String) request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI)));
+        (String) request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI), api.basePath()));
   }
 }

@@ -1,5 +1,6 @@
 package dev.agentloop.web;
 
+import dev.agentloop.config.AgentLoopProperties;
 import java.io.IOException;
 import java.io.Writer;
 import org.apache.catalina.connector.Request;
@@ -13,9 +14,20 @@ import org.apache.catalina.valves.ErrorReportValve;
  */
 public class ApiErrorReportValve extends ErrorReportValve {
 
+  /** {@code null}: Tomcat made this valve itself (it never does while ours is in the pipeline), so report as Tomcat. */
+  private final AgentLoopProperties.Api api;
+
+  public ApiErrorReportValve() {
+    this(null);
+  }
+
+  ApiErrorReportValve(AgentLoopProperties.Api api) {
+    this.api = api;
+  }
+
   @Override
   protected void report(Request request, Response response, Throwable throwable) {
-    if (!ApiErrors.isApi(request.getRequestURI()) || response.getStatus() < 400 || response.isCommitted()) {
+    if (api == null || !ApiErrors.isApi(api, request.getContextPath(), request.getRequestURI()) || response.getStatus() < 400 || response.isCommitted()) {
       super.report(request, response, throwable);
       return;
     }
@@ -24,7 +36,8 @@ public class ApiErrorReportValve extends ErrorReportValve {
       response.setCharacterEncoding("UTF-8");
       Writer writer = response.getReporter();
       if (writer != null) {
-        writer.write(ApiErrors.problem(response.getStatus(), request.getMethod(), request.getRequestURI()));
+        writer.write(ApiErrors.problem(response.getStatus(), request.getMethod(), request.getRequestURI(),
+            api.basePath()));
         response.finishResponse();
       }
     } catch (IOException | IllegalStateException e) {

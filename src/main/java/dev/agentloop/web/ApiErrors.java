@@ -3,6 +3,7 @@ package dev.agentloop.web;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.config.AgentLoopProperties;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
@@ -13,22 +14,31 @@ import org.springframework.http.ProblemDetail;
  */
 final class ApiErrors {
 
-  static final String PATH = "/api";
   static final String CONTENT_TYPE = "application/problem+json";
 
   private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
   private ApiErrors() {}
 
-  static boolean isApi(String uri) {
-    return uri != null && (uri.equals(PATH) || uri.startsWith(PATH + "/"));
+  /**
+   * Whether the request went to one of AgentLoop's resources; the application's own paths, under the
+   * same base path or elsewhere, keep their own error pages.
+   *
+   * @param contextPath the servlet context's path, {@code null} where the request reached none
+   */
+  static boolean isApi(AgentLoopProperties.Api api, String contextPath, String uri) {
+    if (uri == null) {
+      return false;
+    }
+    boolean inContext = contextPath != null && !contextPath.isEmpty() && uri.startsWith(contextPath);
+    return api.covers(inContext ? uri.substring(contextPath.length()) : uri);
   }
 
   /** The problem document, as JSON text. */
-  static String problem(int code, String method, String uri) {
+  static String problem(int code, String method, String uri, String basePath) {
     HttpStatus status = HttpStatus.resolve(code);
     status = status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status;
-    ProblemDetail problem = ApiProblems.problem(status, status.getReasonPhrase(), detail(status, method, uri));
+    ProblemDetail problem = ApiProblems.problem(status, status.getReasonPhrase(), detail(status, method, uri, basePath));
     try {
       return JSON.writeValueAsString(problem);
     } catch (JsonProcessingException e) {
@@ -36,10 +46,10 @@ final class ApiErrors {
     }
   }
 
-  private static String detail(HttpStatus status, String method, String uri) {
+  private static String detail(HttpStatus status, String method, String uri, String basePath) {
     return switch (status) {
-      case NOT_FOUND -> "AgentLoop's API has nothing at " + uri + "; its resources are under " + PATH
-          + "/runs and " + PATH + "/breakers";
+      case NOT_FOUND -> "AgentLoop's API has nothing at " + uri + "; its resources are under " + basePath
+          + "/runs and " + basePath + "/breakers";
       case METHOD_NOT_ALLOWED -> uri + " does not take " + method;
       case UNSUPPORTED_MEDIA_TYPE -> "send the body as JSON, with the header Content-Type: application/json";
       case NOT_ACCEPTABLE -> "the API answers in JSON: accept application/json";

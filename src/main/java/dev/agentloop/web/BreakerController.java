@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RestController;
  * Any authenticated user may read them (they name tools and endpoints, nothing of any run).
  */
 @RestController
-@RequestMapping(path = "/api/breakers", produces = "application/json")
+@RequestMapping(path = "${agentloop.api.base-path}/breakers", produces = "application/json")
 class BreakerController {
 
   private final Breakers breakers;

@@ -24,19 +24,21 @@ import org.springframework.web.bind.annotation.RestController;
  * services, for every caller (REST, the Cockpit plugin, embedding code).
  */
 @RestController
-@RequestMapping(path = "/api/runs/{id}", produces = "application/json")
+@RequestMapping(path = "${agentloop.api.base-path}/runs/{id}", produces = "application/json")
 class ResumeController {
 
   private final ResumeService resume;
   private final RunRestarts restarts;
   private final AgentRuns runs;
   private final RunAccess access;
+  private final String basePath;
 
-  ResumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access) {
+  ResumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access, String basePath) {
     this.resume = resume;
     this.restarts = restarts;
     this.runs = runs;
     this.access = access;
+    this.basePath = basePath;
   }
 
   @PostMapping(path = "/steps/{stepId}/edit", consumes = "application/json")
@@ -63,7 +65,7 @@ class ResumeController {
   ResponseEntity<RunView> restart(@PathVariable String id, @Valid @RequestBody ResumeRequests.Restart body) {
     readable(id);
     String restarted = restarts.restart(id, body.fromStep(), body.reason(), access.currentUser());
-    return ResponseEntity.created(URI.create("/api/runs/" + restarted)).body(runs.view(restarted));
+    return ResponseEntity.created(URI.create(basePath + "/runs/" + restarted)).body(runs.view(restarted));
   }
 
   @GetMapping("/actions")

@@ -25,26 +25,28 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** {@code /api/runs}: start a run, see how it stands, read its trace, act on its open tasks, delete its trace. */
 @RestController
-@RequestMapping(path = "/api/runs", produces = "application/json")
+@RequestMapping(path = "${agentloop.api.base-path}/runs", produces = "application/json")
 class RunController {
 
   private final AgentRuns runs;
   private final ReviewTasks tasks;
   private final RunAccess access;
   private final TraceRetention retention;
+  private final String basePath;
 
-  RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention) {
+  RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention, String basePath) {
     this.runs = runs;
     this.tasks = tasks;
     this.access = access;
     this.retention = retention;
+    this.basePath = basePath;
   }
 
   @PostMapping(consumes = "application/json")
   ResponseEntity<RunView> start(@Valid @RequestBody StartRunRequest request) {
     String agent = request.agent() == null || request.agent().isBlank() ? ReactAgentProcess.KEY : request.agent();
     String runId = runs.start(agent, request.question());
-    return ResponseEntity.created(URI.create("/api/runs/" + runId)).body(runs.view(runId));
+    return ResponseEntity.created(URI.create(basePath + "/runs/" + runId)).body(runs.view(runId));
   }
 
   /** The most recent runs of an agent that the caller may read, newest first. */

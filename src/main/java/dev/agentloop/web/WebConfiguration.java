@@ -1,6 +1,7 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.resilience.Breakers;
@@ -16,18 +17,20 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The REST API's controllers and its problem handling. */
+/** The REST API's controllers (under {@code agentloop.api.base-path}) and its problem handling. */
 @Configuration(proxyBeanMethods = false)
 public class WebConfiguration {
 
   @Bean
-  RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention) {
-    return new RunController(runs, tasks, access, retention);
+  RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention,
+      AgentLoopProperties properties) {
+    return new RunController(runs, tasks, access, retention, properties.api().basePath());
   }
 
   @Bean
-  ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access) {
-    return new ResumeController(resume, restarts, runs, access);
+  ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access,
+      AgentLoopProperties properties) {
+    return new ResumeController(resume, restarts, runs, access, properties.api().basePath());
   }
 
   @Bean
@@ -42,8 +45,9 @@ public class WebConfiguration {
 
   /** Errors before any controller (415, unmapped paths and methods) on the error dispatch, see {@link ApiErrorDispatch}. */
   @Bean
-  FilterRegistrationBean<ApiErrorDispatch> apiErrorDispatch() {
-    FilterRegistrationBean<ApiErrorDispatch> registration = new FilterRegistrationBean<>(new ApiErrorDispatch());
+  FilterRegistrationBean<ApiErrorDispatch> apiErrorDispatch(AgentLoopProperties properties) {
+    FilterRegistrationBean<ApiErrorDispatch> registration =
+        new FilterRegistrationBean<>(new ApiErrorDispatch(properties.api()));
     registration.setName("agentloop-api-errors");
     registration.setDispatcherTypes(DispatcherType.ERROR);
     registration.addUrlPatterns("/*");
@@ -53,10 +57,10 @@ public class WebConfiguration {
   /** Requests Tomcat refuses before any servlet, see {@link ApiErrorReportValve}. */
   @Bean
   @ConditionalOnClass(name = "org.apache.catalina.startup.Tomcat")
-  WebServerFactoryCustomizer<TomcatServletWebServerFactory> apiErrorReportValve() {
+  WebServerFactoryCustomizer<TomcatServletWebServerFactory> apiErrorReportValve(AgentLoopProperties properties) {
     return factory -> factory.addContextCustomizers(context -> {
       StandardHost host = (StandardHost) context.getParent();
-      ApiErrorReportValve valve = new ApiErrorReportValve();
+      ApiErrorReportValve valve = new ApiErrorReportValve(properties.api());
       // Tomcat adds a valve of the host's errorReportValveClass at start unless one is there already
       host.setErrorReportValveClass(ApiErrorReportValve.class.getName());
       host.getPipeline().addValve(valve);

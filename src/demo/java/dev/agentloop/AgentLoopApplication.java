@@ -5,7 +5,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 
 /**
- * The stand-alone AgentLoop app: Camunda engine, webapps and REST API, plus AgentLoop through its
+ * The demo app (modules/demo): Camunda engine, webapps and REST API, plus AgentLoop through its
  * auto-configuration — exactly what an application that embeds AgentLoop gets, which is why this
  * class scans no components of its own.
  */

@@ -1,9 +1,10 @@
-// AgentLoop's REST API (/api) as the Cockpit user: the webapp session authenticates every call,
-// and every change carries the session's CSRF token, as Cockpit's own requests do.
+// AgentLoop's REST API (agentloop.api.base-path, /api by default) as the Cockpit user: the webapp
+// session authenticates every call, and every change carries the session's CSRF token, as Cockpit's
+// own requests do.
+import settings from './settings.js';
 
-const appRoot = document.querySelector('base').getAttribute('app-root') || '/camunda';
-// the webapps live at <context>/camunda, the API at <context>/api
-export const API = appRoot.replace(/\/[^/]*$/, '') + '/api';
+// <servlet context>/<base path>, as the server knows it (settings.js is made per request)
+export const API = settings.api;
 
 const WHAT_WENT_WRONG = {
   400: 'The server did not accept this input',
