@@ -46,8 +46,11 @@ public class AgentLoopAutoConfiguration {
 
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
-      AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention) {
-    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget, retention);
+      AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention,
+      AgentLoopProperties properties) {
+    // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget, retention,
+        properties.security().secureEngineRest());
   }
 
   @Bean

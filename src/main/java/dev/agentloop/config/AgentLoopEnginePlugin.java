@@ -27,9 +27,11 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final RemoteToolCalls remoteCalls;
   private final RunTimeBudget runTimeBudget;
   private final TraceRetention retention;
+  private final boolean grantWorkers;
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention) {
+      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention, boolean grantWorkers) {
+    this.grantWorkers = grantWorkers;
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
@@ -45,7 +47,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
     configuration.getCustomPostBPMNParseListeners()
-        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget));
+        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget, grantWorkers));
     // in place of Camunda's history cleanup handler (same type): it also removes the traces of what it removed
     if (configuration.getCustomJobHandlers() == null) {
       configuration.setCustomJobHandlers(new ArrayList<>());

@@ -56,9 +56,12 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private final AgentDeploymentCheck check;
   private final RemoteToolCalls remoteCalls;
   private final RunTimeBudget runTimeBudget;
+  /** Whether {@code agent-workers} get rights on new agents: only where AgentLoop fences {@code /engine-rest}. */
+  private final boolean grantWorkers;
 
   AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget) {
+      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, boolean grantWorkers) {
+    this.grantWorkers = grantWorkers;
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
@@ -149,14 +152,14 @@ class AgentParseListener extends AbstractBpmnParseListener {
    * A new agent, say an analyst's diagram deployed from Modeler, gets the AgentLoop groups' rights in
    * the deployment's own transaction, whoever deploys it (granting needs no right of the deployer).
    */
-  private static void grantRights(String processDefinitionKey) {
+  private void grantRights(String processDefinitionKey) {
     ProcessEngineConfigurationImpl engine = Context.getProcessEngineConfiguration();
     CommandContext command = Context.getCommandContext();
     if (engine == null || command == null || !engine.isAuthorizationEnabled()) {
       return;
     }
     command.runWithoutAuthorization(() -> {
-      AgentGrants.ensure(engine.getAuthorizationService(), processDefinitionKey);
+      AgentGrants.ensure(engine.getAuthorizationService(), processDefinitionKey, grantWorkers);
       return null;
     });
   }

@@ -58,6 +58,13 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   /** Camunda's default for group ids when no pattern is configured. */
   private static final String CAMUNDA_DEFAULT_IDS = "[a-zA-Z0-9]+|camunda-admin";
 
+  private final boolean grantWorkers;
+
+  /** @param grantWorkers whether {@code agent-workers} get rights on agents, see {@link AgentGrants#ensure} */
+  AccessBootstrap(boolean grantWorkers) {
+    this.grantWorkers = grantWorkers;
+  }
+
   /** Camunda accepts only alphanumeric group ids by default; ours have a hyphen, as users expect them. */
   @Override
   public void preInit(ProcessEngineConfigurationImpl configuration) {
@@ -95,15 +102,15 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   /**
    * Agents deployed before this version of AgentLoop get their rights here (their deployments are not
    * parsed again); agents deployed from now on get them while their deployment is parsed (see
-   * {@code AgentParseListener}). Definitions the workers have rights on already are not read again.
+   * {@code AgentParseListener}). Definitions the reviewers have rights on already are not read again.
    */
-  private static void grantOnDeployedAgents(ProcessEngine engine) {
+  private void grantOnDeployedAgents(ProcessEngine engine) {
     var repository = engine.getRepositoryService();
-    Set<String> granted = engine.getAuthorizationService().createAuthorizationQuery().groupIdIn(WORKERS)
+    Set<String> granted = engine.getAuthorizationService().createAuthorizationQuery().groupIdIn(REVIEWERS)
         .resourceType(PROCESS_DEFINITION).list().stream().map(Authorization::getResourceId).collect(Collectors.toSet());
     for (ProcessDefinition definition : repository.createProcessDefinitionQuery().latestVersion().list()) {
       if (!granted.contains(definition.getKey()) && AgentGrants.isAgent(repository.getBpmnModelInstance(definition.getId()))) {
-        AgentGrants.ensure(engine.getAuthorizationService(), definition.getKey());
+        AgentGrants.ensure(engine.getAuthorizationService(), definition.getKey(), grantWorkers);
       }
     }
   }

@@ -26,7 +26,8 @@ import org.camunda.bpm.model.bpmn.instance.ServiceTask;
  * The rights of the AgentLoop groups on one agent, granted per process-definition key, so that
  * processes of the host that are no agents get nothing: reviewers read the agent's runs, tasks and
  * history and start runs; operators may do everything with it; workers get READ_INSTANCE and
- * UPDATE_INSTANCE, which fetch-and-lock needs (what they may call is fenced by {@link EngineRestGate}).
+ * UPDATE_INSTANCE, which fetch-and-lock needs, but only where {@link EngineRestGate} fences what they
+ * may call: those rights alone would let them modify a run past its reviews through {@code /engine-rest}.
  *
  * <p>A right is added only where the group has no authorization of its own on that key: what an
  * administrator set (a grant, a revoke, other permissions) stays as it is. Thread-safe.
@@ -35,12 +36,19 @@ public final class AgentGrants {
 
   private AgentGrants() {}
 
-  /** Grants what is missing on the agent with this process-definition key. */
-  public static void ensure(AuthorizationService authorizations, String processDefinitionKey) {
+  /**
+   * Grants what is missing on the agent with this process-definition key.
+   *
+   * @param workers whether to grant {@code agent-workers} too: only where AgentLoop secures and fences
+   *     {@code /engine-rest} ({@code agentloop.security.secure-engine-rest})
+   */
+  public static void ensure(AuthorizationService authorizations, String processDefinitionKey, boolean workers) {
     grant(authorizations, REVIEWERS, PROCESS_DEFINITION, processDefinitionKey,
         READ, READ_TASK, READ_INSTANCE, READ_HISTORY, CREATE_INSTANCE);
     grant(authorizations, OPERATORS, PROCESS_DEFINITION, processDefinitionKey, ALL);
-    grant(authorizations, WORKERS, PROCESS_DEFINITION, processDefinitionKey, READ_INSTANCE, UPDATE_INSTANCE);
+    if (workers) {
+      grant(authorizations, WORKERS, PROCESS_DEFINITION, processDefinitionKey, READ_INSTANCE, UPDATE_INSTANCE);
+    }
   }
 
   /** An agent has a service task on an {@code agentloop.*} topic, as the deployment parse decides it. */

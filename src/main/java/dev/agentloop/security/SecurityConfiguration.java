@@ -24,8 +24,8 @@ public class SecurityConfiguration {
 
   @Bean
   @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
-  AccessBootstrap accessBootstrap() {
-    return new AccessBootstrap();
+  AccessBootstrap accessBootstrap(AgentLoopProperties properties) {
+    return new AccessBootstrap(properties.security().secureEngineRest());
   }
 
   @Bean

@@ -148,6 +148,8 @@ class EmbeddingTest {
         .map(Authorization::getResourceId).toList();
 
     assertThat(definitions).isNotEmpty().containsOnly("react-agent");
+    // this host secures /engine-rest itself, so AgentLoop cannot fence what workers call there: they get nothing
+    assertThat(authorizations.createAuthorizationQuery().groupIdIn("agent-workers").count()).isZero();
   }
 
   @Test
