@@ -45,7 +45,8 @@ import org.springframework.test.context.TestPropertySource;
  * other tests' runs and breakers stay apart from 500 chaotic runs.
  */
 @AgentLoopTest
-@TestPropertySource(properties = "agentloop.tools.timeout=PT0.1S")
+// an engine of its own name: a second "default" would take /engine-rest and the webapps from the shared context
+@TestPropertySource(properties = {"agentloop.tools.timeout=PT0.1S", "camunda.bpm.process-engine-name=chaos"})
 class ChaosTest {
 
   private static final String AGENT = "chaos-agent";

@@ -53,9 +53,13 @@ import org.springframework.test.context.DynamicPropertySource;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"agentloop.llm.provider=openai", "agentloop.llm.api-key=sk-fake-key", "agentloop.llm.model=test-model",
         "agentloop.llm.timeout=PT5S", "agentloop.resilience.model-breaker.failure-threshold=5",
-        "agentloop.resilience.model-breaker.failure-executions=10", "agentloop.resilience.model-breaker.delay=PT1S"})
+        "agentloop.resilience.model-breaker.failure-executions=10", "agentloop.resilience.model-breaker.delay=PT1S",
+        // an engine of its own name: a second "default" would take /engine-rest and the webapps from the shared context
+        "camunda.bpm.process-engine-name=" + ModelEndpointTest.ENGINE})
 @ActiveProfiles("test")
 class ModelEndpointTest {
+
+  static final String ENGINE = "modelEndpoint";
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final FakeOpenAiServer SERVER = start();
@@ -104,7 +108,7 @@ class ModelEndpointTest {
     await().atMost(Runs.PATIENCE).until(() -> breakers.remainingDelay("model:" + endpoint()).isZero());
     String task = engine.getExternalTaskService().createExternalTaskQuery().processInstanceId(run).singleResult().getId();
     HttpResponse<String> retried = ApiClient.as(port, "operator")
-        .put("/engine-rest/external-task/" + task + "/retries", "{\"retries\": 1}");
+        .put("/engine-rest/engine/" + ENGINE + "/external-task/" + task + "/retries", "{\"retries\": 1}");
     assertThat(retried.statusCode()).as(retried.body()).isEqualTo(204);
 
     // then the run goes on from think, with its plan, and the breaker closes again
