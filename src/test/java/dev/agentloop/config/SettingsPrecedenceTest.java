@@ -25,7 +25,7 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest(classes = AgentLoopApplication.class, properties = {
     "agentloop.agent.auto-accept-plan=true", "agentloop.agent.auto-accept-answer=true",
     "agentloop.llm.scripted.script=classpath:scripts/demo-script.json",
-    "camunda.bpm.process-engine-name=settings-precedence"})
+    "camunda.bpm.process-engine-name=settingsPrecedence"})
 @ActiveProfiles("test")
 class SettingsPrecedenceTest {
 
