@@ -90,7 +90,12 @@ class TraceTab {
       this.drawSummary(run);
       this.drawActions(actions);
       this.drawBreakers(breakers);
-      this.drawTrace(active.steps, all.steps, actions);
+      // the trace is drawn again only when it changed: a reasoning or branch the operator unfolded stays open
+      const traceKey = JSON.stringify([run.version, run.status, run.waitingFor, actions]);
+      if (traceKey !== this.traceKey) {
+        this.traceKey = traceKey;
+        this.drawTrace(active.steps, all.steps, actions);
+      }
       polling = !FINISHED.includes(run.status);
     } catch (e) {
       if (e.status === 404) {

@@ -113,7 +113,8 @@ class CockpitBrowserTest {
     WebElement reasoning = thought.findElement(By.cssSelector("details.agentloop-reasoning"));
     assertThat(reasoning.getAttribute("open")).isNull();
     assertThat(reasoning.findElement(By.tagName("summary")).getText()).isEqualTo("Reasoning (45 characters)");
-    reasoning.findElement(By.tagName("summary")).click();
+    // the tab scrolls inside Cockpit's own container, which a click does not scroll into view
+    browser.clickNow(reasoning.findElement(By.tagName("summary")));
     assertThat(reasoning.getText()).contains("SECRET-REASONING: the calculator knows 6 * 7.");
   }
 
