@@ -19,6 +19,7 @@ import org.springframework.boot.actuate.health.Status;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -73,22 +74,6 @@ public class ToolConfiguration {
     return McpServers.start(properties.tools().mcp(), properties.tools().timeout());
   }
 
-  /**
-   * The {@code mcpServers} component of {@code /actuator/health}: UP while every MCP server is
-   * connected, else DEGRADED (HTTP 200: the node works, some tools do not) naming those that are not.
-   */
-  @Bean
-  HealthIndicator mcpServersHealthIndicator(McpServers mcpServers) {
-    return () -> {
-      Map<String, String> down = mcpServers.notConnected();
-      if (down.isEmpty()) {
-        return Health.up().withDetail("servers", mcpServers.size()).build();
-      }
-      return Health.status(new Status("DEGRADED", "MCP servers not connected: " + String.join(", ", down.keySet())))
-          .withDetail("notConnected", down).build();
-    };
-  }
-
   /** The tool beans, the tools declared remote in {@code agentloop.tools.remote} and those of the MCP servers. */
   @Bean
   ToolRegistry toolRegistry(List<AgentTool> tools, AgentLoopProperties properties, McpServers mcpServers) {
@@ -116,5 +101,27 @@ public class ToolConfiguration {
       ObjectProvider<ToolCallGuard> guard) {
     return new ToolRunner(registry, agentLoopToolPool, properties.tools().timeout(), properties.agent().maxStepChars(),
         guard.getIfAvailable(() -> ToolCallGuard.NONE));
+  }
+
+  /** Only where the application has Spring Boot's actuator: AgentLoop does not bring it into a host. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+  static class McpServersHealth {
+
+    /**
+     * The {@code mcpServers} component of {@code /actuator/health}: UP while every MCP server is
+     * connected, else DEGRADED (HTTP 200: the node works, some tools do not) naming those that are not.
+     */
+    @Bean
+    HealthIndicator mcpServersHealthIndicator(McpServers mcpServers) {
+      return () -> {
+        Map<String, String> down = mcpServers.notConnected();
+        if (down.isEmpty()) {
+          return Health.up().withDetail("servers", mcpServers.size()).build();
+        }
+        return Health.status(new Status("DEGRADED", "MCP servers not connected: " + String.join(", ", down.keySet())))
+            .withDetail("notConnected", down).build();
+      };
+    }
   }
 }

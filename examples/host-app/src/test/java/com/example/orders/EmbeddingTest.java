@@ -149,7 +149,8 @@ class EmbeddingTest {
 
     assertThat(definitions).isNotEmpty().containsOnly("react-agent");
     // this host secures /engine-rest itself, so AgentLoop cannot fence what workers call there: they get nothing
-    assertThat(authorizations.createAuthorizationQuery().groupIdIn("agent-workers").count()).isZero();
+    assertThat(authorizations.createAuthorizationQuery().groupIdIn("agent-workers")
+        .resourceType(Resources.PROCESS_DEFINITION).count()).isZero();
   }
 
   @Test
