@@ -1,5 +1,9 @@
 package dev.agentloop.llm.anthropic;
 
+import static dev.agentloop.llm.ModelFailures.failure;
+import static dev.agentloop.llm.ModelFailures.find;
+import static dev.agentloop.llm.ModelFailures.rootMessage;
+
 import com.fasterxml.jackson.core.JacksonException;
 import dev.agentloop.llm.ModelCallException;
 import dev.langchain4j.exception.HttpException;
@@ -25,55 +29,20 @@ final class AnthropicErrors {
       int status = http.statusCode();
       boolean retryable = status == 408 || status == 429 || status >= 500
           || String.valueOf(http.getMessage()).contains("overloaded_error");
-      return failure(endpoint + " answered HTTP " + status + ": " + http.getMessage(), apiKey, retryable, status, error);
+      return failure(endpoint + " answered HTTP " + status + ": " + http.getMessage(), apiKey, retryable, status, null,
+          error);
     }
     if (find(error, NonRetriableException.class) != null) {
-      return failure(endpoint + " refused the call: " + error.getMessage(), apiKey, false, 0, error);
+      return failure(endpoint + " refused the call: " + error.getMessage(), apiKey, false, 0, null, error);
     }
     // before I/O: Jackson's parse errors are IOExceptions too; often a proxy's error page, so a later try may work
     if (find(error, JacksonException.class) != null) {
-      return failure(endpoint + " sent an unreadable answer: " + rootMessage(error), apiKey, true, 0, error);
+      return failure(endpoint + " sent an unreadable answer: " + rootMessage(error), apiKey, true, 0, null, error);
     }
     if (find(error, IOException.class) != null || find(error, TimeoutException.class) != null
         || find(error, dev.langchain4j.exception.TimeoutException.class) != null) {
-      return failure(endpoint + " did not answer: " + rootMessage(error), apiKey, true, 0, error);
+      return failure(endpoint + " did not answer: " + rootMessage(error), apiKey, true, 0, null, error);
     }
-    return failure(endpoint + " failed: " + rootMessage(error), apiKey, true, 0, error);
-  }
-
-  private static ModelCallException failure(String message, String apiKey, boolean retryable, int status,
-      RuntimeException cause) {
-    String brief = message == null ? "(no message)" : message.length() > 400 ? message.substring(0, 400) + "…" : message;
-    if (apiKey == null || apiKey.isBlank() || !mentions(cause, apiKey)) {
-      return new ModelCallException(brief, retryable, status, cause);
-    }
-    // the cause would carry the key into the incident's details in Cockpit: leave it out
-    return new ModelCallException(brief.replace(apiKey, "***"), retryable, status, null);
-  }
-
-  private static boolean mentions(Throwable error, String secret) {
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().contains(secret)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static <T extends Throwable> T find(Throwable error, Class<T> type) {
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-    }
-    return null;
-  }
-
-  private static String rootMessage(Throwable error) {
-    Throwable root = error;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    return failure(endpoint + " failed: " + rootMessage(error), apiKey, true, 0, null, error);
   }
 }

@@ -1,5 +1,9 @@
 package dev.agentloop.llm.openai;
 
+import static dev.agentloop.llm.ModelFailures.failure;
+import static dev.agentloop.llm.ModelFailures.find;
+import static dev.agentloop.llm.ModelFailures.rootMessage;
+
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -134,41 +138,5 @@ final class ProviderErrors {
 
   private static String cut(String text) {
     return text.length() > MAX_SUMMARY ? text.substring(0, MAX_SUMMARY) + "…" : text;
-  }
-
-  private static ModelCallException failure(String message, String apiKey, boolean retryable, int status,
-      Duration retryAfter, RuntimeException cause) {
-    String brief = message == null ? "(no message)" : message.length() > 400 ? message.substring(0, 400) + "…" : message;
-    if (apiKey == null || apiKey.isBlank() || !mentions(cause, apiKey)) {
-      return new ModelCallException(brief, retryable, status, retryAfter, cause);
-    }
-    // the cause would carry the key into the incident's details in Cockpit: leave it out
-    return new ModelCallException(brief.replace(apiKey, "***"), retryable, status, retryAfter, null);
-  }
-
-  private static boolean mentions(Throwable error, String secret) {
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().contains(secret)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static <T extends Throwable> T find(Throwable error, Class<T> type) {
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-    }
-    return null;
-  }
-
-  private static String rootMessage(Throwable error) {
-    Throwable root = error;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 }
