@@ -65,9 +65,9 @@ public class ReviewTasks {
   /**
    * What to tell the caller when a completion failed. The engine wraps what a task listener throws,
    * and the review's own message is the one to show. When several requests complete one task at
-   * once, the losers fail in many ways (the task or its instance vanished under them — even as a
-   * NullPointerException inside Camunda —, its rights were revoked with it, an optimistic lock, a stale head): what they share is that someone else's
-   * completion won, which is what they are told.
+   * once, the losers fail in many ways (the task or its instance vanished under them, even as a
+   * NullPointerException inside Camunda; its rights went with it; an optimistic lock; a stale head):
+   * what they share is that someone else's completion won, which is what they are told.
    */
   private RuntimeException whyNotCompleted(String runId, String taskId, RuntimeException failure) {
     // first: a task completed meanwhile has no fields left either, which must not read as a bad submission
