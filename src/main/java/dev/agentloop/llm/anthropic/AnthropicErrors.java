@@ -6,9 +6,12 @@ import static dev.agentloop.llm.ModelFailures.rootMessage;
 
 import com.fasterxml.jackson.core.JacksonException;
 import dev.agentloop.llm.ModelCallException;
+import dev.agentloop.llm.ErrorKeepingHttpClient;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.NonRetriableException;
 import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -29,8 +32,11 @@ final class AnthropicErrors {
       int status = http.statusCode();
       boolean retryable = status == 408 || status == 429 || status >= 500
           || String.valueOf(http.getMessage()).contains("overloaded_error");
-      return failure(endpoint + " answered HTTP " + status + ": " + http.getMessage(), apiKey, retryable, status, null,
-          error);
+      // Anthropic sends retry-after with its 429s and 529s
+      Duration retryAfter = http instanceof ErrorKeepingHttpClient.ErrorResponse response
+          ? response.retryAfter(Instant.now()) : null;
+      return failure(endpoint + " answered HTTP " + status + ": " + http.getMessage(), apiKey, retryable, status,
+          retryAfter, error);
     }
     if (find(error, NonRetriableException.class) != null) {
       return failure(endpoint + " refused the call: " + error.getMessage(), apiKey, false, 0, null, error);

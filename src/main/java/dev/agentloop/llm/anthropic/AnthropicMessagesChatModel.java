@@ -3,6 +3,7 @@ package dev.agentloop.llm.anthropic;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.ErrorKeepingHttpClient;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -53,6 +54,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
   private static AnthropicChatModel.AnthropicChatModelBuilder builder(String baseUrl, String apiKey, String model,
       Duration timeout, int maxTokens) {
     return AnthropicChatModel.builder()
+        .httpClientBuilder(ErrorKeepingHttpClient.builder())
         .baseUrl(baseUrl)
         .apiKey(apiKey == null || apiKey.isBlank() ? "not-set" : apiKey)
         .modelName(model)

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.llm.ModelCallException;
+import dev.agentloop.llm.ErrorKeepingHttpClient;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.NonRetriableException;
 import java.io.IOException;
@@ -54,7 +55,7 @@ final class ProviderErrors {
       boolean retryable = status == 408 || status == 425 || status == 429 || status >= 500;
       String summary = summary(http.getMessage());
       Duration retryAfter = http instanceof ErrorKeepingHttpClient.ErrorResponse response
-          ? retryAfter(response.header("Retry-After"), Instant.now()) : null;
+          ? response.retryAfter(Instant.now()) : null;
       return failure("model endpoint " + endpoint + " answered HTTP " + status
           + (REASONS.containsKey(status) ? " (" + REASONS.get(status) + ")" : "")
           + (summary.isEmpty() ? "" : ": " + summary), apiKey, retryable, status, retryAfter, error);
@@ -106,30 +107,6 @@ final class ProviderErrors {
       text = TAG.matcher(SCRIPTS.matcher(text).replaceAll(" ")).replaceAll("\n");
     }
     return cut(firstLine(text));
-  }
-
-  /**
-   * The wait a {@code Retry-After} header asks for: delay-seconds or an HTTP date; {@code null} when
-   * absent or unreadable, zero for a date in the past.
-   */
-  static Duration retryAfter(String header, Instant now) {
-    if (header == null || header.isBlank()) {
-      return null;
-    }
-    String value = header.strip();
-    if (value.chars().allMatch(Character::isDigit)) {
-      try {
-        return Duration.ofSeconds(Long.parseLong(value));
-      } catch (NumberFormatException e) {
-        return null;
-      }
-    }
-    try {
-      Duration wait = Duration.between(now, ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME));
-      return wait.isNegative() ? Duration.ZERO : wait;
-    } catch (DateTimeParseException e) {
-      return null;
-    }
   }
 
   private static String firstLine(String text) {

@@ -198,6 +198,7 @@ class AnthropicMessagesChatModelTest {
 
     assertThat(failure.isRetryable()).isTrue();
     assertThat(failure.httpStatus()).isEqualTo(429);
+    assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(12));
     assertNoKey(failure);
   }
 

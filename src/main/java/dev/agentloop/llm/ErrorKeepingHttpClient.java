@@ -1,4 +1,4 @@
-package dev.agentloop.llm.openai;
+package dev.agentloop.llm;
 
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.TimeoutException;
@@ -15,6 +15,10 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 
@@ -24,10 +28,10 @@ import java.util.Map;
  * and the body, and AgentLoop needs the endpoint's {@code Retry-After}. Streaming and multipart
  * requests, which AgentLoop does not make, go to LangChain4j's client. Thread-safe.
  */
-final class ErrorKeepingHttpClient implements HttpClient {
+public final class ErrorKeepingHttpClient implements HttpClient {
 
   /** An error answer of the endpoint: status, body and headers. */
-  static final class ErrorResponse extends HttpException {
+  public static final class ErrorResponse extends HttpException {
 
     private final transient Map<String, List<String>> headers;
 
@@ -36,8 +40,33 @@ final class ErrorKeepingHttpClient implements HttpClient {
       this.headers = headers;
     }
 
+    /**
+     * The wait the endpoint's {@code Retry-After} header asks for: delay-seconds or an HTTP date;
+     * {@code null} when absent or unreadable, zero for a date in the past.
+     */
+    public Duration retryAfter(Instant now) {
+      String header = header("Retry-After");
+      if (header == null || header.isBlank()) {
+        return null;
+      }
+      String value = header.strip();
+      if (value.chars().allMatch(Character::isDigit)) {
+        try {
+          return Duration.ofSeconds(Long.parseLong(value));
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      }
+      try {
+        Duration wait = Duration.between(now, ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME));
+        return wait.isNegative() ? Duration.ZERO : wait;
+      } catch (DateTimeParseException e) {
+        return null;
+      }
+    }
+
     /** The first value of a header, whatever the case of its name; {@code null} when absent. */
-    String header(String name) {
+    public String header(String name) {
       return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
           .map(e -> e.getValue().get(0)).findFirst().orElse(null);
     }
@@ -58,7 +87,7 @@ final class ErrorKeepingHttpClient implements HttpClient {
         .readTimeout(builder.readTimeout).build();
   }
 
-  static Builder builder() {
+  public static Builder builder() {
     return new Builder();
   }
 
@@ -103,7 +132,7 @@ final class ErrorKeepingHttpClient implements HttpClient {
   }
 
   /** Takes the time-outs LangChain4j's OpenAI client sets. */
-  static final class Builder implements HttpClientBuilder {
+  public static final class Builder implements HttpClientBuilder {
 
     private Duration connectTimeout;
     private Duration readTimeout;
