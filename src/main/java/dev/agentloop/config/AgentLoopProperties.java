@@ -286,9 +286,8 @@ public record AgentLoopProperties(
    *
    * @param groups create AgentLoop's groups {@code agent-reviewers}, {@code agent-operators} and
    *     {@code agent-workers}, their rights on agents and the Tasklist filter "Agent reviews"
-   * @param secureEngineRest put Camunda's HTTP Basic authentication in front of the engine REST API
-   *     ({@code /engine-rest}); off by default, since how a host secures its engine REST API is the host's
-   *     decision
+   * @param secureEngineRest put Camunda's HTTP Basic authentication and the workers' fence in front of
+   *     {@code /engine-rest}; off by default: how a host secures its engine REST API is its decision
    */
   public record Security(boolean groups, boolean secureEngineRest) {}
 

@@ -1,24 +1,19 @@
 package dev.agentloop.llm.anthropic;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.ToolCall;
-import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.llm.langchain4j.ToolMapping;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
-import dev.langchain4j.model.chat.request.json.JsonRawSchema;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.TokenUsage;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -38,7 +33,7 @@ final class AnthropicWireMapping {
     ChatRequest.Builder builder = ChatRequest.builder()
         .messages(request.messages().stream().map(message -> toMessage(message, thinking)).toList());
     if (!request.tools().isEmpty()) {
-      builder.toolSpecifications(request.tools().stream().map(AnthropicWireMapping::toSpecification).toList());
+      builder.toolSpecifications(request.tools().stream().map(ToolMapping::toSpecification).toList());
     }
     return builder.build();
   }
@@ -90,31 +85,12 @@ final class AnthropicWireMapping {
         return AiMessage.from(assistant.text());
       }
       AiMessage.Builder builder = AiMessage.builder().text(assistant.text().isEmpty() ? null : assistant.text())
-          .toolExecutionRequests(assistant.toolCalls().stream().map(AnthropicWireMapping::toRequest).toList());
+          .toolExecutionRequests(assistant.toolCalls().stream().map(ToolMapping::toRequest).toList());
       thinking.find(assistant.toolCalls().get(0).id())
           .ifPresent(block -> builder.thinking(block.thinking()).attributes(block.attributes()));
       return builder.build();
     }
     ChatMessage.ToolResultMessage tool = (ChatMessage.ToolResultMessage) message;
     return ToolExecutionResultMessage.from(tool.callId(), tool.toolName(), tool.text());
-  }
-
-  private static ToolExecutionRequest toRequest(ToolCall call) {
-    return ToolExecutionRequest.builder().id(call.id()).name(call.name()).arguments(call.arguments()).build();
-  }
-
-  /** Each property's schema goes into {@code input_schema} as written; AgentLoop checks the whole schema anyway. */
-  private static ToolSpecification toSpecification(ToolSpec tool) {
-    JsonNode schema = tool.parameters();
-    JsonObjectSchema.Builder parameters = JsonObjectSchema.builder();
-    for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> property = it.next();
-      parameters.addProperty(property.getKey(), JsonRawSchema.from(property.getValue().toString()));
-    }
-    List<String> required = new ArrayList<>();
-    schema.path("required").forEach(name -> required.add(name.asText()));
-    parameters.required(required);
-    return ToolSpecification.builder().name(tool.name()).description(tool.description())
-        .parameters(parameters.build()).build();
   }
 }

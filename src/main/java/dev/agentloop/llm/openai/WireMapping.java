@@ -1,26 +1,20 @@
 package dev.agentloop.llm.openai;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.ToolCall;
-import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.llm.langchain4j.ToolMapping;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
-import dev.langchain4j.model.chat.request.json.JsonRawSchema;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.TokenUsage;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /** Converts between AgentLoop's model types and LangChain4j's. */
 final class WireMapping {
@@ -30,7 +24,7 @@ final class WireMapping {
   static ChatRequest toChatRequest(ModelRequest request) {
     ChatRequest.Builder builder = ChatRequest.builder().messages(request.messages().stream().map(WireMapping::toMessage).toList());
     if (!request.tools().isEmpty()) {
-      builder.toolSpecifications(request.tools().stream().map(WireMapping::toSpecification).toList());
+      builder.toolSpecifications(request.tools().stream().map(ToolMapping::toSpecification).toList());
     }
     return builder.build();
   }
@@ -65,31 +59,9 @@ final class WireMapping {
       return assistant.toolCalls().isEmpty()
           ? AiMessage.from(assistant.text())
           : AiMessage.from(assistant.text().isEmpty() ? null : assistant.text(),
-              assistant.toolCalls().stream().map(WireMapping::toRequest).toList());
+              assistant.toolCalls().stream().map(ToolMapping::toRequest).toList());
     }
     ChatMessage.ToolResultMessage tool = (ChatMessage.ToolResultMessage) message;
     return ToolExecutionResultMessage.from(tool.callId(), tool.toolName(), tool.text());
-  }
-
-  private static ToolExecutionRequest toRequest(ToolCall call) {
-    return ToolExecutionRequest.builder().id(call.id()).name(call.name()).arguments(call.arguments()).build();
-  }
-
-  /**
-   * Each property's schema goes over the wire as written. LangChain4j sends {@code additionalProperties}
-   * only in strict mode, so the model may not see it; AgentLoop checks arguments against the full
-   * schema before any tool runs, so nothing the schema forbids gets through.
-   */
-  private static ToolSpecification toSpecification(ToolSpec tool) {
-    JsonNode schema = tool.parameters();
-    JsonObjectSchema.Builder parameters = JsonObjectSchema.builder();
-    for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> property = it.next();
-      parameters.addProperty(property.getKey(), JsonRawSchema.from(property.getValue().toString()));
-    }
-    List<String> required = new ArrayList<>();
-    schema.path("required").forEach(name -> required.add(name.asText()));
-    parameters.required(required);
-    return ToolSpecification.builder().name(tool.name()).description(tool.description()).parameters(parameters.build()).build();
   }
 }
