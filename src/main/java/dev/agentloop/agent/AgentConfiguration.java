@@ -71,18 +71,23 @@ public class AgentConfiguration {
     return new EscapeChecks(detector, budgets, tools, metrics);
   }
 
+  @Bean
+  Completions agentCompletions(AgentDefinitions definitions, StepStore store, Escapes escapes) {
+    return new Completions(definitions, store, escapes);
+  }
+
   /** Model calls go through the guard: retries, the endpoint's circuit breaker, a time-out. */
   @Bean
-  PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
-      ModelGuard guard) {
-    return new PlanHandler(definitions, reader, store, guard.guard(model));
+  PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, ModelGuard guard,
+      Completions completions) {
+    return new PlanHandler(definitions, reader, guard.guard(model), completions);
   }
 
   @Bean
-  ThinkHandler thinkHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model,
-      ModelGuard guard, ToolRegistry tools, Router router, EscapeChecks checks, Escapes escapes,
-      RepeatedSideEffects repeats) {
-    return new ThinkHandler(definitions, reader, store, guard.guard(model), tools, router, checks, escapes, repeats);
+  ThinkHandler thinkHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, ModelGuard guard,
+      ToolRegistry tools, Router router, EscapeChecks checks, RepeatedSideEffects repeats, Completions completions) {
+    return new ThinkHandler(definitions, reader, new Thinking(guard.guard(model), tools, router, checks, repeats),
+        completions);
   }
 
   @Bean
@@ -92,8 +97,8 @@ public class AgentConfiguration {
   }
 
   @Bean
-  ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ToolRunner runner, Router router, RemoteToolCalls remoteCalls, EscapeChecks checks, Escapes escapes) {
-    return new ActHandler(definitions, reader, store, tools, runner, router, remoteCalls, checks, escapes);
+  ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, ToolRegistry tools, ToolRunner runner,
+      Router router, RemoteToolCalls remoteCalls, EscapeChecks checks, Completions completions) {
+    return new ActHandler(definitions, reader, new TurnCalls(tools, runner, router, remoteCalls, checks), completions);
   }
 }

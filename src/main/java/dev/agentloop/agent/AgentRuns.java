@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
@@ -88,7 +89,7 @@ public class AgentRuns {
         status = RunStatus.WAITING;
       }
     }
-    String answer = store.latestActive(runId, StepKind.FINAL_ANSWER).map(step -> step.text("text")).orElse(null);
+    String answer = store.latestActive(runId, StepKind.FINAL_ANSWER).map(step -> ((FinalAnswer) step.content()).text()).orElse(null);
     RunRecord.Restart from = run.restartedFrom();
     return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),

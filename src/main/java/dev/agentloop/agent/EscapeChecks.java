@@ -9,6 +9,9 @@ import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.ResilienceMetrics;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.Action;
+import dev.agentloop.trace.HumanInput;
+import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -118,7 +121,7 @@ class EscapeChecks {
   static List<Step> sinceAPersonSpoke(List<Step> recent) {
     for (int i = recent.size() - 1; i >= 0; i--) {
       Step step = recent.get(i);
-      if ((step.kind() == StepKind.HUMAN_INPUT && !LoopState.isApproval(step)) || step.supersedes() != null) {
+      if ((step.content() instanceof HumanInput) || step.supersedes() != null) {
         return recent.subList(i + 1, recent.size());
       }
     }
@@ -133,7 +136,7 @@ class EscapeChecks {
   private static boolean resultInHand(List<Step> window) {
     for (int i = window.size() - 1; i >= 0 && !window.get(i).kind().equals(StepKind.THOUGHT); i--) {
       Step step = window.get(i);
-      if (step.kind() == StepKind.OBSERVATION && !Observation.from(step).isError() && step.content().has("callId")) {
+      if (step.content() instanceof Observation observation && !observation.isError() && observation.ofCall()) {
         return true;
       }
     }
@@ -179,8 +182,8 @@ class EscapeChecks {
         .forEach(observation -> observed.put(observation.callId(), observation));
     List<LoopDetector.Call> calls = new ArrayList<>();
     for (Step step : window) {
-      if (step.kind() == StepKind.OBSERVATION && !step.content().has("callId") && step.content().has("error")) {
-        calls.add(LoopDetector.Call.refusedReply(step.text("error")));
+      if (step.content() instanceof Observation observation && !observation.ofCall() && observation.isError()) {
+        calls.add(LoopDetector.Call.refusedReply(observation.error()));
       } else if (step.kind() == StepKind.ACTION) {
         Action action = Action.from(step);
         boolean ignoreCase = tools.find(action.tool()).map(AgentTool::caseInsensitiveArguments).orElse(false);

@@ -1,7 +1,8 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
-import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.Observation;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -21,7 +22,7 @@ record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) 
     Iterator<Action> next = replaced.iterator();
     List<NewStep> newSteps = new ArrayList<>(steps.size());
     for (NewStep step : steps) {
-      newSteps.add(step.kind() == StepKind.ACTION ? Steps.action(next.next()) : step);
+      newSteps.add(step.content() instanceof Action ? Steps.action(next.next()) : step);
     }
     return new ModelTurn(newSteps, replaced, finalAnswer);
   }

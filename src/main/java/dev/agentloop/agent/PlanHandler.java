@@ -1,10 +1,11 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.agent.Completions.Written;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.ModelRequest.Purpose;
 import dev.agentloop.llm.ModelRequest.RunInfo;
-import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Usage;
 import dev.agentloop.worker.TaskResult;
 import dev.agentloop.worker.TopicHandler;
@@ -22,14 +23,14 @@ class PlanHandler implements TopicHandler {
 
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
-  private final StepStore store;
   private final ChatModel model;
+  private final Completions completions;
 
-  PlanHandler(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ChatModel model) {
+  PlanHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, Completions completions) {
     this.definitions = definitions;
     this.reader = reader;
-    this.store = store;
     this.model = model;
+    this.completions = completions;
   }
 
   @Override
@@ -50,11 +51,9 @@ class PlanHandler implements TopicHandler {
             ? "the model returned only its reasoning (" + reply.reasoning().length() + " characters) and no plan"
             : "the model returned no plan: '" + reply.text() + "'");
       }
-      Usage usage = Usage.modelCall(reply.tokens());
-      return new TaskResult.Complete(
-          ReactAgentProcess.DECISION.transientWith(settings.autoAcceptPlan() ? "accept" : "review"),
-          () -> state.advance(store.append(state.head(), List.of(Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()))), usage), usage,
-              settings.contextWindowSteps()));
+      NewStep step = Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()));
+      return completions.complete(state, new Written(List.of(step), Usage.modelCall(reply.tokens())),
+          ReviewGate.of(settings.autoAcceptPlan()).asVariable(), settings);
     });
   }
 }

@@ -1,18 +1,27 @@
 package dev.agentloop.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ChatMessage.AssistantMessage;
 import dev.agentloop.llm.ChatMessage.SystemMessage;
 import dev.agentloop.llm.ChatMessage.ToolResultMessage;
 import dev.agentloop.llm.ChatMessage.UserMessage;
 import dev.agentloop.llm.ToolCall;
+import dev.agentloop.trace.Action;
+import dev.agentloop.trace.Approval;
+import dev.agentloop.trace.Approvals;
+import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.trace.HumanInput;
+import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.Plan;
 import dev.agentloop.trace.Step;
-import dev.agentloop.trace.StepKind;
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.trace.Thought;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Turns a run's active path into the messages a model reads: instructions and plan, the question,
@@ -29,9 +38,12 @@ final class PromptBuilder {
     messages.add(new SystemMessage(settings.plannerPrompt()));
     messages.add(new UserMessage(state.run().question()));
     if (state.plan() != null) {
-      messages.add(new AssistantMessage(state.plan().content().path("steps").toString(), List.of()));
-      state.recent().stream().filter(step -> step.kind() == StepKind.HUMAN_INPUT && step.stepNo() > state.plan().stepNo())
-          .forEach(feedback -> messages.add(new UserMessage("[" + feedback.author() + "] " + feedback.text("text"))));
+      ArrayNode previous = JsonNodeFactory.instance.arrayNode();
+      plan(state).steps().forEach(previous::add);
+      messages.add(new AssistantMessage(previous.toString(), List.of()));
+      state.recent().stream().filter(step -> step.content() instanceof HumanInput && step.stepNo() > state.plan().stepNo())
+          .forEach(feedback -> messages.add(new UserMessage("[" + feedback.author() + "] "
+              + ((HumanInput) feedback.content()).text())));
       messages.add(new UserMessage("Revise the plan accordingly and reply with the new plan only."));
     }
     return messages;
@@ -70,10 +82,14 @@ final class PromptBuilder {
     }
     StringBuilder text = new StringBuilder(settings.systemPrompt()).append("\n\nPlan:");
     int n = 1;
-    for (var step : state.plan().content().path("steps")) {
-      text.append('\n').append(n++).append(". ").append(step.asText());
+    for (String step : plan(state).steps()) {
+      text.append('\n').append(n++).append(". ").append(step);
     }
     return text.toString();
+  }
+
+  private static Plan plan(LoopState state) {
+    return (Plan) state.plan().content();
   }
 
   /**
@@ -82,8 +98,8 @@ final class PromptBuilder {
    */
   private static List<Step> fromTurnStart(List<Step> recent) {
     int start = 0;
-    while (start < recent.size() && (recent.get(start).kind() == StepKind.ACTION
-        || recent.get(start).kind() == StepKind.OBSERVATION || recent.get(start).kind() == StepKind.PLAN)) {
+    while (start < recent.size() && (recent.get(start).content() instanceof Action
+        || recent.get(start).content() instanceof Observation || recent.get(start).content() instanceof Plan)) {
       start++;
     }
     return recent.subList(start, recent.size());
@@ -93,34 +109,27 @@ final class PromptBuilder {
     Map<String, JsonNode> editedArguments = editedArguments(steps);
     for (int i = 0; i < steps.size(); i++) {
       Step step = steps.get(i);
-      switch (step.kind()) {
-        case THOUGHT -> {
-          List<ToolCall> calls = new ArrayList<>();
-          while (i + 1 < steps.size() && steps.get(i + 1).kind() == StepKind.ACTION) {
-            Action action = Action.from(steps.get(++i));
-            JsonNode edited = editedArguments.get(action.callId());
-            calls.add(new ToolCall(action.callId(), action.tool(), edited != null ? edited.toString() : action.argumentsText()));
-          }
-          if (!calls.isEmpty() || !step.text("text").isBlank()) {
-            messages.add(new AssistantMessage(step.text("text"), calls));
-          }
+      // actions travel with their thought; the plan is in the instructions; approvals sit between a
+      // call and its result, where providers accept nothing else: edited arguments are shown in the
+      // call, rejections in its observation
+      if (step.content() instanceof Thought thought) {
+        List<ToolCall> calls = new ArrayList<>();
+        while (i + 1 < steps.size() && steps.get(i + 1).content() instanceof Action action) {
+          i++;
+          JsonNode edited = editedArguments.get(action.callId());
+          calls.add(new ToolCall(action.callId(), action.tool(), edited != null ? edited.toString() : action.argumentsText()));
         }
-        case OBSERVATION -> {
-          Observation observation = Observation.from(step);
-          String text = cut(observation.text(), observationChars);
-          messages.add(observation.callId() == null
-              ? new UserMessage("[AgentLoop] Your last reply could not be used: " + text)
-              : new ToolResultMessage(observation.callId(), observation.tool(), text));
+        if (!calls.isEmpty() || !thought.text().isBlank()) {
+          messages.add(new AssistantMessage(thought.text(), calls));
         }
-        case HUMAN_INPUT -> {
-          // approvals sit between a call and its result, where providers accept nothing else: edited
-          // arguments are shown in the call, rejections in its observation
-          if (!LoopState.isApproval(step)) {
-            messages.add(new UserMessage("[" + step.author() + "] " + step.text("text")));
-          }
-        }
-        case FINAL_ANSWER -> messages.add(new AssistantMessage(step.text("text"), List.of()));
-        case ACTION, PLAN -> { } // actions travel with their thought; the plan is in the instructions
+      } else if (step.content() instanceof Observation observation) {
+        String text = cut(observation.text(), observationChars);
+        messages.add(observation.ofCall() ? new ToolResultMessage(observation.callId(), observation.tool(), text)
+            : new UserMessage("[AgentLoop] Your last reply could not be used: " + text));
+      } else if (step.content() instanceof HumanInput input) {
+        messages.add(new UserMessage("[" + step.author() + "] " + input.text()));
+      } else if (step.content() instanceof FinalAnswer answer) {
+        messages.add(new AssistantMessage(answer.text(), List.of()));
       }
     }
   }
@@ -128,12 +137,10 @@ final class PromptBuilder {
   /** The arguments people edited when they approved calls, by call id: what actually ran. */
   private static Map<String, JsonNode> editedArguments(List<Step> steps) {
     Map<String, JsonNode> edited = new HashMap<>();
-    steps.stream().filter(LoopState::isApproval).forEach(step -> step.content().get("approvals").forEach(json -> {
-      Approval approval = Approval.from(json, step.author());
-      if (approval.decision() == Approval.Decision.EDIT) {
-        edited.put(approval.callId(), approval.arguments());
-      }
-    }));
+    steps.stream().filter(step -> step.content() instanceof Approvals)
+        .flatMap(step -> ((Approvals) step.content()).approvals().stream())
+        .filter(approval -> approval.decision() == Approval.Decision.EDIT)
+        .forEach(approval -> edited.put(approval.callId(), approval.arguments()));
     return edited;
   }
 

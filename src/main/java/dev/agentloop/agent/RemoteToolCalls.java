@@ -1,13 +1,12 @@
 package dev.agentloop.agent;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
-import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -57,18 +56,12 @@ public class RemoteToolCalls {
    * call, not rejected, with arguments that fit the tool's schema. {@code act} reports the others.
    */
   List<Action> pending(LoopState state, AgentSettings settings) {
-    Map<String, Approval> approvals = state.approvals();
-    return state.pendingActions().stream()
-        .filter(action -> !rejected(approvals.get(action.callId())))
-        .map(action -> asRun(action, approvals.get(action.callId())))
+    Turn turn = state.turn();
+    return turn.open().stream()
+        .filter(call -> !turn.rejected(call))
+        .map(turn::asRun)
         .filter(call -> goesRemote(call, settings))
         .toList();
-  }
-
-  /** A call as the model made it, or as a person edited it when approving it. */
-  static Action asRun(Action action, Approval approval) {
-    return approval != null && approval.decision() == Approval.Decision.EDIT
-        ? new Action(action.callId(), action.tool(), approval.arguments(), null) : action;
   }
 
   /** Puts the first pending remote call into the starting {@code callRemoteTool}'s local variables. */
@@ -102,18 +95,14 @@ public class RemoteToolCalls {
             execution.getProcessInstanceId());
         return;
       }
-      store.append(state.head(), List.of(step(observation(call.get(), result, error, settings), workerOf(execution))),
-          new Usage(0, 1, 0));
+      Observation observation = observation(call.get(), result, error, settings).byWorker(workerOf(execution));
+      // authored by the tool, as a local tool's observation is
+      store.append(state.head(), List.of(new NewStep(observation, observation.tool())), new Usage(0, 1, 0));
     };
   }
 
   private boolean goesRemote(Action call, AgentSettings settings) {
-    return tools.isRemote(call.tool()) && settings.allows(call.tool()) && call.hasValidArguments()
-        && tools.violations(call.tool(), call.arguments()).isEmpty();
-  }
-
-  private static boolean rejected(Approval approval) {
-    return approval != null && approval.decision() == Approval.Decision.REJECT;
+    return tools.isRemote(call.tool()) && tools.refusal(call.tool(), call.argumentsAsWritten(), settings::allows).isEmpty();
   }
 
   private static Observation observation(Action call, Object result, Object error, AgentSettings settings) {
@@ -128,15 +117,6 @@ public class RemoteToolCalls {
     int limit = settings.maxStepChars();
     return Observation.result(call, text.length() <= limit ? text
         : text.substring(0, limit) + "\n[cut: " + (text.length() - limit) + " more characters]");
-  }
-
-  /** Authored by the tool, as a local tool's observation is, with the id of the worker that ran it. */
-  private static NewStep step(Observation observation, String workerId) {
-    ObjectNode content = (ObjectNode) observation.toContent();
-    if (workerId != null) {
-      content.put("worker", workerId);
-    }
-    return new NewStep(StepKind.OBSERVATION, content, observation.tool());
   }
 
   /** Reads a variable the worker completed the task with and removes it: the trace keeps it, not the instance. */

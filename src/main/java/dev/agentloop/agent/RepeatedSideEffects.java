@@ -2,6 +2,7 @@ package dev.agentloop.agent;
 
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ToolCall;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Observation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -26,7 +28,6 @@ import java.util.stream.Collectors;
  */
 final class ReplyInterpreter {
 
-  static final int MAX_TOOL_CALLS_PER_TURN = 16;
   private static final int PREVIEW_CHARS = 2_000;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,9 +42,9 @@ final class ReplyInterpreter {
       return refused(preview(text), reasoning, "your reply had " + size + " characters, more than the " + maxStepChars
           + " allowed; answer shorter");
     }
-    if (calls.size() > MAX_TOOL_CALLS_PER_TURN) {
+    if (calls.size() > Turn.MAX_CALLS) {
       return refused(text, reasoning, "you called " + calls.size() + " tools at once (" + summary(calls)
-          + "); call at most " + MAX_TOOL_CALLS_PER_TURN + " per turn");
+          + "); call at most " + Turn.MAX_CALLS + " per turn");
     }
     if (calls.isEmpty()) {
       if (!text.isBlank()) {

@@ -3,6 +3,7 @@ package dev.agentloop.agent;
 import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.builtin.AskHumanTool;
+import dev.agentloop.trace.Action;
 import java.util.List;
 
 /**
@@ -21,9 +22,8 @@ public class Router {
   }
 
   public Route afterToolCalls(List<Action> actions, AgentSettings settings) {
-    if (actions.size() == 1 && actions.get(0).tool().equals(AskHumanTool.NAME) && actions.get(0).hasValidArguments()
-        && settings.allows(AskHumanTool.NAME) && tools.contains(AskHumanTool.NAME)
-        && tools.violations(AskHumanTool.NAME, actions.get(0).arguments()).isEmpty()) {
+    if (actions.size() == 1 && actions.get(0).tool().equals(AskHumanTool.NAME)
+        && tools.refusal(AskHumanTool.NAME, actions.get(0).argumentsAsWritten(), settings::allows).isEmpty()) {
       return Route.ASK_HUMAN;
     }
     return actions.stream().anyMatch(action -> needsApproval(action, settings)) ? Route.APPROVE_ACTION : Route.ACT;

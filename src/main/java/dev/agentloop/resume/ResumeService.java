@@ -3,11 +3,12 @@ package dev.agentloop.resume;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.LoopStateReader;
-import dev.agentloop.agent.Observation;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
+import dev.agentloop.agent.Turn;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
@@ -28,9 +29,6 @@ import org.camunda.bpm.engine.ProcessEngine;
  * {@link ResumeConflictException} and change nothing. Thread-safe.
  */
 public class ResumeService {
-
-  /** Enough steps to hold the newest turn with all its calls. */
-  private static final int TURN_WINDOW = 64;
 
   private final ProcessEngine engine;
   private final StepStore store;
@@ -130,7 +128,7 @@ public class ResumeService {
       RunRecord run = changes.unfinished(runId, "be stopped");
       String stopped = "stopped by " + author + ": " + reason;
       List<NewStep> steps = new ArrayList<>();
-      reader.read(runId, TURN_WINDOW).pendingActions().forEach(call -> steps.add(Steps.observation(
+      reader.read(runId, Turn.WINDOW).turn().open().forEach(call -> steps.add(Steps.observation(
           Observation.error(call, "no result: the run was " + stopped), Steps.AGENTLOOP)));
       steps.add(Steps.humanInput("Stopped: " + reason, author, "run stopped"));
       store.append(run.head(), steps, Usage.NONE);

@@ -1,12 +1,13 @@
 package dev.agentloop.resume;
 
-import dev.agentloop.agent.Action;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.LoopState;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RepeatedSideEffects;
+import dev.agentloop.agent.Turn;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -100,12 +101,9 @@ public class RunRestarts {
     Set<Integer> onPath = path.stream().map(Step::stepNo).collect(Collectors.toSet());
     List<Step> rest = all.stream().filter(step -> !onPath.contains(step.stepNo())).toList();
     Map<String, Action> marked = new HashMap<>();
-    List<Action> pending = new LoopState(run, null, path, false).pendingActions();
-    repeats.mark(run.runId(), pending, rest).forEach(action -> marked.put(action.callId(), action));
-    return path.stream().map(step -> step.kind() == StepKind.ACTION && marked.containsKey(step.text("callId"))
-        ? new Step(step.runId(), step.stepNo(), step.parentNo(), step.kind(), step.turn(),
-            marked.get(step.text("callId")).toContent(), step.status(), step.author(), step.createdAt(),
-            step.supersedes(), step.reason())
+    repeats.mark(run.runId(), Turn.newest(path).open(), rest).forEach(action -> marked.put(action.callId(), action));
+    return path.stream().map(step -> step.content() instanceof Action action && marked.containsKey(action.callId())
+        ? step.withContent(marked.get(action.callId()))
         : step).toList();
   }
 }

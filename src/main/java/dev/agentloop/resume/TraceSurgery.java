@@ -1,26 +1,24 @@
 package dev.agentloop.resume;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.agent.Action;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.LoopState;
 import dev.agentloop.agent.LoopStateReader;
-import dev.agentloop.agent.Observation;
 import dev.agentloop.agent.RepeatedSideEffects;
 import dev.agentloop.agent.Router;
+import dev.agentloop.agent.Turn;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.StaleHeadException;
 import dev.agentloop.trace.Step;
-import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The trace side of resuming, the same whether a person edits from the REST API, Cockpit or a
@@ -30,9 +28,6 @@ import java.util.Set;
  * approval; the new path tells where the run continues. Joins the caller's transaction.
  */
 class TraceSurgery {
-
-  /** Enough steps to hold the newest turn with all its calls, observations and approvals. */
-  private static final int TURN_WINDOW = 64;
 
   private final StepStore store;
   private final LoopStateReader reader;
@@ -57,14 +52,14 @@ class TraceSurgery {
    */
   Outcome replace(RunRecord run, Step original, NewStep replacement, AgentSettings settings) {
     // the edited step's turn and what follows: the cost of an edit does not grow with the run's length
-    List<Step> path = store.activePathFrom(run.runId(), Math.max(1, original.stepNo() - TURN_WINDOW));
+    List<Step> path = store.activePathFrom(run.runId(), Math.max(1, original.stepNo() - Turn.WINDOW));
     int edited = path.indexOf(original);
     if (edited < 0) {
       // callers lock the run first; should a path change all the same, refuse rather than cut a wrong branch
       throw new StaleHeadException(run.runId(), run.head().version());
     }
     List<Step> abandoned = path.subList(edited, path.size());
-    List<Step> carried = carriedOver(original, abandoned);
+    List<Step> carried = Turn.unaffectedBy(original, abandoned.subList(1, abandoned.size()));
     List<NewStep> steps = new ArrayList<>();
     steps.add(replacement);
     carried.forEach(step -> steps.add(NewStep.copyOf(step)));
@@ -82,58 +77,22 @@ class TraceSurgery {
 
   /** Where a run continues, read from its (possibly just changed) active path. */
   Continuation continuation(String runId, AgentSettings settings) {
-    return continuationOf(reader.read(runId, TURN_WINDOW), settings);
+    return continuationOf(reader.read(runId, Turn.WINDOW), settings);
   }
 
   Continuation continuationOf(LoopState state, AgentSettings settings) {
-    List<Action> pending = state.pendingActions();
+    List<Action> pending = state.turn().open();
     return pending.isEmpty() ? Continuation.THINK : Continuation.after(router.afterToolCalls(pending, settings));
-  }
-
-  /**
-   * After an edited call or observation, the rest of its turn stays valid except what belongs to
-   * the edited call: the other calls the model made at once, and their observations. Approvals
-   * are not carried: the calls they were for are approved again where needed.
-   */
-  private static List<Step> carriedOver(Step original, List<Step> abandoned) {
-    if (original.kind() != StepKind.ACTION && original.kind() != StepKind.OBSERVATION) {
-      return List.of();
-    }
-    String callId = original.text("callId");
-    List<Step> carried = new ArrayList<>();
-    for (Step step : abandoned.subList(1, abandoned.size())) {
-      boolean ofTurn = step.kind() == StepKind.ACTION || step.kind() == StepKind.OBSERVATION
-          || (step.kind() == StepKind.HUMAN_INPUT && step.content().has("approvals"));
-      if (!ofTurn) {
-        break;
-      }
-      if (step.kind() != StepKind.HUMAN_INPUT && !step.text("callId").equals(callId)) {
-        carried.add(step);
-      }
-    }
-    return carried;
   }
 
   /** Calls on the new path without an observation, marked where they would repeat a side effect. */
   private List<NewStep> markRepeats(String runId, List<NewStep> steps, List<Step> lost) {
-    Set<String> observed = new HashSet<>();
-    List<Action> pending = new ArrayList<>();
-    for (NewStep step : steps) {
-      if (step.kind() == StepKind.OBSERVATION) {
-        observed.add(step.content().path("callId").asText());
-      }
-    }
-    for (NewStep step : steps) {
-      if (step.kind() == StepKind.ACTION && !observed.contains(step.content().path("callId").asText())) {
-        pending.add(Action.fromContent(step.content()));
-      }
-    }
+    List<Action> open = Turn.open(steps.stream().map(NewStep::content).toList());
     Map<String, Action> marked = new HashMap<>();
-    repeats.mark(runId, pending, lost).forEach(action -> marked.put(action.callId(), action));
+    repeats.mark(runId, open, lost).forEach(action -> marked.put(action.callId(), action));
     return steps.stream()
-        .map(step -> step.kind() == StepKind.ACTION && marked.containsKey(step.content().path("callId").asText())
-            ? new NewStep(StepKind.ACTION, marked.get(step.content().path("callId").asText()).toContent(),
-                step.author(), step.reason())
+        .map(step -> step.content() instanceof Action action && marked.containsKey(action.callId())
+            ? new NewStep(marked.get(action.callId()), step.author(), step.reason())
             : step)
         .toList();
   }
@@ -141,8 +100,8 @@ class TraceSurgery {
   /** The side effects among the lost steps, with the arguments of their calls (found in {@code path}). */
   private List<SideEffect> sideEffects(List<Step> path, List<Step> lost) {
     Map<String, JsonNode> arguments = new HashMap<>();
-    path.stream().filter(step -> step.kind() == StepKind.ACTION)
-        .forEach(step -> arguments.put(step.text("callId"), step.content().get("arguments")));
+    path.stream().filter(step -> step.content() instanceof Action).map(Action::from)
+        .forEach(action -> arguments.put(action.callId(), action.arguments()));
     return lost.stream().filter(repeats::isSideEffect).map(step -> {
       Observation observation = Observation.from(step);
       return new SideEffect(step.stepNo(), step.author(), arguments.get(observation.callId()), observation.result(),

@@ -2,19 +2,19 @@ package dev.agentloop.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.agent.Action;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.AgentSettings;
-import dev.agentloop.agent.Approval;
-import dev.agentloop.agent.Approval.Decision;
 import dev.agentloop.agent.Router;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.Action;
+import dev.agentloop.trace.Approval;
+import dev.agentloop.trace.Approval.Decision;
 import dev.agentloop.trace.StepStore;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -34,7 +34,6 @@ import java.util.stream.Collectors;
 class ActionApproval implements Review {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> DECISIONS = List.of("approve", "edit", "reject");
   static final int FORM_CALLS = 5;
   private static final int LAST_STEPS = 12;
 
@@ -59,7 +58,7 @@ class ActionApproval implements Review {
       Action action = waiting.get(n - 1);
       task.put("tool" + n, action.tool());
       task.put("arguments" + n, action.arguments().toPrettyString());
-      task.put("decision" + n, "approve");
+      task.put("decision" + n, Decision.APPROVE.value());
       task.put("reason" + n, "");
     }
     List<String> changing = waiting.stream().map(Action::tool).distinct()
@@ -71,7 +70,7 @@ class ActionApproval implements Review {
   }
 
   @Override
-  public String decide(ReviewTask task) {
+  public Enum<?> decide(ReviewTask task) {
     List<Approval> decisions = new ArrayList<>();
     List<String> summary = new ArrayList<>();
     List<Action> waiting = waiting(task);
@@ -89,22 +88,20 @@ class ActionApproval implements Review {
   }
 
   private Approval approval(Action action, ReviewTask task, int n) {
-    String decision = task.text("decision" + n).toLowerCase(Locale.ROOT);
-    if (!DECISIONS.contains(decision)) {
-      throw new ReviewException("'" + task.text("decision" + n) + "' is not a decision for " + action.tool()
-          + "; choose one of " + String.join(", ", DECISIONS));
-    }
+    Decision decision = Decision.of(task.text("decision" + n)).orElseThrow(() -> new ReviewException("'"
+        + task.text("decision" + n) + "' is not a decision for " + action.tool() + "; choose one of "
+        + Arrays.stream(Decision.values()).map(Decision::value).collect(Collectors.joining(", "))));
     String reason = task.text("reason" + n);
     String actor = task.actor();
-    if (decision.equals("reject")) {
+    if (decision == Decision.REJECT) {
       return new Approval(action.callId(), Decision.REJECT, null, reason, actor);
     }
-    if (decision.equals("approve") && changed(action, task.text("arguments" + n))) {
+    if (decision == Decision.APPROVE && changed(action, task.text("arguments" + n))) {
       throw new ReviewException("you changed the arguments of " + action.tool() + " (call " + n + ") but chose"
           + " approve, which runs the call as the model made it: choose 'Run with my edited arguments' (edit) to run"
           + " yours, or undo the change");
     }
-    JsonNode arguments = decision.equals("edit") ? editedArguments(action, task.text("arguments" + n))
+    JsonNode arguments = decision == Decision.EDIT ? editedArguments(action, task.text("arguments" + n))
         : action.arguments();
     return arguments.equals(action.arguments())
         ? new Approval(action.callId(), Decision.APPROVE, null, reason, actor)
@@ -127,14 +124,9 @@ class ActionApproval implements Review {
     } catch (Exception e) {
       throw new ReviewException("the arguments of " + action.tool() + " are not valid JSON: " + e.getMessage());
     }
-    if (arguments == null || !arguments.isObject()) {
-      throw new ReviewException("the arguments of " + action.tool() + " must be a JSON object");
-    }
-    List<String> violations = tools.violations(action.tool(), arguments);
-    if (!violations.isEmpty()) {
-      throw new ReviewException("the arguments of " + action.tool() + " do not match its schema: "
-          + String.join("; ", violations));
-    }
+    tools.refusal(action.tool(), arguments, null).ifPresent(refusal -> {
+      throw new ReviewException(refusal);
+    });
     return arguments;
   }
 

@@ -1,16 +1,16 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.Action;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.AgentSettings;
-import dev.agentloop.agent.Observation;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.resilience.BreakerView;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resilience.Budget;
 import dev.agentloop.resilience.Budgets;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -41,7 +41,8 @@ import java.util.stream.Collectors;
  */
 class AgentStuckReview implements Review {
 
-  static final List<String> DECISIONS = List.of("guide", "retry", "edit", "stop");
+  /** What the person decided; the gateway after the task takes it. */
+  enum Decision { GUIDE, RETRY, EDIT, STOP }
   private static final int LAST_STEPS = 12;
   private static final int CALL_CHARS = 300;
 
@@ -74,25 +75,25 @@ class AgentStuckReview implements Review {
     task.putShown("lastCalls", lastCallsText(path), false);
     task.put("decisionHelp", decisionHelp(store.run(task.runId()), settings));
     task.put("breakers", breakerStates(settings));
-    task.put("decision", "guide");
+    task.put("decision", ReviewTask.value(Decision.GUIDE));
     task.put("note", "");
     stepEdit.prepare(task);
   }
 
   @Override
-  public String decide(ReviewTask task) {
-    String decision = task.decision(DECISIONS);
+  public Decision decide(ReviewTask task) {
+    Decision decision = task.decision(Decision.class);
     String note = task.text("note");
     String code = code(task);
     RunRecord run = store.run(task.runId());
     switch (decision) {
-      case "guide" -> {
+      case GUIDE -> {
         if (note.isEmpty()) {
           throw new ReviewException("write the note the agent should go on with");
         }
         store.append(run.head(), List.of(Steps.humanInput(note, task.actor(), "guidance after " + code)), Usage.NONE);
       }
-      case "retry" -> {
+      case RETRY -> {
         List<Action> last = lastCalls(store.activePath(task.runId()));
         if (last.isEmpty()) {
           throw new ReviewException("the run has made no tool call that could be run again; choose guide or stop");
@@ -102,8 +103,8 @@ class AgentStuckReview implements Review {
         store.append(run.head(), Steps.retry(last, request, task.actor(), "retry after " + code,
             "retry" + run.head().stepCount()), Usage.NONE);
       }
-      case "edit" -> stepEdit.apply(task, "edited after " + code);
-      default -> {
+      case EDIT -> stepEdit.apply(task, "edited after " + code);
+      case STOP -> {
         String reason = "stopped by " + task.actor() + ": " + why(task) + (note.isEmpty() ? "" : " " + note);
         store.append(run.head(), List.of(Steps.humanInput("Stopped: " + why(task) + (note.isEmpty() ? "" : " " + note),
             task.actor(), "stopped after " + code)), Usage.NONE);

@@ -1,6 +1,7 @@
 package dev.agentloop.review;
 
 import dev.agentloop.agent.Steps;
+import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -19,7 +20,8 @@ import java.util.stream.Collectors;
  */
 class AnswerReview implements Review {
 
-  static final List<String> DECISIONS = List.of("accept", "regenerate", "feedback", "edit");
+  /** What the reviewer decided; the gateway after the review takes it. */
+  enum Decision { ACCEPT, REGENERATE, FEEDBACK, EDIT }
 
   private final StepStore store;
   private final FormStepEdit stepEdit;
@@ -31,8 +33,8 @@ class AnswerReview implements Review {
 
   @Override
   public void prepare(ReviewTask task) {
-    task.putShown("answer", latestAnswer(task).text("text"), false);
-    task.put("decision", "accept");
+    task.putShown("answer", ((FinalAnswer) latestAnswer(task).content()).text(), false);
+    task.put("decision", ReviewTask.value(Decision.ACCEPT));
     task.put("feedback", "");
     List<Step> path = store.activePath(task.runId());
     task.putShown("steps", path.subList(0, path.size() - 1).stream().map(StepText::line)
@@ -41,20 +43,20 @@ class AnswerReview implements Review {
   }
 
   @Override
-  public String decide(ReviewTask task) {
-    String decision = task.decision(DECISIONS);
+  public Decision decide(ReviewTask task) {
+    Decision decision = task.decision(Decision.class);
     RunRecord run = store.run(task.runId());
     switch (decision) {
-      case "regenerate" -> store.rewind(run.head(), latestAnswer(task).parentNo());
-      case "feedback" -> {
+      case REGENERATE -> store.rewind(run.head(), latestAnswer(task).parentNo());
+      case FEEDBACK -> {
         if (task.text("feedback").isEmpty()) {
           throw new ReviewException("write the feedback the agent should continue with");
         }
         store.append(run.head(), List.of(Steps.humanInput(task.text("feedback"), task.actor(), "answer feedback")),
             Usage.NONE);
       }
-      case "edit" -> stepEdit.apply(task, "edited in answer review");
-      default -> { }
+      case EDIT -> stepEdit.apply(task, "edited in answer review");
+      case ACCEPT -> { }
     }
     return decision;
   }

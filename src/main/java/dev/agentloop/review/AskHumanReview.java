@@ -1,9 +1,9 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.Action;
-import dev.agentloop.agent.Observation;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
+import dev.agentloop.trace.Action;
+import dev.agentloop.trace.Observation;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,7 +30,7 @@ class AskHumanReview implements Review {
   }
 
   @Override
-  public String decide(ReviewTask task) {
+  public Enum<?> decide(ReviewTask task) {
     StringBuilder answers = new StringBuilder();
     boolean answered = false;
     List<String> questions = questions(task);

@@ -1,7 +1,8 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.Action;
 import dev.agentloop.agent.LoopStateReader;
+import dev.agentloop.agent.Turn;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.StepStore;
@@ -10,9 +11,6 @@ import java.util.List;
 
 /** The tool calls of a run's current turn that wait for a person, and how their answer is written. */
 class PendingCalls {
-
-  /** A turn has at most this many calls (see the reply interpreter), so this window always holds it. */
-  private static final int TURN_WINDOW = 64;
 
   private final StepStore store;
   private final LoopStateReader reader;
@@ -23,7 +21,7 @@ class PendingCalls {
   }
 
   List<Action> of(String runId) {
-    return reader.read(runId, TURN_WINDOW).pendingActions();
+    return reader.read(runId, Turn.WINDOW).turn().open();
   }
 
   Action single(String runId, String tool) {

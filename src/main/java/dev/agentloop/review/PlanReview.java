@@ -6,11 +6,11 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Plan;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  */
 class PlanReview implements Review {
 
-  static final List<String> DECISIONS = List.of("accept", "revise", "reject");
+  /** What the reviewer decided; the gateway after the review takes it. */
+  enum Decision { ACCEPT, REVISE, REJECT }
 
   /** "1.", "2)", "-" or "*" before a step: people number their lists. */
   private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(\\d+[.)]|[-*])\\s+");
@@ -39,31 +40,31 @@ class PlanReview implements Review {
   public void prepare(ReviewTask task) {
     List<Step> path = store.activePath(task.runId());
     task.put("plan", String.join("\n", steps(latestPlan(path))));
-    task.put("decision", "accept");
+    task.put("decision", ReviewTask.value(Decision.ACCEPT));
     task.put("feedback", "");
     task.put("revisionsLeft", Math.max(0, settings(task).maxPlanRevisions() - revisionsUsed(path)));
   }
 
   @Override
-  public String decide(ReviewTask task) {
-    String decision = task.decision(DECISIONS);
+  public Decision decide(ReviewTask task) {
+    Decision decision = task.decision(Decision.class);
     List<Step> path = store.activePath(task.runId());
     AgentSettings settings = settings(task);
-    if (decision.equals("revise") && revisionsUsed(path) >= settings.maxPlanRevisions()) {
+    if (decision == Decision.REVISE && revisionsUsed(path) >= settings.maxPlanRevisions()) {
       String limit = "the plan was sent back " + settings.maxPlanRevisions() + " times already";
       if (settings.whenPlanRevisionsRunOut() == RevisionsRunOut.REJECT) {
         return reject(task, limit);
       }
-      decision = "accept";
+      decision = Decision.ACCEPT;
     }
     return switch (decision) {
-      case "accept" -> accept(task, latestPlan(path));
-      case "revise" -> revise(task);
-      default -> reject(task, task.text("feedback").isEmpty() ? "rejected in plan review" : task.text("feedback"));
+      case ACCEPT -> accept(task, latestPlan(path));
+      case REVISE -> revise(task);
+      case REJECT -> reject(task, task.text("feedback").isEmpty() ? "rejected in plan review" : task.text("feedback"));
     };
   }
 
-  private String accept(ReviewTask task, Step plan) {
+  private Decision accept(ReviewTask task, Step plan) {
     List<String> steps = task.text("plan").lines()
         .map(line -> LIST_MARKER.matcher(line).replaceFirst("").strip())
         .filter(step -> !step.isEmpty())
@@ -74,21 +75,21 @@ class PlanReview implements Review {
     if (!steps.equals(steps(plan))) {
       append(task, Steps.plan(steps, task.actor(), "edited in plan review"));
     }
-    return "accept";
+    return Decision.ACCEPT;
   }
 
-  private String revise(ReviewTask task) {
+  private Decision revise(ReviewTask task) {
     if (task.text("feedback").isEmpty()) {
       throw new ReviewException("say in the feedback what the planner should change");
     }
     append(task, Steps.humanInput(task.text("feedback"), task.actor(), "plan feedback"));
-    return "revise";
+    return Decision.REVISE;
   }
 
-  private String reject(ReviewTask task, String reason) {
+  private Decision reject(ReviewTask task, String reason) {
     append(task, Steps.humanInput("Rejected: " + reason, task.actor(), "plan rejected"));
     task.delegate().getExecution().setVariables(ReactAgentProcess.STATUS_REASON.transientWith(reason));
-    return "reject";
+    return Decision.REJECT;
   }
 
   private void append(ReviewTask task, NewStep step) {
@@ -100,9 +101,7 @@ class PlanReview implements Review {
   }
 
   private static List<String> steps(Step plan) {
-    List<String> steps = new ArrayList<>();
-    plan.content().path("steps").forEach(step -> steps.add(step.asText()));
-    return steps;
+    return ((Plan) plan.content()).steps();
   }
 
   private static Step latestPlan(List<Step> path) {

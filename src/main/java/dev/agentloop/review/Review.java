@@ -8,9 +8,10 @@ interface Review {
 
   /**
    * Called when the task completes: checks the submission, writes the steps it stands for, and
-   * returns the decision for the gateway after the task, or {@code null} when there is none.
+   * returns the decision for the gateway after the task (its name in lower case is the value the
+   * diagram's gateway compares, e.g. {@code ${decision == 'revise'}}), or {@code null} when there is none.
    *
    * @throws ReviewException when the submission cannot be used; nothing is written
    */
-  String decide(ReviewTask task);
+  Enum<?> decide(ReviewTask task);
 }

@@ -1,7 +1,8 @@
 package dev.agentloop.review;
 
-import java.util.List;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.context.Context;
 
@@ -69,13 +70,20 @@ class ReviewTask {
     return value == null ? "" : value.toString().strip();
   }
 
-  /** A decision field, checked against the choices of this task. */
-  String decision(List<String> choices) {
-    String decision = text("decision").toLowerCase(Locale.ROOT);
-    if (!choices.contains(decision)) {
-      throw new ReviewException("'" + text("decision") + "' is not a decision of this task; choose one of "
-          + String.join(", ", choices));
+  /** The decision field, one of the task's choices: the form's values are the choices' names in lower case. */
+  <E extends Enum<E>> E decision(Class<E> choices) {
+    String decision = text("decision");
+    for (E choice : choices.getEnumConstants()) {
+      if (value(choice).equalsIgnoreCase(decision)) {
+        return choice;
+      }
     }
-    return decision;
+    throw new ReviewException("'" + decision + "' is not a decision of this task; choose one of "
+        + Arrays.stream(choices.getEnumConstants()).map(ReviewTask::value).collect(Collectors.joining(", ")));
+  }
+
+  /** A decision as forms and gateways name it. */
+  static String value(Enum<?> decision) {
+    return decision.name().toLowerCase(Locale.ROOT);
   }
 }

@@ -1,10 +1,10 @@
 package dev.agentloop.review;
 
 import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.Observation;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
+import dev.agentloop.trace.Observation;
 import java.util.Map;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
@@ -75,9 +75,9 @@ public class Reviews {
     };
   }
 
-  private static void decide(DelegateTask task, String decision) {
+  private static void decide(DelegateTask task, Enum<?> decision) {
     if (decision != null) {
-      task.getExecution().setVariables(ReactAgentProcess.DECISION.transientWith(decision));
+      task.getExecution().setVariables(ReactAgentProcess.DECISION.transientWith(ReviewTask.value(decision)));
     }
   }
 }

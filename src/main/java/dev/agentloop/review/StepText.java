@@ -2,9 +2,16 @@ package dev.agentloop.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.agentloop.trace.Action;
+import dev.agentloop.trace.Approvals;
+import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.trace.HumanInput;
+import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.Plan;
 import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepContent;
+import dev.agentloop.trace.Thought;
 
 /**
  * Steps as plain text for a form: one line per step of the active path to choose from, and what a
@@ -19,45 +26,70 @@ final class StepText {
 
   /** {@code #4 OBSERVATION (calculator): 391}, shortened to one line. */
   static String line(Step step) {
-    String text = switch (step.kind()) {
-      case PLAN -> String.join(" | ", JSON.convertValue(step.content().path("steps"), String[].class));
-      case ACTION -> step.text("tool") + " " + step.content().path("arguments");
-      case OBSERVATION -> step.content().has("error") ? "ERROR: " + step.text("error") : step.text("result");
-      default -> step.text("text");
-    };
-    String line = "#" + step.stepNo() + " " + step.kind() + " (" + step.author() + "): " + text.replace('\n', ' ');
+    String line = "#" + step.stepNo() + " " + step.kind() + " (" + step.author() + "): "
+        + text(step.content()).replace('\n', ' ');
     return line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS) + "…" : line;
+  }
+
+  /** What a step says, as a person reads it. */
+  static String text(StepContent content) {
+    if (content instanceof Plan plan) {
+      return String.join(" | ", plan.steps());
+    }
+    if (content instanceof Action action) {
+      return action.tool() + " " + (action.hasValidArguments() ? action.arguments() : "");
+    }
+    if (content instanceof Observation observation) {
+      return observation.isError() ? "ERROR: " + observation.error() : observation.result();
+    }
+    if (content instanceof Thought thought) {
+      return thought.text();
+    }
+    if (content instanceof FinalAnswer answer) {
+      return answer.text();
+    }
+    if (content instanceof HumanInput input) {
+      return input.text();
+    }
+    return ((Approvals) content).text();
   }
 
   /**
    * The content for an edit of {@code original} from what a person typed: the text of a thought or
-   * note, a plan's steps one per line, an action's arguments as JSON (or {@code {"tool", "arguments"}}
-   * to call another tool), an observation's result.
+   * note, a plan's steps one per line, an action's arguments as JSON (or the action's whole JSON form,
+   * with {@code "tool"}, to call another tool), an observation's result. Content that does not fit is
+   * refused by the edit, which says why.
    */
   static JsonNode content(Step original, String typed) {
-    ObjectNode content = JsonNodeFactory.instance.objectNode();
-    switch (original.kind()) {
-      case PLAN -> typed.lines().map(line -> line.replaceFirst("^\\s*(?:[-*•]|\\d+[.)])\\s*", "").strip())
-          .filter(line -> !line.isEmpty()).forEach(content.putArray("steps")::add);
-      case ACTION -> {
-        JsonNode arguments = json(typed);
-        return arguments.has("arguments") ? arguments : content.set("arguments", arguments);
-      }
-      case OBSERVATION -> content.put("result", typed);
-      default -> content.put("text", typed);
+    if (original.content() instanceof Action action) {
+      JsonNode json = json(typed);
+      boolean wholeAction = ((Action) StepContent.fromJson(action.kind(), json)).arguments() != null;
+      return wholeAction ? json : action.withArguments(json).toJson();
     }
-    return content;
+    StepContent content;
+    if (original.content() instanceof Plan) {
+      content = new Plan(typed.lines().map(line -> line.replaceFirst("^\\s*(?:[-*•]|\\d+[.)])\\s*", "").strip())
+          .filter(line -> !line.isEmpty()).toList());
+    } else if (original.content() instanceof Observation observation) {
+      content = new Observation(observation.callId(), observation.tool(), typed, null);
+    } else if (original.content() instanceof Thought) {
+      content = new Thought(typed);
+    } else {
+      content = new HumanInput(typed);
+    }
+    return content.toJson();
   }
 
+  /** What was typed as JSON; anything else as a JSON string, which the edit refuses with the tool's message. */
   private static JsonNode json(String typed) {
     try {
       JsonNode value = JSON.readTree(typed);
-      if (value != null && value.isObject()) {
+      if (value != null) {
         return value;
       }
     } catch (Exception e) {
-      // answered below
+      // passed on as text below
     }
-    throw new ReviewException("the new arguments must be a JSON object, e.g. {\"expression\": \"2 * 3\"}");
+    return TextNode.valueOf(typed);
   }
 }

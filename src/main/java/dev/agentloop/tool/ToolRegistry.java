@@ -1,22 +1,23 @@
 package dev.agentloop.tool;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * All tools of this application by name, each with its compiled argument schema: the tool beans and
@@ -93,6 +94,32 @@ public class ToolRegistry {
     Set<String> names = new LinkedHashSet<>(tools.keySet());
     sources.keySet().forEach(source -> names.addAll(listing(source).tools().keySet()));
     return Collections.unmodifiableSet(names);
+  }
+
+  /**
+   * The one check of a tool call before it runs, with one message for each way it can be wrong: a
+   * tool that is unknown or not offered, arguments that are no JSON object, arguments that break the
+   * tool's schema. The model, people editing a call and the API all read these messages.
+   *
+   * @param arguments the arguments object, or what was written instead (e.g. a JSON string of the
+   *     model's unparsable text), or {@code null} when there were none
+   * @param offered which tools the caller may call, e.g. an agent's allowed tools; {@code null} for all
+   * @return why the call cannot run, or empty when it can
+   */
+  public Optional<String> refusal(String toolName, JsonNode arguments, Predicate<String> offered) {
+    if (!contains(toolName) || (offered != null && !offered.test(toolName))) {
+      List<String> available = names().stream().filter(name -> offered == null || offered.test(name)).toList();
+      return Optional.of("there is no tool named '" + toolName + "'" + (offered == null ? "" : " for this agent")
+          + "; available tools: " + String.join(", ", available));
+    }
+    if (arguments == null || !arguments.isObject()) {
+      String written = arguments == null ? "" : arguments.isTextual() ? arguments.asText() : arguments.toString();
+      return Optional.of("the arguments of '" + toolName + "' must be a JSON object"
+          + (written.isEmpty() ? "" : ", but were: " + (written.length() > 500 ? written.substring(0, 500) + "[…]" : written)));
+    }
+    List<String> violations = violations(toolName, arguments);
+    return violations.isEmpty() ? Optional.empty()
+        : Optional.of("arguments for '" + toolName + "' do not match its schema: " + String.join("; ", violations));
   }
 
   /**

@@ -6,7 +6,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.Timeout;
 import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
-import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -47,14 +47,10 @@ public class ToolRunner {
 
   public CompletionStage<ToolOutcome> run(String toolName, JsonNode arguments) {
     AgentTool tool = registry.find(toolName).orElse(null);
-    if (tool == null) {
-      return CompletableFuture.completedFuture(ToolOutcome.failure(FailureKind.UNKNOWN_TOOL,
-          "there is no tool named '" + toolName + "'; available tools: " + String.join(", ", registry.names())));
-    }
-    List<String> violations = registry.violations(toolName, arguments);
-    if (!violations.isEmpty()) {
-      return CompletableFuture.completedFuture(ToolOutcome.failure(FailureKind.INVALID_ARGUMENTS,
-          "arguments for '" + toolName + "' do not match its schema: " + String.join("; ", violations)));
+    Optional<String> refusal = registry.refusal(toolName, arguments, null);
+    if (refusal.isPresent()) {
+      return CompletableFuture.completedFuture(
+          ToolOutcome.failure(tool == null ? FailureKind.UNKNOWN_TOOL : FailureKind.INVALID_ARGUMENTS, refusal.get()));
     }
     return guard.call(tool, () -> Failsafe.with(timeout).with(pool).getAsync(() -> tool.execute(arguments)))
         .handle((result, error) -> error == null ? success(toolName, result) : failure(toolName, error));

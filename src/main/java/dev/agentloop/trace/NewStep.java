@@ -1,6 +1,7 @@
 package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -9,26 +10,39 @@ import java.util.Objects;
  * @param author "model", a tool's name, or the user id of a person
  * @param reason why a person wrote it, or {@code null}
  */
-public record NewStep(StepKind kind, JsonNode content, String author, String reason) {
+public record NewStep(StepContent content, String author, String reason) {
 
   public NewStep {
-    Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(content, "content");
     if (author == null || author.isBlank()) {
       throw new IllegalArgumentException("author must not be blank");
     }
   }
 
-  public NewStep(StepKind kind, JsonNode content, String author) {
-    this(kind, content, author, null);
+  public NewStep(StepContent content, String author) {
+    this(content, author, null);
+  }
+
+  public StepKind kind() {
+    return content.kind();
+  }
+
+  /** The content as it will be stored and shown by the REST API. */
+  public JsonNode json() {
+    return content.toJson();
   }
 
   public NewStep withReason(String newReason) {
-    return new NewStep(kind, content, author, newReason);
+    return new NewStep(content, author, newReason);
   }
 
   /** A step as it was stored, to be written again on another branch or run. */
   public static NewStep copyOf(Step step) {
-    return new NewStep(step.kind(), step.content(), step.author(), step.reason());
+    return new NewStep(step.content(), step.author(), step.reason());
+  }
+
+  /** This step as stored at {@code stepNo} on the active path, below {@code parentNo}. */
+  public Step at(String runId, int stepNo, Integer parentNo, int turn, Instant createdAt) {
+    return new Step(runId, stepNo, parentNo, turn, content, StepStatus.ACTIVE, author, createdAt, null, reason);
   }
 }

@@ -16,9 +16,8 @@ public record Step(
     String runId,
     int stepNo,
     Integer parentNo,
-    StepKind kind,
     int turn,
-    JsonNode content,
+    StepContent content,
     StepStatus status,
     String author,
     Instant createdAt,
@@ -27,20 +26,38 @@ public record Step(
 
   public Step {
     Objects.requireNonNull(runId, "runId");
-    Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(content, "content");
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(author, "author");
     Objects.requireNonNull(createdAt, "createdAt");
   }
 
+  public StepKind kind() {
+    return content.kind();
+  }
+
   public boolean isActive() {
     return status == StepStatus.ACTIVE;
   }
 
-  /** A text field of the content, or "" when absent. */
+  /** The same step with other content, e.g. a call marked as repeating a side effect. */
+  public Step withContent(StepContent newContent) {
+    return new Step(runId, stepNo, parentNo, turn, newContent, status, author, createdAt, supersedes, reason);
+  }
+
+  /** The same step as the replacement of step {@code replaced}. */
+  Step superseding(int replaced) {
+    return new Step(runId, stepNo, parentNo, turn, content, status, author, createdAt, replaced, reason);
+  }
+
+  /** The content as stored and shown by the REST API. */
+  public JsonNode json() {
+    return content.toJson();
+  }
+
+  /** A text field of the content's JSON form, or "" when absent: for clients of the JSON form, such as tests. */
   public String text(String field) {
-    JsonNode value = content.get(field);
+    JsonNode value = json().get(field);
     return value == null || value.isNull() ? "" : value.asText();
   }
 }

@@ -20,7 +20,7 @@ class StepRows {
 
   Object[] row(Step step) {
     return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
-        write(step.content()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
+        write(step.json()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
         step.supersedes(), step.reason()};
   }
 
@@ -45,9 +45,8 @@ class StepRows {
         rs.getString("run_id"),
         rs.getInt("step_no"),
         rs.getObject("parent_no", Integer.class),
-        StepKind.valueOf(rs.getString("kind")),
         rs.getInt("turn"),
-        read(rs.getString("content")),
+        StepContent.fromJson(StepKind.valueOf(rs.getString("kind")), read(rs.getString("content"))),
         StepStatus.valueOf(rs.getString("status")),
         rs.getString("author"),
         instant(rs, "created_at"),

@@ -176,8 +176,8 @@ public class StepStore {
       List<Step> copies = new ArrayList<>(path.size());
       for (Step step : path) {
         int stepNo = copies.size() + 1;
-        copies.add(new Step(runId, stepNo, stepNo == 1 ? null : stepNo - 1, step.kind(), step.turn(), step.content(),
-            StepStatus.ACTIVE, step.author(), step.createdAt(), null, step.reason()));
+        copies.add(NewStep.copyOf(step).at(runId, stepNo, stepNo == 1 ? null : stepNo - 1, step.turn(),
+            step.createdAt()));
       }
       Step last = copies.get(copies.size() - 1);
       int updated = jdbc.update("UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = ?,"
@@ -237,8 +237,8 @@ public class StepStore {
     for (NewStep step : steps) {
       turn = step.kind().startsTurn() ? turn + 1 : turn;
       int stepNo = expected.stepCount() + written.size() + 1;
-      written.add(new Step(expected.runId(), stepNo, parent, step.kind(), turn, step.content(), StepStatus.ACTIVE,
-          step.author(), time.toInstant(), written.isEmpty() ? supersedes : null, step.reason()));
+      Step stored = step.at(expected.runId(), stepNo, parent, turn, time.toInstant());
+      written.add(written.isEmpty() && supersedes != null ? stored.superseding(supersedes) : stored);
       parent = stepNo;
     }
     RunHead head = new RunHead(expected.runId(), expected.version() + 1, parent, turn, parent);

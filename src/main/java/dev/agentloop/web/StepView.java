@@ -21,6 +21,6 @@ record StepView(
 
   static StepView of(Step step) {
     return new StepView(step.stepNo(), step.parentNo(), step.kind(), step.turn(), step.status(), step.author(),
-        step.createdAt(), step.supersedes(), step.reason(), step.content());
+        step.createdAt(), step.supersedes(), step.reason(), step.json());
   }
 }

@@ -3,13 +3,15 @@ package dev.agentloop.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentloop.trace.Action;
+import dev.agentloop.trace.HumanInput;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
-import dev.agentloop.trace.StepStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +30,7 @@ class LoopStateTest {
         turn++;
       }
       int no = steps.size() + 1;
-      steps.add(new Step(RUN_ID, no, no == 1 ? null : no - 1, step.kind(), turn, step.content(),
-          StepStatus.ACTIVE, step.author(), Instant.parse("2025-01-01T00:00:00Z"), null, null));
+      steps.add(step.at(RUN_ID, no, no == 1 ? null : no - 1, turn, Instant.parse("2025-01-01T00:00:00Z")));
     }
     return steps;
   }
@@ -63,7 +64,7 @@ class LoopStateTest {
         Steps.thought("second"), Steps.action(b), Steps.action(c), Steps.action(d), observed(c)));
 
     // when
-    List<Action> pending = state.pendingActions();
+    List<Action> pending = state.turn().open();
 
     // then
     assertThat(pending).containsExactly(b, d);
@@ -75,7 +76,7 @@ class LoopStateTest {
     Action b = action("b", "search");
     LoopState state = state(trace(Steps.thought("go"), Steps.action(a), Steps.action(b)));
 
-    assertThat(state.pendingActions()).containsExactly(a, b);
+    assertThat(state.turn().open()).containsExactly(a, b);
   }
 
   @Test
@@ -83,8 +84,8 @@ class LoopStateTest {
     Action raw = new Action("r", "calculator", null, "17 times 23");
     LoopState state = state(trace(Steps.thought(""), Steps.action(raw)));
 
-    assertThat(state.pendingActions()).containsExactly(raw);
-    assertThat(state.pendingActions().get(0).hasValidArguments()).isFalse();
+    assertThat(state.turn().open()).containsExactly(raw);
+    assertThat(state.turn().open().get(0).hasValidArguments()).isFalse();
   }
 
   @Test
@@ -95,7 +96,7 @@ class LoopStateTest {
     LoopState state = state(trace(Steps.thought("one"), Steps.action(old), Steps.thought("two"), Steps.action(current)));
 
     // then
-    assertThat(state.pendingActions()).containsExactly(current);
+    assertThat(state.turn().open()).containsExactly(current);
   }
 
   @Test
@@ -104,7 +105,7 @@ class LoopStateTest {
     Action b = action("b", "search");
     LoopState state = state(trace(Steps.thought("go"), Steps.action(a), Steps.action(b), observed(b), observed(a)));
 
-    assertThat(state.pendingActions()).isEmpty();
+    assertThat(state.turn().open()).isEmpty();
   }
 
   @Test
@@ -112,16 +113,16 @@ class LoopStateTest {
     Action a = action("a", "search");
     LoopState state = state(trace(Steps.thought("go"), Steps.action(a), observed(a), Steps.finalAnswer("42")));
 
-    assertThat(state.pendingActions()).isEmpty();
+    assertThat(state.turn().open()).isEmpty();
   }
 
   @Test
   void should_be_empty_when_the_head_is_human_input() {
     Action a = action("a", "search");
-    NewStep note = new NewStep(StepKind.HUMAN_INPUT, JsonNodeFactory.instance.objectNode().put("text", "stop"), "alice");
+    NewStep note = new NewStep(new HumanInput("stop"), "alice");
     LoopState state = state(trace(Steps.thought("go"), Steps.action(a), note));
 
-    assertThat(state.pendingActions()).isEmpty();
+    assertThat(state.turn().open()).isEmpty();
   }
 
   @Test
@@ -129,14 +130,14 @@ class LoopStateTest {
     LoopState state = state(trace(Steps.thought(""),
         Steps.observation(Observation.replyError("your reply was empty"), Steps.AGENTLOOP)));
 
-    assertThat(state.pendingActions()).isEmpty();
+    assertThat(state.turn().open()).isEmpty();
   }
 
   @Test
   void should_be_empty_without_steps() {
     LoopState state = state(List.of());
 
-    assertThat(state.pendingActions()).isEmpty();
+    assertThat(state.turn().open()).isEmpty();
     assertThat(state.headStep()).isEmpty();
     assertThat(state.nextTurn()).isEqualTo(1);
   }

@@ -21,13 +21,16 @@ import dev.agentloop.tool.builtin.CalculatorTool;
 import dev.agentloop.tool.builtin.CurrentTimeTool;
 import dev.agentloop.tool.builtin.HttpGetTool;
 import dev.agentloop.tool.builtin.ReadDocumentTool;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.Plan;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepContent;
 import dev.agentloop.trace.StepKind;
-import dev.agentloop.trace.StepStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -80,7 +83,7 @@ class ModelReplyFuzzTest {
         new AskHumanTool()));
     ToolRunner runner = new ToolRunner(registry, pool, Duration.ofSeconds(2), MAX_STEP_CHARS);
     Router router = new Router(new ToolApprovals(registry, Map.of()), registry);
-    ActHandler act = new ActHandler(null, null, null, registry, runner, router, null, null, null);
+    TurnCalls act = new TurnCalls(registry, runner, router, null, null);
     EscapeChecks checks = new EscapeChecks(new LoopDetector(20, 3), new Budgets(0.9), registry,
         new ResilienceMetrics(new SimpleMeterRegistry()));
     Map<String, Integer> outcomes = new TreeMap<>();
@@ -101,7 +104,7 @@ class ModelReplyFuzzTest {
       } else {
         outcomes.merge("reply: tool calls", 1, Integer::sum);
         for (Action action : turn.actions()) {
-          NewStep observed = act.observe(action, null, SETTINGS).toCompletableFuture().join().step();
+          NewStep observed = act.observe(action, Turn.newest(List.of()), SETTINGS).toCompletableFuture().join().step();
           Observation observation = Observation.from(step(observed, 1));
           assertThat(observation.callId()).as(described).isEqualTo(action.callId());
           assertThat(observation.isError() ? observation.error() : observation.result()).as(described).isNotNull();
@@ -237,8 +240,8 @@ class ModelReplyFuzzTest {
     int turn = 0;
     for (NewStep newStep : newSteps) {
       turn += newStep.kind() == StepKind.THOUGHT || newStep.kind() == StepKind.FINAL_ANSWER ? 1 : 0;
-      steps.add(new Step("fuzz", steps.size() + 1, steps.isEmpty() ? null : steps.size(), newStep.kind(), turn,
-          roundTrip(newStep), StepStatus.ACTIVE, newStep.author(), Instant.EPOCH, null, null));
+      steps.add(roundTrip(newStep).at("fuzz", steps.size() + 1, steps.isEmpty() ? null : steps.size(), turn,
+          Instant.EPOCH));
     }
     RunHead head = new RunHead("fuzz", steps.size(), steps.size(), turn, steps.size());
     RunRecord run = new RunRecord("fuzz", "fuzz-agent", "fuzz", RunStatus.RUNNING, null, head, 1, 0, 0, Instant.EPOCH,
@@ -247,14 +250,14 @@ class ModelReplyFuzzTest {
   }
 
   private static Step step(NewStep newStep, int no) {
-    return new Step("fuzz", no, null, newStep.kind(), 1, roundTrip(newStep), StepStatus.ACTIVE, newStep.author(),
-        Instant.EPOCH, null, null);
+    return roundTrip(newStep).at("fuzz", no, null, 1, Instant.EPOCH);
   }
 
   /** The content as the step store writes and reads it. */
-  private static com.fasterxml.jackson.databind.JsonNode roundTrip(NewStep step) {
+  private static NewStep roundTrip(NewStep step) {
     try {
-      return JSON.readTree(JSON.writeValueAsString(step.content()));
+      StepContent stored = StepContent.fromJson(step.kind(), JSON.readTree(JSON.writeValueAsString(step.json())));
+      return new NewStep(stored, step.author(), step.reason());
     } catch (IOException e) {
       throw new AssertionError("step content does not survive the store: " + step, e);
     }

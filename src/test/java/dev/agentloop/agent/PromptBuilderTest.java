@@ -3,23 +3,24 @@ package dev.agentloop.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ChatMessage.AssistantMessage;
 import dev.agentloop.llm.ChatMessage.SystemMessage;
 import dev.agentloop.llm.ChatMessage.ToolResultMessage;
 import dev.agentloop.llm.ChatMessage.UserMessage;
 import dev.agentloop.llm.ToolCall;
+import dev.agentloop.trace.Action;
+import dev.agentloop.trace.HumanInput;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
-import dev.agentloop.trace.StepStatus;
-import java.time.Instant;
-import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -45,8 +46,7 @@ class PromptBuilderTest {
         turn++;
       }
       int no = firstNo + steps.size();
-      steps.add(new Step(RUN_ID, no, no == 1 ? null : no - 1, step.kind(), turn, step.content(),
-          StepStatus.ACTIVE, step.author(), Instant.parse("2025-01-01T00:00:00Z"), null, null));
+      steps.add(step.at(RUN_ID, no, no == 1 ? null : no - 1, turn, Instant.parse("2025-01-01T00:00:00Z")));
     }
     return steps;
   }
@@ -75,7 +75,7 @@ class PromptBuilderTest {
   }
 
   private static NewStep human(String author, String text) {
-    return new NewStep(StepKind.HUMAN_INPUT, JsonNodeFactory.instance.objectNode().put("text", text), author);
+    return new NewStep(new HumanInput(text), author);
   }
 
   @Test

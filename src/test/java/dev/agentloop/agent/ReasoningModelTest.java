@@ -76,7 +76,7 @@ class ReasoningModelTest {
     Task planReview = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
     assertThat(local(planReview, "plan")).isEqualTo("Multiply 17 by 23\nAnswer with the product");
     Step plan = step(run, StepKind.PLAN);
-    assertThat(plan.content().path("steps").toString()).doesNotContain("SECRET");
+    assertThat(plan.json().path("steps").toString()).doesNotContain("SECRET");
     assertThat(plan.text("reasoning")).isEqualTo(PLAN_REASONING);
     complete(planReview, Map.of("decision", "accept"));
 

@@ -7,13 +7,15 @@ import dev.agentloop.TestTools;
 import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import dev.agentloop.tool.RemoteTool;
 import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.Action;
+import dev.agentloop.trace.Approval;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
-import dev.agentloop.trace.StepStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,8 +98,7 @@ class RemoteToolCallsTest {
     for (NewStep step : newSteps) {
       turn += step.kind() == StepKind.THOUGHT ? 1 : 0;
       int no = steps.size() + 1;
-      steps.add(new Step(RUN_ID, no, no == 1 ? null : no - 1, step.kind(), turn, step.content(), StepStatus.ACTIVE,
-          step.author(), TIME, null, null));
+      steps.add(step.at(RUN_ID, no, no == 1 ? null : no - 1, turn, TIME));
     }
     Step head = steps.get(steps.size() - 1);
     RunRecord run = new RunRecord(RUN_ID, "agent", "question", RunStatus.RUNNING, null,

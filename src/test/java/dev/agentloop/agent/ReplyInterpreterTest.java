@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ToolCall;
+import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.StepKind;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ class ReplyInterpreterTest {
 
     // then
     assertThat(kinds(turn)).containsExactly(StepKind.FINAL_ANSWER);
-    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("The answer is 42.");
+    assertThat(turn.steps().get(0).json().get("text").asText()).isEqualTo("The answer is 42.");
     assertThat(turn.steps().get(0).author()).isEqualTo("model");
     assertThat(turn.finalAnswer()).isEqualTo("The answer is 42.");
     assertThat(turn.actions()).isEmpty();
@@ -46,7 +47,7 @@ class ReplyInterpreterTest {
 
     // then
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.ACTION, StepKind.ACTION);
-    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("Let me compute and look it up.");
+    assertThat(turn.steps().get(0).json().get("text").asText()).isEqualTo("Let me compute and look it up.");
     assertThat(turn.finalAnswer()).isNull();
     assertThat(turn.actions()).extracting(Action::callId, Action::tool)
         .containsExactly(
@@ -54,9 +55,9 @@ class ReplyInterpreterTest {
             tuple("call_b", "read_document"));
     assertThat(turn.actions().get(0).arguments().get("expression").asText()).isEqualTo("17*23");
     assertThat(turn.actions().get(0).hasValidArguments()).isTrue();
-    assertThat(turn.steps().get(1).content().toString())
+    assertThat(turn.steps().get(1).json().toString())
         .isEqualTo("{\"callId\":\"call_a\",\"tool\":\"calculator\",\"arguments\":{\"expression\":\"17*23\"}}");
-    assertThat(turn.steps().get(2).content().get("callId").asText()).isEqualTo("call_b");
+    assertThat(turn.steps().get(2).json().get("callId").asText()).isEqualTo("call_b");
   }
 
   @Test
@@ -64,7 +65,7 @@ class ReplyInterpreterTest {
     ModelTurn turn = interpret("", new ToolCall("c1", "calculator", "{\"expression\": \"1+1\"}"));
 
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.ACTION);
-    assertThat(turn.steps().get(0).content().get("text").asText()).isEmpty();
+    assertThat(turn.steps().get(0).json().get("text").asText()).isEmpty();
   }
 
   @Test
@@ -99,7 +100,7 @@ class ReplyInterpreterTest {
     assertThat(action.hasValidArguments()).isFalse();
     assertThat(action.arguments()).isNull();
     assertThat(action.rawArguments()).isEqualTo("expression=17*23");
-    assertThat(turn.steps().get(1).content().toString())
+    assertThat(turn.steps().get(1).json().toString())
         .isEqualTo("{\"callId\":\"c1\",\"tool\":\"calculator\",\"rawArguments\":\"expression=17*23\"}");
   }
 
@@ -130,11 +131,11 @@ class ReplyInterpreterTest {
 
     // then
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
-    assertThat(turn.steps().get(0).content().get("text").asText()).isEmpty();
+    assertThat(turn.steps().get(0).json().get("text").asText()).isEmpty();
     NewStep observation = turn.steps().get(1);
     assertThat(observation.author()).isEqualTo("agentloop");
-    assertThat(observation.content().has("callId")).isFalse();
-    assertThat(observation.content().get("error").asText())
+    assertThat(observation.json().has("callId")).isFalse();
+    assertThat(observation.json().get("error").asText())
         .isEqualTo("your reply was empty; call a tool or give your final answer");
     assertThat(turn.actions()).isEmpty();
     assertThat(turn.finalAnswer()).isNull();
@@ -151,8 +152,8 @@ class ReplyInterpreterTest {
     // then
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
     assertThat(turn.actions()).isEmpty();
-    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("a".repeat(95));
-    assertThat(turn.steps().get(1).content().get("error").asText())
+    assertThat(turn.steps().get(0).json().get("text").asText()).isEqualTo("a".repeat(95));
+    assertThat(turn.steps().get(1).json().get("error").asText())
         .isEqualTo("your reply had 107 characters, more than the 100 allowed; answer shorter");
   }
 
@@ -160,8 +161,8 @@ class ReplyInterpreterTest {
   void should_keep_only_a_preview_of_an_oversized_reply_as_thought() {
     ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("b".repeat(5_000), List.of(), 0), 1, 1_000);
 
-    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("b".repeat(2_000) + "[…]");
-    assertThat(turn.steps().get(1).content().get("error").asText()).startsWith("your reply had 5000 characters");
+    assertThat(turn.steps().get(0).json().get("text").asText()).isEqualTo("b".repeat(2_000) + "[…]");
+    assertThat(turn.steps().get(1).json().get("error").asText()).startsWith("your reply had 5000 characters");
     assertThat(turn.finalAnswer()).isNull();
   }
 
@@ -176,7 +177,7 @@ class ReplyInterpreterTest {
   void should_refuse_more_tool_calls_than_allowed_per_turn() {
     // given
     List<ToolCall> calls = new ArrayList<>();
-    for (int i = 0; i <= ReplyInterpreter.MAX_TOOL_CALLS_PER_TURN; i++) {
+    for (int i = 0; i <= Turn.MAX_CALLS; i++) {
       calls.add(new ToolCall("c" + i, "calculator", "{}"));
     }
 
@@ -186,14 +187,14 @@ class ReplyInterpreterTest {
     // then
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
     assertThat(turn.actions()).isEmpty();
-    assertThat(turn.steps().get(1).content().get("error").asText())
+    assertThat(turn.steps().get(1).json().get("error").asText())
         .isEqualTo("you called 17 tools at once (calculator ×17); call at most 16 per turn");
   }
 
   @Test
   void should_accept_the_maximum_number_of_tool_calls() {
     List<ToolCall> calls = new ArrayList<>();
-    for (int i = 0; i < ReplyInterpreter.MAX_TOOL_CALLS_PER_TURN; i++) {
+    for (int i = 0; i < Turn.MAX_CALLS; i++) {
       calls.add(new ToolCall("c" + i, "calculator", "{}"));
     }
 
@@ -230,8 +231,8 @@ class ReplyInterpreterTest {
 
     assertThat(kinds(turn)).containsExactly(StepKind.FINAL_ANSWER);
     assertThat(turn.finalAnswer()).isEqualTo("391");
-    assertThat(turn.steps().get(0).content().get("text").asText()).isEqualTo("391");
-    assertThat(turn.steps().get(0).content().get("reasoning").asText()).isEqualTo("17 * 23 is 391.");
+    assertThat(turn.steps().get(0).json().get("text").asText()).isEqualTo("391");
+    assertThat(turn.steps().get(0).json().get("reasoning").asText()).isEqualTo("17 * 23 is 391.");
   }
 
   @Test
@@ -240,8 +241,8 @@ class ReplyInterpreterTest {
         List.of(new ToolCall("c1", "calculator", "{}")), 0), 1, MAX_STEP_CHARS);
 
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.ACTION);
-    assertThat(turn.steps().get(0).content().get("text").asText()).isEmpty();
-    assertThat(turn.steps().get(0).content().get("reasoning").asText()).isEqualTo("I need the calculator.");
+    assertThat(turn.steps().get(0).json().get("text").asText()).isEmpty();
+    assertThat(turn.steps().get(0).json().get("reasoning").asText()).isEqualTo("I need the calculator.");
   }
 
   @Test
@@ -251,8 +252,8 @@ class ReplyInterpreterTest {
 
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
     assertThat(turn.finalAnswer()).isNull();
-    assertThat(turn.steps().get(0).content().get("reasoning").asText()).isEqualTo("Let me think about it");
-    assertThat(turn.steps().get(1).content().get("error").asText())
+    assertThat(turn.steps().get(0).json().get("reasoning").asText()).isEqualTo("Let me think about it");
+    assertThat(turn.steps().get(1).json().get("error").asText())
         .isEqualTo("your reply held only your reasoning, no answer and no tool call; call a tool or give your final answer");
   }
 
@@ -261,7 +262,7 @@ class ReplyInterpreterTest {
     ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("42", "r".repeat(150), List.of(), 0), 1, 100);
 
     assertThat(turn.finalAnswer()).isEqualTo("42");
-    assertThat(turn.steps().get(0).content().get("reasoning").asText()).startsWith("r".repeat(100))
+    assertThat(turn.steps().get(0).json().get("reasoning").asText()).startsWith("r".repeat(100))
         .endsWith("[cut: 50 more characters]");
   }
 }

@@ -88,7 +88,7 @@ class RemoteToolWorkerTest {
     Step found = trace.get(8);
     Step missing = trace.get(9);
     assertThat(calculator.author()).isEqualTo("calculator");
-    assertThat(calculator.content().has("worker")).isFalse();
+    assertThat(calculator.json().has("worker")).isFalse();
     assertThat(refused.author()).isEqualTo("agentloop");
     assertThat(refused.text("error")).contains("arguments for 'crm_lookup' do not match its schema");
     assertThat(found.author()).isEqualTo(CrmLookupWorker.TOOL);

@@ -24,7 +24,6 @@ import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -132,7 +131,7 @@ class ModelEndpointTest {
     for (String id : ids) {
       RunView view = Runs.awaitView(runs, id, v -> v.status() == RunStatus.ANSWERED || v.status() == RunStatus.FAILED);
       boolean observed = runs.trace(id, false).stream().anyMatch(step -> step.kind() == StepKind.OBSERVATION
-          && step.content().has("error"));
+          && step.json().has("error"));
       String outcome = view.status() == RunStatus.FAILED ? "incident: " + view.incident()
           : observed ? "answered after an error observation" : "answered at once";
       outcomes.merge(outcome, 1, Integer::sum);

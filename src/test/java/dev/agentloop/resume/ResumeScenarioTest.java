@@ -19,16 +19,17 @@ import dev.agentloop.TestTools;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunView;
+import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
 import dev.agentloop.trace.StepStore;
-import dev.agentloop.security.AgentLoopGroups;
+import dev.agentloop.trace.Thought;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -98,7 +99,7 @@ class ResumeScenarioTest {
     assertThat(result.continuesAt()).isEqualTo(ReactAgentProcess.ACT);
     awaitReview(run, 2);
     List<Step> path = active(run);
-    assertThat(path.get(2).content().at("/arguments/expression").asText()).isEqualTo("2 * 3");
+    assertThat(path.get(2).json().at("/arguments/expression").asText()).isEqualTo("2 * 3");
     assertThat(path.get(3).text("result")).isEqualTo("6");
     assertThat(path.get(3).author()).isEqualTo("calculator");
     assertThat(runs.view(run).modelCalls()).isEqualTo(6);
@@ -120,7 +121,7 @@ class ResumeScenarioTest {
     List<Step> path = active(run);
     assertThat(Runs.kinds(path)).containsExactly(PLAN, THOUGHT, ACTION, ACTION, OBSERVATION, OBSERVATION,
         FINAL_ANSWER);
-    assertThat(path.get(3).content().at("/arguments/expression").asText()).isEqualTo("2 + 2");
+    assertThat(path.get(3).json().at("/arguments/expression").asText()).isEqualTo("2 + 2");
     assertThat(path.get(4).text("result")).isEqualTo("4");
     assertThat(path.get(5).text("result")).isEqualTo("11");
   }
@@ -164,7 +165,7 @@ class ResumeScenarioTest {
     // ... and the repeated call waits for a person although log_event needs no approval otherwise
     Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
     assertThat(TestTools.LOGGED.get()).isEqualTo(logged);
-    assertThat(active(run).get(2).content().get("repeats").asInt()).isEqualTo(observation.stepNo());
+    assertThat(active(run).get(2).json().get("repeats").asInt()).isEqualTo(observation.stepNo());
     engine.getTaskService().complete(approval.getId());
     awaitReview(run, 2);
     assertThat(TestTools.LOGGED.get()).isEqualTo(logged + 1);

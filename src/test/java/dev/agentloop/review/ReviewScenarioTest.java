@@ -90,7 +90,7 @@ class ReviewScenarioTest {
     assertThat(Runs.kinds(trace)).containsExactly(PLAN, PLAN, FINAL_ANSWER);
     assertThat(trace.get(1).author()).isEqualTo("ann");
     assertThat(trace.get(1).reason()).isEqualTo("edited in plan review");
-    assertThat(trace.get(1).content().get("steps")).isEqualTo(json("[\"Look it up twice\", \"Answer\"]"));
+    assertThat(trace.get(1).json().get("steps")).isEqualTo(json("[\"Look it up twice\", \"Answer\"]"));
   }
 
   @Test
@@ -247,7 +247,7 @@ class ReviewScenarioTest {
     Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
 
     assertRefused(approval, edited("edit", "{\"to\": \"nobody\"}", ""),
-        "the arguments of send_email do not match its schema");
+        "arguments for 'send_email' do not match its schema");
     assertRefused(approval, edited("edit", "{to: ", ""),
         "the arguments of send_email are not valid JSON");
     assertRefused(approval, edited("perhaps", "{}", ""),

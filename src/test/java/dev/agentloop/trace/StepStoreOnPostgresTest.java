@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.cluster.PostgresServer;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -67,7 +68,7 @@ class StepStoreOnPostgresTest {
     // then
     assertThat(store.recentPath(runId, 3)).extracting(Step::stepNo).containsExactly(9, 10, 11);
     assertThat(store.latestActive(runId, StepKind.PLAN)).hasValueSatisfying(plan -> {
-      assertThat(plan.content().get("text").asText()).isEqualTo("PLAN in ünïcode");
+      assertThat(((Plan) plan.content()).steps()).containsExactly("PLAN in ünïcode");
       assertThat(plan.createdAt()).isBetween(before.minusSeconds(1), Instant.now().plusSeconds(1));
     });
     RunRecord run = store.run(runId);
@@ -161,6 +162,15 @@ class StepStoreOnPostgresTest {
   }
 
   private static NewStep step(StepKind kind) {
-    return new NewStep(kind, JsonNodeFactory.instance.objectNode().put("text", kind + " in ünïcode"), "model", null);
+    return step(kind, kind + " in ünïcode", "model");
+  }
+
+  /** A step of this kind whose text is {@code text}: each kind reads its own fields of the JSON form. */
+  private static NewStep step(StepKind kind, String text, String author) {
+    ObjectNode json = JsonNodeFactory.instance.objectNode().put("text", text).put("callId", "call_1").put("tool", "echo")
+        .put("result", text);
+    json.putArray("steps").add(text);
+    json.putObject("arguments").put("text", text);
+    return new NewStep(StepContent.fromJson(kind, json), author);
   }
 }

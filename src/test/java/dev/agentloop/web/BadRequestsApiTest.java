@@ -28,9 +28,9 @@ import java.util.stream.IntStream;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -76,7 +76,7 @@ class BadRequestsApiTest {
 
     // then
     await().atMost(Runs.PATIENCE).until(() -> runs.trace(run, false).stream()
-        .anyMatch(step -> step.content().path("text").asText().equals(feedback.strip())));
+        .anyMatch(step -> step.json().path("text").asText().equals(feedback.strip())));
   }
 
   @Test

@@ -1,19 +1,17 @@
-package dev.agentloop.agent;
+package dev.agentloop.trace;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.trace.Step;
 import java.util.Locale;
 
 /**
- * What came back for a tool call (callId set), or a note that the model's whole reply could not be
- * used (callId {@code null}), as stored in an OBSERVATION step. Exactly one of result and error is set.
+ * An OBSERVATION step: what came back for a tool call (callId set), or a note that the model's whole
+ * reply could not be used (callId {@code null}). Exactly one of result and error is set.
  *
  * @param failure for an error: what kind of failure, e.g. {@code unavailable} (the tool's circuit
  *     breaker is open), {@code timed_out}, {@code failed}, {@code not_run}; {@code null} when not known
+ * @param worker the id of the remote worker that ran the tool, or {@code null} when it ran here
  */
-public record Observation(String callId, String tool, String result, String error, String failure) {
+public record Observation(String callId, String tool, String result, String error, String failure, String worker)
+    implements StepContent {
 
   /** A call that was not run because the run left its loop (escape, stop, time-out). */
   public static final String NOT_RUN = "not_run";
@@ -23,7 +21,7 @@ public record Observation(String callId, String tool, String result, String erro
   public static final String UNAVAILABLE = "unavailable";
 
   public Observation(String callId, String tool, String result, String error) {
-    this(callId, tool, result, error, null);
+    this(callId, tool, result, error, null, null);
   }
 
   public static Observation result(Action action, String result) {
@@ -37,40 +35,42 @@ public record Observation(String callId, String tool, String result, String erro
   /** @param failure a kind of failure such as {@link #UNAVAILABLE}, or an enum whose name is one */
   public static Observation error(Action action, String error, Object failure) {
     return new Observation(action.callId(), action.tool(), null, error,
-        failure == null ? null : failure.toString().toLowerCase(Locale.ROOT));
+        failure == null ? null : failure.toString().toLowerCase(Locale.ROOT), null);
   }
 
   public static Observation replyError(String error) {
     return new Observation(null, null, null, error);
   }
 
+  /** The observation an OBSERVATION step holds. */
   public static Observation from(Step step) {
-    JsonNode content = step.content();
-    return new Observation(
-        content.has("callId") ? step.text("callId") : null,
-        content.has("tool") ? step.text("tool") : null,
-        content.has("result") ? step.text("result") : null,
-        content.has("error") ? step.text("error") : null,
-        content.has("failure") ? step.text("failure") : null);
+    if (!(step.content() instanceof Observation observation)) {
+      throw new IllegalArgumentException("step " + step.stepNo() + " is a " + step.kind() + ", not an OBSERVATION");
+    }
+    return observation;
+  }
+
+  @Override
+  public StepKind kind() {
+    return StepKind.OBSERVATION;
+  }
+
+  /** This observation, made by the remote worker with this id. */
+  public Observation byWorker(String workerId) {
+    return new Observation(callId, tool, result, error, failure, workerId);
   }
 
   public boolean isError() {
     return error != null;
   }
 
+  /** Whether it observes a tool call, rather than a reply the model got wrong as a whole. */
+  public boolean ofCall() {
+    return callId != null;
+  }
+
   /** The text the model reads. */
   public String text() {
     return isError() ? "ERROR: " + error : result;
-  }
-
-  JsonNode toContent() {
-    ObjectNode content = JsonNodeFactory.instance.objectNode();
-    if (callId != null) {
-      content.put("callId", callId).put("tool", tool);
-    }
-    if (failure != null) {
-      content.put("failure", failure);
-    }
-    return isError() ? content.put("error", error) : content.put("result", result);
   }
 }

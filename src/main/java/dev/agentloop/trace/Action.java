@@ -1,13 +1,10 @@
-package dev.agentloop.agent;
+package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.trace.Step;
-import dev.agentloop.trace.StepKind;
+import com.fasterxml.jackson.databind.node.TextNode;
 
 /**
- * A tool call the model asked for, as stored in an ACTION step.
+ * An ACTION step: a tool call the model (or a person, retrying it) asked for.
  *
  * @param arguments the arguments object, or {@code null} when the model's arguments were no JSON object
  * @param rawArguments what the model wrote when it was no JSON object, else {@code null}
@@ -15,25 +12,29 @@ import dev.agentloop.trace.StepKind;
  *     repeat what already happened on an abandoned branch, else {@code null}: such a call always
  *     waits for a person's approval
  */
-public record Action(String callId, String tool, JsonNode arguments, String rawArguments, Integer repeats) {
+public record Action(String callId, String tool, JsonNode arguments, String rawArguments, Integer repeats)
+    implements StepContent {
+
+  public Action {
+    callId = StepContent.orEmpty(callId);
+    tool = StepContent.orEmpty(tool);
+  }
 
   public Action(String callId, String tool, JsonNode arguments, String rawArguments) {
     this(callId, tool, arguments, rawArguments, null);
   }
 
+  /** The call an ACTION step stands for. */
   public static Action from(Step step) {
-    if (step.kind() != StepKind.ACTION) {
+    if (!(step.content() instanceof Action action)) {
       throw new IllegalArgumentException("step " + step.stepNo() + " is a " + step.kind() + ", not an ACTION");
     }
-    return fromContent(step.content());
+    return action;
   }
 
-  /** The call an ACTION step's content stands for. */
-  public static Action fromContent(JsonNode content) {
-    JsonNode repeats = content.get("repeats");
-    return new Action(content.path("callId").asText(), content.path("tool").asText(), content.get("arguments"),
-        content.has("rawArguments") ? content.path("rawArguments").asText() : null,
-        repeats == null || !repeats.canConvertToInt() ? null : repeats.asInt());
+  @Override
+  public StepKind kind() {
+    return StepKind.ACTION;
   }
 
   public boolean hasValidArguments() {
@@ -45,21 +46,18 @@ public record Action(String callId, String tool, JsonNode arguments, String rawA
     return hasValidArguments() ? arguments.toString() : rawArguments == null ? "" : rawArguments;
   }
 
+  /** The arguments object, or what the model wrote as a JSON string: for checks that report it. */
+  public JsonNode argumentsAsWritten() {
+    return hasValidArguments() ? arguments : TextNode.valueOf(argumentsText());
+  }
+
   /** This call, marked as repeating the side effect observed at {@code observationStep}. */
   public Action repeating(int observationStep) {
     return new Action(callId, tool, arguments, rawArguments, observationStep);
   }
 
-  public JsonNode toContent() {
-    ObjectNode content = JsonNodeFactory.instance.objectNode().put("callId", callId).put("tool", tool);
-    if (hasValidArguments()) {
-      content.set("arguments", arguments);
-    } else {
-      content.put("rawArguments", rawArguments == null ? "" : rawArguments);
-    }
-    if (repeats != null) {
-      content.put("repeats", repeats);
-    }
-    return content;
+  /** This call with other arguments (a person's edit) and no mark: what runs. */
+  public Action withArguments(JsonNode newArguments) {
+    return new Action(callId, tool, newArguments, null);
   }
 }

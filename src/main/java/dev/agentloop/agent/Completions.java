@@ -1,0 +1,65 @@
+package dev.agentloop.agent;
+
+import dev.agentloop.resilience.EscapeException;
+import dev.agentloop.resilience.Escapes;
+import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Usage;
+import dev.agentloop.worker.TaskResult;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.camunda.bpm.engine.externaltask.LockedExternalTask;
+
+/**
+ * How the agent's handlers end a task: their steps are written in the transaction that completes
+ * it, and the state after them is handed on to the run's next task; or the run leaves its loop by a
+ * BPMN error, with the steps that must not be lost (the observations of calls not run).
+ */
+final class Completions {
+
+  private final AgentDefinitions definitions;
+  private final StepStore store;
+  private final Escapes escapes;
+
+  Completions(AgentDefinitions definitions, StepStore store, Escapes escapes) {
+    this.definitions = definitions;
+    this.store = store;
+    this.escapes = escapes;
+  }
+
+  /** The task completes with these variables after the steps are written. */
+  TaskResult complete(LoopState state, Written written, Map<String, Object> variables, AgentSettings settings) {
+    return new TaskResult.Complete(variables, write(state, written, settings));
+  }
+
+  /**
+   * The BPMN error of the escape; for a diagram without the escape route, the escape is thrown: a
+   * technical failure (retries, then an incident).
+   */
+  TaskResult escape(LockedExternalTask task, String topic, EscapeException escape, LoopState state, Written written,
+      AgentSettings settings) {
+    if (!definitions.catches(task.getProcessDefinitionId(), Escapes.errorCode(escape.reason()))) {
+      throw escape;
+    }
+    return escapes.toBpmnError(escape, write(state, written, settings), topic).orElseThrow();
+  }
+
+  private Supplier<LoopState> write(LoopState state, Written written, AgentSettings settings) {
+    if (written.steps().isEmpty()) {
+      return () -> state;
+    }
+    return () -> state.advance(store.append(state.head(), written.steps(), written.usage()), written.usage(),
+        settings.contextWindowSteps());
+  }
+
+  /** The steps a task adds to the trace, and what it cost. */
+  record Written(List<NewStep> steps, Usage usage) {
+
+    static final Written NOTHING = new Written(List.of(), Usage.NONE);
+
+    Written {
+      steps = List.copyOf(steps);
+    }
+  }
+}
