@@ -46,11 +46,13 @@ public record AgentSettings(
   public static final String AUTO_ACCEPT_ANSWER = "autoAcceptAnswer";
   public static final String MAX_PLAN_REVISIONS = "maxPlanRevisions";
   public static final String WHEN_PLAN_REVISIONS_RUN_OUT = "whenPlanRevisionsRunOut";
-  public static final String ASK_HUMAN_TIMEOUT = "askHumanTimeout";
+  /** Also the name of the variable that the ask-human task's boundary timer reads. */
+  public static final String ASK_HUMAN_TIMEOUT = ReactAgentProcess.ASK_HUMAN_TIMEOUT.name();
   public static final String MAX_MODEL_CALLS = "maxModelCalls";
   public static final String MAX_TOOL_CALLS = "maxToolCalls";
   public static final String MAX_TOKENS = "maxTokens";
-  public static final String MAX_RUN_TIME = "maxRunTime";
+  /** Also the name of the variable that the agent loop's boundary timer reads. */
+  public static final String MAX_RUN_TIME = ReactAgentProcess.MAX_RUN_TIME.name();
   public static final String LOOP_MAX_REPEATS = "loopMaxRepeats";
   public static final String LOOP_MAX_CYCLES = "loopMaxCycles";
   public static final String LOOP_MAX_SAME_FAILURES = "loopMaxSameFailures";

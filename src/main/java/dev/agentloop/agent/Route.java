@@ -10,14 +10,15 @@ import java.util.Map;
  * (the trace is where the state lives).
  */
 public enum Route {
-  ACT("act"),
-  APPROVE_ACTION("approveAction"),
-  ASK_HUMAN("askHuman"),
+  ACT(ReactAgentProcess.ACT),
+  APPROVE_ACTION(ReactAgentProcess.APPROVE_ACTION),
+  ASK_HUMAN(ReactAgentProcess.ASK_HUMAN),
+  /** The loop is done: the model gave its final answer. */
   DONE("done"),
   /** After {@code act}: calls of remote tools wait for remote workers. */
-  CALL_REMOTE_TOOL("callRemoteTool"),
+  CALL_REMOTE_TOOL(ReactAgentProcess.CALL_REMOTE_TOOL),
   /** After {@code act}: every call of the turn has its observation; think again. */
-  THINK("think");
+  THINK(ReactAgentProcess.THINK);
 
   private final String value;
 
