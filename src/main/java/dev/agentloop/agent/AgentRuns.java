@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
@@ -94,7 +95,21 @@ public class AgentRuns {
     return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
-        from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId));
+        from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), endedBy(run));
+  }
+
+  /** The author of the decision that ended the run: the last decision of a run that ended by one. */
+  private String endedBy(RunRecord run) {
+    if (run.status() != RunStatus.ANSWERED && run.status() != RunStatus.REJECTED && run.status() != RunStatus.STOPPED) {
+      return null;
+    }
+    List<Decision> decisions = store.decisions(run.runId());
+    return decisions.isEmpty() ? null : decisions.get(decisions.size() - 1).author();
+  }
+
+  /** What people decided on the run's steps without writing one, in the order they decided. */
+  public List<Decision> decisions(String runId) {
+    return store.decisions(runId);
   }
 
   /** The most recent runs of an agent, newest first; only those that ended when {@code finished}. */

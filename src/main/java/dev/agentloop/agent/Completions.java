@@ -2,6 +2,7 @@ package dev.agentloop.agent;
 
 import dev.agentloop.resilience.EscapeException;
 import dev.agentloop.resilience.Escapes;
+import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
@@ -49,17 +50,32 @@ final class Completions {
     if (written.steps().isEmpty()) {
       return () -> state;
     }
-    return () -> state.advance(store.append(state.head(), written.steps(), written.usage()), written.usage(),
-        settings.contextWindowSteps());
+    return () -> {
+      Appended appended = store.append(state.head(), written.steps(), written.usage());
+      if (written.autoAccepted() != null) {
+        store.recordDecision(state.run().runId(), appended.head().headStep(), "accept", Steps.AGENTLOOP,
+            "accepted automatically (" + written.autoAccepted() + ")");
+      }
+      return state.advance(appended, written.usage(), settings.contextWindowSteps());
+    };
   }
 
-  /** The steps a task adds to the trace, and what it cost. */
-  record Written(List<NewStep> steps, Usage usage) {
+  /**
+   * The steps a task adds to the trace, and what it cost.
+   *
+   * @param autoAccepted the setting by which the agent accepts the last of them (a plan or an answer)
+   *     without review, recorded as AgentLoop's decision on it; {@code null} when a person decides
+   */
+  record Written(List<NewStep> steps, Usage usage, String autoAccepted) {
 
     static final Written NOTHING = new Written(List.of(), Usage.NONE);
 
     Written {
       steps = List.copyOf(steps);
+    }
+
+    Written(List<NewStep> steps, Usage usage) {
+      this(steps, usage, null);
     }
   }
 }

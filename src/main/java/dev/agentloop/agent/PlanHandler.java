@@ -52,7 +52,8 @@ class PlanHandler implements TopicHandler {
             : "the model returned no plan: '" + reply.text() + "'");
       }
       NewStep step = Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()));
-      return completions.complete(state, new Written(List.of(step), Usage.modelCall(reply.tokens())),
+      return completions.complete(state, new Written(List.of(step), Usage.modelCall(reply.tokens()),
+              settings.autoAcceptPlan() ? AgentSettings.AUTO_ACCEPT_PLAN : null),
           ReviewGate.of(settings.autoAcceptPlan()).asVariable(), settings);
     });
   }

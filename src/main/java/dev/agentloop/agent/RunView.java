@@ -13,6 +13,8 @@ import java.util.List;
  * @param version the version of the run's head: the {@code baseVersion} of an edit made on what was read
  * @param restartedFrom the run this one was restarted from (with the step, who and why), else {@code null}
  * @param restarts the runs restarted from this one, oldest first
+ * @param endedBy who ended a finished run by a decision — accepted its answer, rejected its plan,
+ *     stopped it ({@code agentloop} when the agent accepted its answer automatically) — else {@code null}
  */
 public record RunView(
     String id,
@@ -34,4 +36,5 @@ public record RunView(
     Integer restartedFromStep,
     String restartedBy,
     String restartReason,
-    List<String> restarts) {}
+    List<String> restarts,
+    String endedBy) {}

@@ -71,8 +71,10 @@ class Thinking {
       ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
       ModelTurn result = repeats.mark(state.run().runId(),
           finalTurn ? interpreted.refusingCalls(withheld(before.finalAnswerRequest())) : interpreted);
-      return new Outcome(new Written(result.steps(), Usage.modelCall(reply.tokens())), variablesAfter(result, settings),
-          null);
+      boolean autoAccepted = result.finalAnswer() != null && settings.autoAcceptAnswer();
+      Written written = new Written(result.steps(), Usage.modelCall(reply.tokens()),
+          autoAccepted ? AgentSettings.AUTO_ACCEPT_ANSWER : null);
+      return new Outcome(written, variablesAfter(result, settings), null);
     });
   }
 

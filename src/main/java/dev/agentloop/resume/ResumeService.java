@@ -99,7 +99,8 @@ public class ResumeService {
    *
    * @throws ResumeConflictException when the run has ended or has no final answer to regenerate
    */
-  public ResumeResult regenerate(String runId, String author) {
+  /** @param reason why, kept with the answer's decision for the trace; may be blank */
+  public ResumeResult regenerate(String runId, String author, String reason) {
     access.requireChange(runId);
     return changes.apply(runId, () -> {
       RunRecord run = changes.unfinished(runId, "regenerate its answer");
@@ -109,6 +110,7 @@ public class ResumeService {
             + " is " + (head == null ? "none" : head.stepNo() + " (" + head.kind() + ")"));
       }
       TraceSurgery.Outcome outcome = surgery.regenerate(run, head);
+      store.recordDecision(runId, head.stepNo(), "regenerate", author, reason == null || reason.isBlank() ? null : reason);
       jump.to(runId, outcome.continuation(), Map.of());
       return result(runId, head.stepNo(), outcome);
     });
@@ -126,6 +128,9 @@ public class ResumeService {
     access.requireChange(runId);
     changes.apply(runId, () -> {
       RunRecord run = changes.unfinished(runId, "be stopped");
+      if (run.head().headStep() != null) {
+        store.recordDecision(runId, run.head().headStep(), "stop", author, reason);
+      }
       String stopped = "stopped by " + author + ": " + reason;
       List<NewStep> steps = new ArrayList<>();
       reader.read(runId, Turn.WINDOW).turn().open().forEach(call -> steps.add(Steps.observation(

@@ -86,6 +86,9 @@ class AgentStuckReview implements Review {
     String note = task.text("note");
     String code = code(task);
     RunRecord run = store.run(task.runId());
+    if (run.head().headStep() != null) {
+      task.recordDecision(store, run.head().headStep(), decision, note);
+    }
     switch (decision) {
       case GUIDE -> {
         if (note.isEmpty()) {

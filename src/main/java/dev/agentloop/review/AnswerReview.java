@@ -46,8 +46,9 @@ class AnswerReview implements Review {
   public Decision decide(ReviewTask task) {
     Decision decision = task.decision(Decision.class);
     RunRecord run = store.run(task.runId());
+    Step answer = latestAnswer(task);
     switch (decision) {
-      case REGENERATE -> store.rewind(run.head(), latestAnswer(task).parentNo());
+      case REGENERATE -> store.rewind(run.head(), answer.parentNo());
       case FEEDBACK -> {
         if (task.text("feedback").isEmpty()) {
           throw new ReviewException("write the feedback the agent should continue with");
@@ -58,6 +59,8 @@ class AnswerReview implements Review {
       case EDIT -> stepEdit.apply(task, "edited in answer review");
       case ACCEPT -> { }
     }
+    task.recordDecision(store, answer.stepNo(), decision,
+        decision == Decision.EDIT ? task.text("editReason") : task.text("feedback"));
     return decision;
   }
 

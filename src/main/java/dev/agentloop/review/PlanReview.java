@@ -50,18 +50,21 @@ class PlanReview implements Review {
     Decision decision = task.decision(Decision.class);
     List<Step> path = store.activePath(task.runId());
     AgentSettings settings = settings(task);
+    Step plan = latestPlan(path);
+    String reason = task.text("feedback");
     if (decision == Decision.REVISE && revisionsUsed(path) >= settings.maxPlanRevisions()) {
-      String limit = "the plan was sent back " + settings.maxPlanRevisions() + " times already";
-      if (settings.whenPlanRevisionsRunOut() == RevisionsRunOut.REJECT) {
-        return reject(task, limit);
-      }
-      decision = Decision.ACCEPT;
+      reason = "the plan was sent back " + settings.maxPlanRevisions() + " times already";
+      decision = settings.whenPlanRevisionsRunOut() == RevisionsRunOut.REJECT ? Decision.REJECT : Decision.ACCEPT;
+    } else if (decision == Decision.REJECT && reason.isEmpty()) {
+      reason = "rejected in plan review";
     }
-    return switch (decision) {
-      case ACCEPT -> accept(task, latestPlan(path));
+    Decision decided = switch (decision) {
+      case ACCEPT -> accept(task, plan);
       case REVISE -> revise(task);
-      case REJECT -> reject(task, task.text("feedback").isEmpty() ? "rejected in plan review" : task.text("feedback"));
+      case REJECT -> reject(task, reason);
     };
+    task.recordDecision(store, plan.stepNo(), decided, reason);
+    return decided;
   }
 
   private Decision accept(ReviewTask task, Step plan) {

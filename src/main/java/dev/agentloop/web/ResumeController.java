@@ -51,7 +51,7 @@ class ResumeController {
   @PostMapping(path = "/regenerate")
   ResumeResult regenerate(@PathVariable String id, @Valid @RequestBody(required = false) ResumeRequests.Reason body) {
     readable(id);
-    return resume.regenerate(id, access.currentUser());
+    return resume.regenerate(id, access.currentUser(), body == null ? null : body.reason());
   }
 
   @PostMapping(path = "/stop", consumes = "application/json")

@@ -71,7 +71,7 @@ class RunController {
     }
     readable(id);
     boolean all = branches.equals("all");
-    return new TraceView(id, branches, runs.trace(id, all).stream().map(StepView::of).toList());
+    return new TraceView(id, branches, runs.trace(id, all).stream().map(StepView::of).toList(), runs.decisions(id));
   }
 
   /** The run's open user tasks (plan review, a question for a person, ...) with their form data. */

@@ -48,3 +48,14 @@ ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS trace_deleted_at TIMESTAMP WI
 ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS trace_deleted_by VARCHAR(255);
 ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS trace_deleted_reason VARCHAR;
 ALTER TABLE agentloop_run ADD COLUMN IF NOT EXISTS trace_deleted_steps INT;
+-- what people decided on a step without writing one: a plan accepted unchanged, an answer accepted or
+-- regenerated, a run stopped after it (added later: databases of then get it here)
+CREATE TABLE IF NOT EXISTS agentloop_decision (
+  run_id     VARCHAR(64)  NOT NULL,
+  step_no    INT          NOT NULL,
+  decision   VARCHAR(32)  NOT NULL,
+  author     VARCHAR(255) NOT NULL,
+  reason     VARCHAR,
+  decided_at TIMESTAMP WITH TIME ZONE NOT NULL
+);
+CREATE INDEX IF NOT EXISTS agentloop_decision_run ON agentloop_decision (run_id, step_no);

@@ -249,7 +249,7 @@ class ResumeScenarioTest {
     assertThat(runs.view(run).finalAnswer()).isEqualTo("first answer");
 
     // when
-    ResumeResult result = resume.regenerate(run, "olga");
+    ResumeResult result = resume.regenerate(run, "olga", null);
 
     // then
     assertThat(result.continuesAt()).isEqualTo(ReactAgentProcess.THINK);
@@ -260,7 +260,7 @@ class ResumeScenarioTest {
     String waiting = startWaitingForReview("side-effect: no answer yet");
     resume.edit(edit(waiting, 3, "{\"arguments\": {}}", "again"));
     awaitTask(waiting, ReactAgentProcess.APPROVE_ACTION);
-    assertThatThrownBy(() -> resume.regenerate(waiting, "olga"))
+    assertThatThrownBy(() -> resume.regenerate(waiting, "olga", null))
         .isInstanceOf(ResumeConflictException.class).hasMessageContaining("no final answer");
   }
 
