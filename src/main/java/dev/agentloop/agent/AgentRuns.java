@@ -51,7 +51,7 @@ public class AgentRuns {
    * The keys of all deployed agent processes, sorted. Whoever asks sees them all: a user who may
    * not start an agent is told so by the engine when trying, rather than that it does not exist.
    */
-  public List<String> deployedAgents() {
+  private List<String> deployedAgents() {
     return withoutAuthorization(() ->
         engine.getRepositoryService().createProcessDefinitionQuery().latestVersion().list().stream()
             .filter(definition -> definitions.isAgent(definition.getId()))

@@ -47,7 +47,7 @@ public record LoopState(RunRecord run, Step plan, List<Step> recent, boolean tru
   }
 
   /** The number of the model turn that comes next. */
-  public int nextTurn() {
+  int nextTurn() {
     return run.head().headTurn() + 1;
   }
 

@@ -13,7 +13,7 @@ public record ProcessVariable<T>(String name, Class<T> type) {
   /** Camunda keeps a string variable in a column of 4,000 characters (TEXT_ VARCHAR(4000)). */
   static final int STRING_COLUMN_CHARS = 4000;
 
-  public static ProcessVariable<String> string(String name) {
+  static ProcessVariable<String> string(String name) {
     return new ProcessVariable<>(name, String.class);
   }
 
@@ -33,7 +33,7 @@ public record ProcessVariable<T>(String name, Class<T> type) {
     scope.setVariable(name, storable(value));
   }
 
-  public void setLocal(VariableScope scope, T value) {
+  void setLocal(VariableScope scope, T value) {
     scope.setVariableLocal(name, storable(value));
   }
 

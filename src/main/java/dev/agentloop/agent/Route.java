@@ -31,7 +31,7 @@ public enum Route {
   }
 
   /** The transient {@code route} variable to complete a task with. */
-  public Map<String, Object> asVariable() {
+  Map<String, Object> asVariable() {
     return ReactAgentProcess.ROUTE.transientWith(value);
   }
 }

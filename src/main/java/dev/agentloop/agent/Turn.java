@@ -77,13 +77,13 @@ public final class Turn {
   }
 
   /** Whether a person rejected the call. */
-  public boolean rejected(Action call) {
+  boolean rejected(Action call) {
     Approval approval = approvals().get(call.callId());
     return approval != null && approval.rejects();
   }
 
   /** The call as it runs: as the model made it, or with the arguments a person gave it when approving it. */
-  public Action asRun(Action call) {
+  Action asRun(Action call) {
     Approval approval = approvals().get(call.callId());
     return approval != null && approval.decision() == Approval.Decision.EDIT ? call.withArguments(approval.arguments())
         : call;

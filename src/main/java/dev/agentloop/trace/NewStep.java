@@ -32,10 +32,6 @@ public record NewStep(StepContent content, String author, String reason) {
     return content.toJson();
   }
 
-  public NewStep withReason(String newReason) {
-    return new NewStep(content, author, newReason);
-  }
-
   /** A step as it was stored, to be written again on another branch or run. */
   public static NewStep copyOf(Step step) {
     return new NewStep(step.content(), step.author(), step.reason());

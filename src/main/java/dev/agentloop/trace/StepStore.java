@@ -49,7 +49,7 @@ public class StepStore {
         runId, agentKey, question, RunStatus.RUNNING.name(), now());
   }
 
-  public Optional<RunRecord> findRun(String runId) {
+  Optional<RunRecord> findRun(String runId) {
     return jdbc.query("SELECT * FROM agentloop_run WHERE run_id = ?", runMapper, runId).stream().findFirst();
   }
 

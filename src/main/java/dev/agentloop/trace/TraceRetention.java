@@ -84,7 +84,7 @@ public class TraceRetention {
    *
    * @throws UnknownRunException when there is no such run
    */
-  public Optional<TraceDeletion> deletion(String runId) {
+  Optional<TraceDeletion> deletion(String runId) {
     List<Optional<TraceDeletion>> found = jdbc.query("SELECT trace_deleted_at, trace_deleted_by, trace_deleted_reason,"
         + " trace_deleted_steps FROM agentloop_run WHERE run_id = ?", (rs, row) -> rs.getObject(1) == null
         ? Optional.<TraceDeletion>empty()
@@ -105,7 +105,7 @@ public class TraceRetention {
    *     table prefix, e.g. {@code ACT_HI_PROCINST}
    * @return how many runs were removed
    */
-  public int removeTracesWithoutHistory(String historicInstances) {
+  int removeTracesWithoutHistory(String historicInstances) {
     int removed = 0;
     for (int batch = 0; batch < MAX_BATCHES; batch++) {
       Integer count = ownTransaction.execute(status -> {

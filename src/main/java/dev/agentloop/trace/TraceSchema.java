@@ -5,11 +5,11 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /** Creates the step store's tables when they are missing; the script is idempotent and portable. */
-public final class TraceSchema {
+final class TraceSchema {
 
   private TraceSchema() {}
 
-  public static void create(DataSource dataSource) {
+  static void create(DataSource dataSource) {
     new ResourceDatabasePopulator(new ClassPathResource("dev/agentloop/trace/schema.sql")).execute(dataSource);
   }
 }
