@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /** A request whose body was read to check it, handed on so that the engine reads the same bytes. */
 final class CachedBodyRequest extends HttpServletRequestWrapper {
@@ -21,8 +22,10 @@ final class CachedBodyRequest extends HttpServletRequestWrapper {
     this.body = body;
   }
 
-  static CachedBodyRequest of(HttpServletRequest request) throws IOException {
-    return new CachedBodyRequest(request, request.getInputStream().readAllBytes());
+  /** The request with its body read, or empty when the body has more than {@code maxBytes}: nothing more is read then. */
+  static Optional<CachedBodyRequest> of(HttpServletRequest request, int maxBytes) throws IOException {
+    byte[] body = request.getInputStream().readNBytes(maxBytes + 1);
+    return body.length > maxBytes ? Optional.empty() : Optional.of(new CachedBodyRequest(request, body));
   }
 
   byte[] body() {

@@ -33,6 +33,12 @@ import org.springframework.http.HttpStatus;
 class EngineRestGate extends ProcessEngineAuthenticationFilter {
 
   private static final Logger LOG = LoggerFactory.getLogger(EngineRestGate.class);
+  /**
+   * The fence reads a worker's body whole to check it, so it bounds it: a worker's largest request is
+   * the completion of a remote tool call, whose result is cut at {@code max-step-chars} when it is
+   * stored, far below this.
+   */
+  static final int MAX_WORKER_BODY_BYTES = 4 * 1024 * 1024;
 
   private final ProcessEngine engine;
   private final String restRoot;
@@ -76,7 +82,15 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
       chain.doFilter(request, response);
       return;
     }
-    CachedBodyRequest cached = CachedBodyRequest.of(request);
+    Optional<CachedBodyRequest> read = CachedBodyRequest.of(request, MAX_WORKER_BODY_BYTES);
+    if (read.isEmpty()) {
+      LOG.warn("refused {} {} of worker user {}: body over {} bytes", request.getMethod(), request.getRequestURI(),
+          user.getUserId(), MAX_WORKER_BODY_BYTES);
+      ProblemResponses.write(response, HttpStatus.PAYLOAD_TOO_LARGE, "a request of a member of "
+          + AgentLoopGroups.WORKERS + " may have at most " + MAX_WORKER_BODY_BYTES + " bytes");
+      return;
+    }
+    CachedBodyRequest cached = read.get();
     WorkerCalls.Decision decision = request.getHeader("X-HTTP-Method-Override") != null
         ? new WorkerCalls.Decision("a member of " + AgentLoopGroups.WORKERS + " may not override the HTTP method")
         : workerCalls.check(request.getMethod(), pathBelowRoot(request), cached.body());

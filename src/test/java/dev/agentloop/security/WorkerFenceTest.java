@@ -121,6 +121,16 @@ class WorkerFenceTest {
   }
 
   @Test
+  void should_refuse_a_worker_a_body_larger_than_the_fence_reads_without_reading_it_whole() {
+    // when a worker sends a completion of 5 MiB, more than any tool result it may hand in
+    String huge = "{\"workerId\": \"w\", \"variables\": {\"result\": {\"value\": \""
+        + "x".repeat(5 * 1024 * 1024) + "\"}}}";
+
+    // then it is refused before the engine sees it
+    assertProblem(worker.post("/engine-rest/external-task/some-task/complete", huge), 413, "at most 4194304 bytes");
+  }
+
+  @Test
   void should_let_a_worker_serve_a_tool_task_with_its_own_calls_and_nothing_more() throws Exception {
     // given a call of the remote tool waiting for a worker
     String question = "remote-wait: who is C-200, served within the fence?";
