@@ -1,21 +1,25 @@
 package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentDiagramRules;
+import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
 import dev.agentloop.agent.RunTimeBudget;
+import dev.agentloop.history.StepHistory;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.trace.TraceHistoryCleanup;
 import dev.agentloop.trace.TraceRetention;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
+import java.util.Set;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 
 /**
  * Hooks AgentLoop into the engine: the parse listener that recognises and checks agent processes, the
- * history cleanup that removes a run's trace with its history, and on H2
+ * history cleanup that removes a run's trace with its history, the history level that leaves the agents' per-step
+ * records to the step store ({@link StepHistory}), and on H2
  * the index that keeps completing a step independent of the number of running instances.
  */
 class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
@@ -28,6 +32,8 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final RunTimeBudget runTimeBudget;
   private final TraceRetention retention;
   private final boolean grantWorkers;
+  private final StepHistory stepHistory = new StepHistory(
+      Set.of(ReactAgentProcess.TOPIC_PLAN, ReactAgentProcess.TOPIC_THINK, ReactAgentProcess.TOPIC_ACT));
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
       RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention, boolean grantWorkers) {
@@ -53,10 +59,21 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       configuration.setCustomJobHandlers(new ArrayList<>());
     }
     configuration.getCustomJobHandlers().add(new TraceHistoryCleanup(retention));
+    configuration.getCustomPostBPMNParseListeners().add(stepHistory.parseListener());
+  }
+
+  @Override
+  public void postInit(ProcessEngineConfigurationImpl configuration) {
+    // null with history 'auto': the engine reads the level from the database while it is built
+    if (configuration.getHistoryLevel() != null) {
+      configuration.setHistoryLevel(stepHistory.historyLevel(configuration.getHistoryLevel()));
+    }
   }
 
   @Override
   public void postProcessEngineBuild(ProcessEngine engine) {
+    ProcessEngineConfigurationImpl configuration = (ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration();
+    configuration.setHistoryLevel(stepHistory.historyLevel(configuration.getHistoryLevel()));
     H2EngineIndexes.create(engine);
   }
 }

@@ -2,6 +2,7 @@ package dev.agentloop.worker;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +35,11 @@ import org.springframework.transaction.PlatformTransactionManager;
  * the fetcher at once ({@link TaskArrivals}); tasks created on other nodes are found within
  * {@code idleWait}.
  *
+ * <p>A handled task's completion queues for the pool ({@link GroupCommit}): the completions that
+ * queued while the pool was busy are committed together in one transaction, at most
+ * {@value #MAX_BATCH} of them; should that transaction fail, each is completed alone, so that one
+ * run's failure is never another's.
+ *
  * <p>All engine work (reading a task's state, completing or failing it) runs on threads of the
  * given factory: the handler starts on the pool, and the completion hops back onto it from whatever
  * thread the model or tool answered on. The factory gives them the application's context class
@@ -47,6 +53,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 public class ExternalTaskWorker implements SmartLifecycle {
 
   public static final String MDC_PROCESS_INSTANCE = "processInstanceId";
+  /** Completions committed together at most: bounds a transaction's length and what a rollback repeats. */
+  static final int MAX_BATCH = 16;
   private static final Logger LOG = LoggerFactory.getLogger(ExternalTaskWorker.class);
 
   private final ExternalTaskService externalTasks;
@@ -61,6 +69,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private final Object drained = new Object();
   private volatile boolean active;
   private ExecutorService pool;
+  private GroupCommit completions;
   private Thread fetcher;
   private SingleConsumerCondition wakeUp;
 
@@ -86,6 +95,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
     active = true;
     identity.reset();
     pool = Executors.newFixedThreadPool(settings.threads(), threads);
+    completions = new GroupCommit(pool, MAX_BATCH, this::finishTogether);
     fetcher = threads.newThread(this::fetchLoop);
     fetcher.setName("agentloop-fetcher");
     wakeUp = new SingleConsumerCondition(fetcher);
@@ -179,11 +189,38 @@ public class ExternalTaskWorker implements SmartLifecycle {
     inFlight.incrementAndGet();
     running.add(task);
     long deadline = settings.lockDuration().toMillis() * 9 / 10;
+    GroupCommit batches = completions;
     CompletableFuture.supplyAsync(
             () -> withMdc(task, () -> handlers.get(task.getTopicName()).handle(task, carried)), pool)
         .thenCompose(stage -> stage)
         .orTimeout(deadline, TimeUnit.MILLISECONDS)
-        .whenCompleteAsync((result, error) -> finish(task, result, error), pool);
+        .whenComplete((result, error) -> {
+          if (error == null) {
+            batches.add(new GroupCommit.Completion(task, result));
+          } else {
+            pool.execute(() -> finish(task, null, error));
+          }
+        });
+  }
+
+  /** Completes a batch in one transaction; if that rolls back, each task alone, with its own failure handling. */
+  private void finishTogether(List<GroupCommit.Completion> batch) {
+    if (batch.size() > 1) {
+      Optional<List<TaskCompleter.Continuation>> together = completer.completeTogether(batch, active ? 1 : 0);
+      if (together.isPresent()) {
+        for (int i = 0; i < batch.size(); i++) {
+          LockedExternalTask task = batch.get(i).task();
+          TaskCompleter.Continuation next = together.get().get(i);
+          try {
+            next.tasks().forEach(chained -> dispatch(chained, next.carried()));
+          } finally {
+            release(task);
+          }
+        }
+        return;
+      }
+    }
+    batch.forEach(completion -> finish(completion.task(), completion.result(), null));
   }
 
   /**
@@ -230,7 +267,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
     }
   }
 
-  private static <T> T withMdc(LockedExternalTask task, Supplier<T> work) {
+  static <T> T withMdc(LockedExternalTask task, Supplier<T> work) {
     MDC.put(MDC_PROCESS_INSTANCE, task.getProcessInstanceId());
     try {
       return work.get();

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import org.camunda.bpm.engine.BadUserRequestException;
@@ -76,6 +77,26 @@ class TaskCompleter {
         task.getId(), task.getActivityId());
     unlockQuietly(task);
     return Continuation.NONE;
+  }
+
+  /**
+   * Completes several tasks, each with its own command, in one transaction and so with one commit.
+   * All or none: when any of them fails (a conflict, a stale head, a task gone, a broken write), the
+   * whole transaction rolls back, nothing of it is written, and the result is empty; the caller then
+   * completes each task {@link #complete alone}, where a failure is that task's and no other's.
+   *
+   * @return what each completion handed on, in the order of {@code batch}; empty when the batch rolled back
+   */
+  Optional<List<Continuation>> completeTogether(List<GroupCommit.Completion> batch, int maxNext) {
+    try {
+      return Optional.of(transaction.execute(status -> batch.stream()
+          .map(completion -> ExternalTaskWorker.withMdc(completion.task(),
+              () -> commands.execute(context -> apply(context, completion.task(), completion.result(), maxNext))))
+          .toList()));
+    } catch (RuntimeException | Error e) {
+      LOG.debug("a batch of {} completions rolled back; completing each alone", batch.size(), e);
+      return Optional.empty();
+    }
   }
 
   /**

@@ -41,7 +41,7 @@ class ReactAgentProcessTest {
 
     // then
     BpmnAwareTests.assertThat(run).isEnded()
-        .hasPassed(ReactAgentProcess.PLAN, ReactAgentProcess.THINK, ReactAgentProcess.ACT, ReactAgentProcess.ANSWERED);
+        .hasPassed(ReactAgentProcess.AGENT_LOOP, ReactAgentProcess.ANSWERED);
     assertThat(view.finalAnswer()).isEqualTo("757");
     assertThat(view.modelCalls()).isEqualTo(4);
     assertThat(view.toolCalls()).isEqualTo(2);

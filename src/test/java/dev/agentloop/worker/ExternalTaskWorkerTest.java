@@ -13,8 +13,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.externaltask.ExternalTask;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /** A worker of its own on a topic of its own, next to the app's worker, on the real engine. */
@@ -34,6 +38,7 @@ class ExternalTaskWorkerTest {
 
   @Autowired ProcessEngine engine;
   @Autowired PlatformTransactionManager transactionManager;
+  @Autowired JdbcTemplate jdbc;
   private ExternalTaskWorker worker;
   private String topic;
 
@@ -198,6 +203,61 @@ class ExternalTaskWorkerTest {
             + " retries the incident (Cockpit)");
   }
 
+  @Test
+  void should_commit_waiting_completions_together_and_redo_alone_what_a_failure_among_them_rolled_back()
+      throws InterruptedException {
+    // given a worker with one thread, held up completing a first task while four more are handled
+    jdbc.execute("CREATE TABLE IF NOT EXISTS worker_batch_probe (business_key VARCHAR(200))");
+    Map<String, CompletableFuture<TaskResult>> handled = new ConcurrentHashMap<>();
+    worker = newWorker(task -> handled.computeIfAbsent(task.getBusinessKey(), key -> new CompletableFuture<>()), 3, 1);
+    worker.start();
+    List<String> keys = List.of("first", "ok-1", "ok-2", "flaky", "broken").stream().map(k -> topic + ":" + k).toList();
+    Map<String, String> instances = keys.stream().collect(Collectors.toMap(k -> k, this::startInstance));
+    await().atMost(Runs.PATIENCE).until(() -> handled.size() == keys.size());
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    handled.get(keys.get(0)).complete(new TaskResult.Complete(Map.of(), () -> {
+      writing.countDown();
+      return awaitQuietly(release);
+    }));
+    assertThat(writing.await(Runs.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+    // when their results arrive meanwhile: two that write, one whose write fails once, one whose write always fails
+    Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
+    for (String key : keys.subList(1, keys.size())) {
+      handled.get(key).complete(new TaskResult.Complete(Map.of(), () -> {
+        int attempt = writes.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        if (key.endsWith("broken") || (key.endsWith("flaky") && attempt == 1)) {
+          throw new IllegalStateException("write of " + key + " failed");
+        }
+        return jdbc.update("INSERT INTO worker_batch_probe (business_key) VALUES (?)", key);
+      }));
+    }
+    release.countDown();
+
+    // then the failure rolled the batch back, and each was completed alone: the broken one failed, no other
+    await().atMost(Runs.PATIENCE).until(() -> keys.subList(0, 4).stream().map(instances::get).allMatch(this::ended));
+    String broken = instances.get(keys.get(4));
+    await().atMost(Runs.PATIENCE).until(() -> task(broken).getErrorMessage() != null);
+    assertThat(task(broken).getErrorMessage()).startsWith("write of " + keys.get(4) + " failed — AgentLoop tries again");
+    assertThat(writes.get(keys.get(1)).get()).as("written in the batch, rolled back, written alone").isEqualTo(2);
+    assertThat(writes.get(keys.get(2)).get()).isEqualTo(2);
+    assertThat(writes.get(keys.get(3)).get()).isEqualTo(2);
+    assertThat(writes.get(keys.get(4)).get()).as("not reached in the batch, failed alone").isEqualTo(1);
+    assertThat(jdbc.queryForList("SELECT business_key FROM worker_batch_probe WHERE business_key LIKE ?",
+        String.class, topic + ":%")).as("what the batch wrote before it rolled back is not there twice")
+        .containsExactlyInAnyOrder(keys.get(1), keys.get(2), keys.get(3));
+  }
+
+  private static Object awaitQuietly(CountDownLatch latch) {
+    try {
+      return latch.await(Runs.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   private boolean ended(String instance) {
     return engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(instance).count() == 0;
   }
@@ -216,8 +276,13 @@ class ExternalTaskWorkerTest {
   }
 
   private ExternalTaskWorker newWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler, int retries) {
+    return newWorker(handler, retries, 2);
+  }
+
+  private ExternalTaskWorker newWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler, int retries,
+      int threads) {
     WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK,
-        Duration.ofMillis(200), retries, Duration.ofMinutes(1), 2, Duration.ofSeconds(5));
+        Duration.ofMillis(200), retries, Duration.ofMinutes(1), threads, Duration.ofSeconds(5));
     return new ExternalTaskWorker(engine, transactionManager, List.of(new TopicHandler() {
       @Override
       public String topic() {

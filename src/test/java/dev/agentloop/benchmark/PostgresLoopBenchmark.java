@@ -1,0 +1,55 @@
+package dev.agentloop.benchmark;
+
+import dev.agentloop.AgentLoopApplication;
+import dev.agentloop.TestTools;
+import dev.agentloop.cluster.PostgresServer;
+import java.net.URI;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * {@link LoopFigures}' throughput on PostgreSQL 17 (embedded, PostgreSQL's defaults: fsync and
+ * synchronous commit on) with one node and the postgres profile's settings, and beside it, on the
+ * same server, LangGraph.js with its PostgresSaver doing the same loop ({@link LangGraphPeer}).
+ */
+@Tag("benchmark")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@SpringBootTest(classes = AgentLoopApplication.class, properties = {
+    "camunda.bpm.process-engine-name=pgloopbenchmark",
+    "agentloop.llm.scripted.script=classpath:scripts/benchmark-script.json",
+    "logging.level.dev.agentloop=WARN"})
+@ActiveProfiles({"test", "postgres"})
+@Import({TestTools.class, SqlCounter.class})
+class PostgresLoopBenchmark extends LoopFigures {
+
+  @DynamicPropertySource
+  static void database(DynamicPropertyRegistry registry) {
+    PostgresServer.Database database = PostgresServer.newDatabase("loopbench");
+    registry.add("spring.datasource.url", database::jdbcUrl);
+    registry.add("spring.datasource.username", database::user);
+    registry.add("spring.datasource.password", database::password);
+  }
+
+  @Override
+  String title() {
+    return "Agent loop (issue 19): PostgreSQL 17, one node";
+  }
+
+  @Override
+  boolean longRuns() {
+    return false;
+  }
+
+  @Override
+  String peer() {
+    PostgresServer.Database peer = PostgresServer.newDatabase("langgraph");
+    URI jdbc = URI.create(peer.jdbcUrl().substring("jdbc:".length()));
+    return LangGraphPeer.concurrent(RUNS, ITERATIONS, 500,
+        "postgresql://" + peer.user() + "@localhost:" + jdbc.getPort() + "/" + peer.name());
+  }
+}
