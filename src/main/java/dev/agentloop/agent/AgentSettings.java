@@ -1,7 +1,6 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.config.AgentLoopProperties;
-import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import dev.agentloop.resilience.Budget;
 import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.RunLimits;

@@ -1,5 +1,6 @@
 package dev.agentloop.config;
 
+import dev.agentloop.agent.RevisionsRunOut;
 import dev.agentloop.tool.mcp.McpServerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
@@ -111,11 +112,7 @@ public record AgentLoopProperties(
       @NotNull Duration maxRunTime,
       @Positive int loopMaxRepeats,
       @Positive int loopMaxCycles,
-      @Positive int loopMaxSameFailures) {
-
-    /** What happens when a reviewer asks for one revision of the plan too many. */
-    public enum RevisionsRunOut { ACCEPT, REJECT }
-  }
+      @Positive int loopMaxSameFailures) {}
 
   /**
    * Built-in tools and how tools are run.

@@ -18,7 +18,6 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
 import java.time.Instant;
-import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
