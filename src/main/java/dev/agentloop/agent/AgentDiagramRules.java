@@ -1,6 +1,5 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.resilience.Escapes;
 import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
@@ -53,14 +52,14 @@ public class AgentDiagramRules {
   private final ToolRegistry tools;
   private final ToolApprovals approvals;
   private final Set<String> topics;
-  private final AgentLoopProperties.Agent defaults;
+  private final AgentDefaults defaults;
 
   /**
    * @param topics the external-task topics AgentLoop serves
    * @param defaults the settings a diagram leaves out
    */
   public AgentDiagramRules(ToolRegistry tools, ToolApprovals approvals, Collection<String> topics,
-      AgentLoopProperties.Agent defaults) {
+      AgentDefaults defaults) {
     this.tools = Objects.requireNonNull(tools, "tools");
     this.approvals = Objects.requireNonNull(approvals, "approvals");
     this.topics = new TreeSet<>(topics);
