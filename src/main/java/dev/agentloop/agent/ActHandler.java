@@ -1,7 +1,6 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.resilience.EscapeException;
-import dev.agentloop.resilience.Escapes;
 import dev.agentloop.tool.ToolOutcome;
 import dev.agentloop.tool.ToolOutcome.FailureKind;
 import dev.agentloop.tool.ToolRegistry;

@@ -2,7 +2,6 @@ package dev.agentloop.agent;
 
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.resilience.Budgets;
-import dev.agentloop.resilience.Escapes;
 import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.ModelGuard;
 import dev.agentloop.resilience.ResilienceMetrics;
@@ -31,7 +30,7 @@ public class AgentConfiguration {
   }
 
   @Bean
-  RunTimeBudget runTimeBudget(Escapes escapes) {
+  RunTimeBudget runTimeBudget(dev.agentloop.resilience.Escapes escapes) {
     return new RunTimeBudget(escapes);
   }
 
@@ -77,6 +76,12 @@ public class AgentConfiguration {
   @Bean
   RepeatedSideEffects repeatedSideEffects(StepStore store, ToolRegistry tools) {
     return new RepeatedSideEffects(store, tools);
+  }
+
+  /** What the handlers complete a task with when the run escapes its loop. */
+  @Bean
+  Escapes agentEscapes(dev.agentloop.resilience.Escapes escapes) {
+    return new Escapes(escapes);
   }
 
   @Bean

@@ -6,7 +6,6 @@ import dev.agentloop.llm.ModelRequest.Purpose;
 import dev.agentloop.llm.ModelRequest.RunInfo;
 import dev.agentloop.llm.ToolSpec;
 import dev.agentloop.resilience.EscapeException;
-import dev.agentloop.resilience.Escapes;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
