@@ -40,12 +40,11 @@ import java.util.stream.Collectors;
  */
 public class AgentDiagramRules {
 
-  // the values of review.ReviewKind, which the review package owns; the tests deploy every kind
-  private static final String PLAN_REVIEW = "plan";
-  private static final String ANSWER_REVIEW = "answer";
-  private static final String APPROVAL = "approveAction";
-  private static final String ASK_HUMAN = "askHuman";
-  private static final String AGENT_STUCK = "agentStuck";
+  private static final String PLAN_REVIEW = ReviewKind.PLAN.value();
+  private static final String ANSWER_REVIEW = ReviewKind.ANSWER.value();
+  private static final String APPROVAL = ReviewKind.APPROVE_ACTION.value();
+  private static final String ASK_HUMAN = ReviewKind.ASK_HUMAN.value();
+  private static final String AGENT_STUCK = ReviewKind.AGENT_STUCK.value();
   private static final List<String> ESCAPES = List.of(Escapes.LOOP_DETECTED, Escapes.BUDGET_EXHAUSTED,
       Escapes.TOOL_UNAVAILABLE);
 
