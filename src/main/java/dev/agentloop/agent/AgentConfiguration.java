@@ -1,6 +1,5 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.resilience.Budgets;
 import dev.agentloop.resilience.Escapes;
@@ -8,11 +7,14 @@ import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.ModelGuard;
 import dev.agentloop.resilience.ResilienceMetrics;
 import dev.agentloop.tool.ToolApprovals;
+import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
+import dev.agentloop.tool.ToolSettings;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.worker.TopicHandler;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
 import org.springframework.beans.factory.ObjectProvider;
@@ -34,21 +36,32 @@ public class AgentConfiguration {
   }
 
   @Bean
-  AgentDefinitions agentDefinitions(ObjectProvider<RepositoryService> repository, AgentLoopProperties properties) {
-    return new AgentDefinitions(repository, properties.agent());
+  AgentDefinitions agentDefinitions(ObjectProvider<RepositoryService> repository, AgentDefaults defaults) {
+    return new AgentDefinitions(repository, defaults);
   }
 
   /** The topics are those this application has handlers for; remote workers serve the same topics. */
   @Bean
   AgentDiagramRules agentDiagramRules(ToolRegistry tools, ToolApprovals approvals, List<TopicHandler> handlers,
-      AgentLoopProperties properties) {
-    return new AgentDiagramRules(tools, approvals, handlers.stream().map(TopicHandler::topic).toList(),
-        properties.agent());
+      AgentDefaults defaults) {
+    return new AgentDiagramRules(tools, approvals, handlers.stream().map(TopicHandler::topic).toList(), defaults);
   }
 
   @Bean
   AgentRuns agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions) {
     return new AgentRuns(engine, store, definitions);
+  }
+
+  /**
+   * Here rather than with the tools: a tool's result is cut to what a step may hold
+   * ({@code agentloop.agent.max-step-chars}). Calls go through the guard of package resilience
+   * (retries, circuit breakers) when there is one.
+   */
+  @Bean
+  ToolRunner toolRunner(ToolRegistry registry, ExecutorService agentLoopToolPool, ToolSettings tools,
+      AgentDefaults defaults, ObjectProvider<ToolCallGuard> guard) {
+    return new ToolRunner(registry, agentLoopToolPool, tools.timeout(), defaults.maxStepChars(),
+        guard.getIfAvailable(() -> ToolCallGuard.NONE));
   }
 
   @Bean

@@ -1,6 +1,5 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.config.AgentLoopProperties;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,13 +28,13 @@ public class AgentDefinitions {
   private static final String CATCH_ALL = "";
 
   private final ObjectProvider<RepositoryService> repository;
-  private final AgentLoopProperties.Agent defaults;
+  private final AgentDefaults defaults;
   private final Map<String, AgentSettings> byDefinitionId = new ConcurrentHashMap<>();
   private final Map<String, Boolean> agentIds = new ConcurrentHashMap<>();
   private final Map<String, Set<String>> caughtErrors = new ConcurrentHashMap<>();
 
   /** The repository comes from the engine, which is built after this; it is looked up on first use. */
-  public AgentDefinitions(ObjectProvider<RepositoryService> repository, AgentLoopProperties.Agent defaults) {
+  public AgentDefinitions(ObjectProvider<RepositoryService> repository, AgentDefaults defaults) {
     this.repository = repository;
     this.defaults = defaults;
   }

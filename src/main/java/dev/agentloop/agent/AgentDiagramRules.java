@@ -1,6 +1,5 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.resilience.Escapes;
 import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
@@ -41,26 +40,25 @@ import java.util.stream.Collectors;
  */
 public class AgentDiagramRules {
 
-  // the values of review.ReviewKind, which the review package owns; the tests deploy every kind
-  private static final String PLAN_REVIEW = "plan";
-  private static final String ANSWER_REVIEW = "answer";
-  private static final String APPROVAL = "approveAction";
-  private static final String ASK_HUMAN = "askHuman";
-  private static final String AGENT_STUCK = "agentStuck";
+  private static final String PLAN_REVIEW = ReviewKind.PLAN.value();
+  private static final String ANSWER_REVIEW = ReviewKind.ANSWER.value();
+  private static final String APPROVAL = ReviewKind.APPROVE_ACTION.value();
+  private static final String ASK_HUMAN = ReviewKind.ASK_HUMAN.value();
+  private static final String AGENT_STUCK = ReviewKind.AGENT_STUCK.value();
   private static final List<String> ESCAPES = List.of(Escapes.LOOP_DETECTED, Escapes.BUDGET_EXHAUSTED,
       Escapes.TOOL_UNAVAILABLE);
 
   private final ToolRegistry tools;
   private final ToolApprovals approvals;
   private final Set<String> topics;
-  private final AgentLoopProperties.Agent defaults;
+  private final AgentDefaults defaults;
 
   /**
    * @param topics the external-task topics AgentLoop serves
    * @param defaults the settings a diagram leaves out
    */
   public AgentDiagramRules(ToolRegistry tools, ToolApprovals approvals, Collection<String> topics,
-      AgentLoopProperties.Agent defaults) {
+      AgentDefaults defaults) {
     this.tools = Objects.requireNonNull(tools, "tools");
     this.approvals = Objects.requireNonNull(approvals, "approvals");
     this.topics = new TreeSet<>(topics);

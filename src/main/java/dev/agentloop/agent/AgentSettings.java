@@ -1,7 +1,5 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.config.AgentLoopProperties;
-import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import dev.agentloop.resilience.Budget;
 import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.RunLimits;
@@ -81,7 +79,7 @@ public record AgentSettings(
    * @param properties extension properties of the agent's elements
    * @throws InvalidAgentSettingException naming the property when a value cannot be used
    */
-  public static AgentSettings of(Map<String, String> properties, AgentLoopProperties.Agent defaults) {
+  public static AgentSettings of(Map<String, String> properties, AgentDefaults defaults) {
     Values values = new Values(properties);
     return new AgentSettings(
         values.text(SYSTEM_PROMPT, defaults.systemPrompt()),

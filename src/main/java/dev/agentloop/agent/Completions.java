@@ -15,7 +15,9 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 /**
  * How the agent's handlers end a task: their steps are written in the transaction that completes
  * it, and the state after them is handed on to the run's next task; or the run leaves its loop by a
- * BPMN error, with the steps that must not be lost (the observations of calls not run).
+ * BPMN error, with the steps that must not be lost (the observations of calls not run). Package
+ * {@code resilience} decides whether a failure escapes and with which error; the worker's result for
+ * it is made here, so that resilience and worker stay independent of each other.
  */
 final class Completions {
 
@@ -43,7 +45,8 @@ final class Completions {
     if (!definitions.catches(task.getProcessDefinitionId(), Escapes.errorCode(escape.reason()))) {
       throw escape;
     }
-    return escapes.toBpmnError(escape, write(state, written, settings), topic).orElseThrow();
+    Escapes.BpmnError error = escapes.toBpmnError(escape, topic).orElseThrow();
+    return new TaskResult.Escape(error.code(), error.message(), Map.of(), write(state, written, settings));
   }
 
   private Supplier<LoopState> write(LoopState state, Written written, AgentSettings settings) {

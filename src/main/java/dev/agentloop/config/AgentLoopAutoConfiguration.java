@@ -34,7 +34,7 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(after = CamundaBpmAutoConfiguration.class)
 @ConditionalOnProperty(prefix = "agentloop", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(AgentLoopProperties.class)
-@Import({TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
+@Import({FeatureSettings.class, TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
     WebConfiguration.class})

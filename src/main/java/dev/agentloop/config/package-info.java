@@ -1,6 +1,6 @@
 /**
- * Wiring: the typed {@code agentloop.*} properties with their defaults, the auto-configuration that
- * brings AgentLoop into any Camunda Spring Boot application, the engine plugin, and the thread factory
- * every AgentLoop pool uses (the application's class loader on every thread).
+ * Wiring, on top of every other package and imported by none: the binding of the {@code agentloop.*}
+ * properties (with their defaults) into the features' own settings records, the auto-configuration
+ * that brings AgentLoop into any Camunda Spring Boot application, and the engine plugin.
  */
 package dev.agentloop.config;

@@ -1,7 +1,6 @@
 package dev.agentloop.llm;
 
-import dev.agentloop.config.AgentLoopProperties;
-import dev.agentloop.config.AgentLoopThreads;
+import dev.agentloop.async.AgentLoopThreads;
 import dev.agentloop.llm.anthropic.AnthropicMessagesChatModel;
 import dev.agentloop.llm.openai.ApplicationChatModel;
 import dev.agentloop.llm.openai.OpenAiCompatibleChatModel;
@@ -28,9 +27,8 @@ public class LlmConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  ChatModel chatModel(AgentLoopProperties properties, ResourceLoader resources,
+  ChatModel chatModel(LlmSettings llm, ResourceLoader resources,
       ObjectProvider<dev.langchain4j.model.chat.ChatModel> applicationModels) {
-    AgentLoopProperties.Llm llm = properties.llm();
     ExecutorService pool = modelPool(llm.maxConcurrentCalls(), resources.getClassLoader());
     ChatModel model = switch (llm.provider()) {
       case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), pool);

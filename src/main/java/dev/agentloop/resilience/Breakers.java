@@ -1,6 +1,5 @@
 package dev.agentloop.resilience;
 
-import dev.agentloop.config.AgentLoopProperties.Resilience.Breaker;
 import dev.failsafe.CircuitBreaker;
 import java.time.Duration;
 import java.util.Comparator;
@@ -34,9 +33,9 @@ public class Breakers {
     }
   }
 
-  private final Breaker toolSettings;
-  private final Map<String, Breaker> toolOverrides;
-  private final Breaker modelSettings;
+  private final BreakerSettings toolSettings;
+  private final Map<String, BreakerSettings> toolOverrides;
+  private final BreakerSettings modelSettings;
   private final Predicate<Throwable> isFailure;
   private final ResilienceMetrics metrics;
   private final Map<String, Guarded> byName = new ConcurrentHashMap<>();
@@ -47,8 +46,8 @@ public class Breakers {
   /**
    * @param toolOverrides settings of single tools by name, instead of {@code toolSettings}
    */
-  public Breakers(Breaker toolSettings, Map<String, Breaker> toolOverrides, Breaker modelSettings,
-      ErrorClassifier classifier, ResilienceMetrics metrics) {
+  public Breakers(BreakerSettings toolSettings, Map<String, BreakerSettings> toolOverrides,
+      BreakerSettings modelSettings, ErrorClassifier classifier, ResilienceMetrics metrics) {
     this.toolSettings = Objects.requireNonNull(toolSettings, "toolSettings");
     this.toolOverrides = Map.copyOf(toolOverrides);
     this.modelSettings = Objects.requireNonNull(modelSettings, "modelSettings");
@@ -115,7 +114,7 @@ public class Breakers {
   }
 
   private Guarded create(String name, Kind kind, String target) {
-    Breaker settings = kind == Kind.MODEL ? modelSettings : toolOverrides.getOrDefault(target, toolSettings);
+    BreakerSettings settings = kind == Kind.MODEL ? modelSettings : toolOverrides.getOrDefault(target, toolSettings);
     CircuitBreaker<Object> breaker = CircuitBreaker.builder()
         .handleIf((result, error) -> error != null && isFailure.test(error))
         .withFailureThreshold(settings.failureThreshold(), settings.failureExecutions())

@@ -1,8 +1,8 @@
 package dev.agentloop.resilience;
 
 import com.fasterxml.jackson.core.JacksonException;
-import dev.agentloop.config.AgentLoopProperties.Resilience.UnknownErrors;
 import dev.agentloop.llm.ModelCallException;
+import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.tool.ToolException;
 import dev.failsafe.CircuitBreakerOpenException;
 import dev.failsafe.FailsafeException;

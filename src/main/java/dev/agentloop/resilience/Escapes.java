@@ -1,16 +1,16 @@
 package dev.agentloop.resilience;
 
-import dev.agentloop.worker.TaskResult;
-import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one place where failures become BPMN errors. Only an {@link EscapeException} does: it stands
  * for an outcome the agent diagram models with a boundary error event on its agent loop. Every other
- * failure is technical and stays an exception (external-task retries, then an incident). Thread-safe.
+ * failure is technical and stays an exception (external-task retries, then an incident). What the
+ * worker completes the task with is the agent's business ({@code agent.Escapes}): resilience and
+ * worker do not know each other. Thread-safe.
  */
 public class Escapes {
 
@@ -41,21 +41,31 @@ public class Escapes {
   }
 
   /**
-   * The task result that raises the BPMN error for a failure the diagram models.
+   * A BPMN error to raise: its code, and the message the engine stores with it.
    *
-   * @param write what to write with the error, in the same transaction (e.g. the observations of calls
-   *     not run), so that no tool call is left without its observation
+   * @param message at most 3,900 characters
+   */
+  public record BpmnError(String code, String message) {
+    public BpmnError {
+      Objects.requireNonNull(code, "code");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /**
+   * The BPMN error for a failure the diagram models, counted in the metrics.
+   *
    * @param source the topic or element that escapes, for the metrics
    * @return empty when the failure is technical
    */
-  public Optional<TaskResult.Escape> toBpmnError(Throwable failure, Supplier<?> write, String source) {
+  public Optional<BpmnError> toBpmnError(Throwable failure, String source) {
     if (!(ErrorClassifier.unwrap(failure) instanceof EscapeException escape)) {
       return Optional.empty();
     }
     String code = errorCode(escape.reason());
     LOG.info("run leaves its agent loop with {}: {}", code, escape.getMessage());
     metrics.escape(code, source);
-    return Optional.of(new TaskResult.Escape(code, shortened(escape.getMessage()), Map.of(), write));
+    return Optional.of(new BpmnError(code, shortened(escape.getMessage())));
   }
 
   /**

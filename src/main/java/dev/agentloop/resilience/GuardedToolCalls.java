@@ -1,6 +1,5 @@
 package dev.agentloop.resilience;
 
-import dev.agentloop.config.AgentLoopProperties.Resilience.Retry;
 import dev.agentloop.resilience.ResilienceMetrics.Outcome;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolCallGuard;
@@ -29,12 +28,12 @@ class GuardedToolCalls implements ToolCallGuard {
 
   private final Breakers breakers;
   private final ErrorClassifier classifier;
-  private final Retry retry;
+  private final RetrySettings retry;
   private final ResilienceMetrics metrics;
   private final ScheduledExecutorService scheduler;
   private final Map<String, RetryPolicy<String>> retries = new ConcurrentHashMap<>();
 
-  GuardedToolCalls(Breakers breakers, ErrorClassifier classifier, Retry retry, ResilienceMetrics metrics,
+  GuardedToolCalls(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, ResilienceMetrics metrics,
       ScheduledExecutorService scheduler) {
     this.breakers = breakers;
     this.classifier = classifier;

@@ -1,6 +1,5 @@
 package dev.agentloop.resilience;
 
-import dev.agentloop.config.AgentLoopProperties.Resilience.Retry;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ModelReply;
@@ -29,7 +28,7 @@ public class ModelGuard {
 
   private final Breakers breakers;
   private final ErrorClassifier classifier;
-  private final Retry retry;
+  private final RetrySettings retry;
   private final Duration timeout;
   private final ResilienceMetrics metrics;
   private final ScheduledExecutorService scheduler;
@@ -39,7 +38,7 @@ public class ModelGuard {
    *     (which names the endpoint) wins, and an adapter without one cannot hang a step
    * @param scheduler runs the attempts, retry delays and time-outs
    */
-  public ModelGuard(Breakers breakers, ErrorClassifier classifier, Retry retry, Duration timeout,
+  public ModelGuard(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, Duration timeout,
       ResilienceMetrics metrics, ScheduledExecutorService scheduler) {
     this.breakers = breakers;
     this.classifier = classifier;

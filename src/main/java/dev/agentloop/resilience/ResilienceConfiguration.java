@@ -1,8 +1,8 @@
 package dev.agentloop.resilience;
 
-import dev.agentloop.config.AgentLoopProperties;
-import dev.agentloop.config.AgentLoopThreads;
+import dev.agentloop.async.AgentLoopThreads;
 import dev.agentloop.llm.ChatModel;
+import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
@@ -21,8 +21,7 @@ import org.springframework.core.io.ResourceLoader;
 public class ResilienceConfiguration {
 
   @Bean
-  ErrorClassifier errorClassifier(AgentLoopProperties properties) {
-    AgentLoopProperties.Resilience resilience = properties.resilience();
+  ErrorClassifier errorClassifier(ResilienceSettings resilience) {
     return new ErrorClassifier(resilience.transientPatterns(), resilience.persistentPatterns(),
         resilience.unknownErrors());
   }
@@ -39,9 +38,8 @@ public class ResilienceConfiguration {
    * registered fail the start.
    */
   @Bean
-  Breakers breakers(AgentLoopProperties properties, ErrorClassifier classifier, ResilienceMetrics metrics,
+  Breakers breakers(ResilienceSettings resilience, ErrorClassifier classifier, ResilienceMetrics metrics,
       ToolRegistry tools, ChatModel model) {
-    AgentLoopProperties.Resilience resilience = properties.resilience();
     resilience.toolBreakers().keySet().stream().filter(name -> !tools.contains(name) && !tools.sources().contains(name))
         .findFirst().ifPresent(name -> {
           throw new IllegalArgumentException("agentloop.resilience.tool-breakers names an unknown tool '" + name
@@ -71,18 +69,18 @@ public class ResilienceConfiguration {
   }
 
   @Bean
-  ToolCallGuard toolCallGuard(Breakers breakers, ErrorClassifier classifier, AgentLoopProperties properties,
+  ToolCallGuard toolCallGuard(Breakers breakers, ErrorClassifier classifier, ResilienceSettings resilience,
       ResilienceMetrics metrics, ScheduledExecutorService agentLoopResilienceScheduler) {
-    return new GuardedToolCalls(breakers, classifier, properties.resilience().retry(), metrics,
+    return new GuardedToolCalls(breakers, classifier, resilience.retry(), metrics,
         agentLoopResilienceScheduler);
   }
 
   /** The adapter's own time-out plus a second: its message names the endpoint, ours catches adapters that have none. */
   @Bean
-  ModelGuard modelGuard(Breakers breakers, ErrorClassifier classifier, AgentLoopProperties properties,
-      ResilienceMetrics metrics, ScheduledExecutorService agentLoopResilienceScheduler) {
-    return new ModelGuard(breakers, classifier, properties.resilience().retry(),
-        properties.llm().timeout().plusSeconds(1), metrics, agentLoopResilienceScheduler);
+  ModelGuard modelGuard(Breakers breakers, ErrorClassifier classifier, ResilienceSettings resilience,
+      LlmSettings llm, ResilienceMetrics metrics, ScheduledExecutorService agentLoopResilienceScheduler) {
+    return new ModelGuard(breakers, classifier, resilience.retry(), llm.timeout().plusSeconds(1), metrics,
+        agentLoopResilienceScheduler);
   }
 
   @Bean
@@ -91,13 +89,13 @@ public class ResilienceConfiguration {
   }
 
   @Bean
-  LoopDetector loopDetector(AgentLoopProperties properties) {
-    return new LoopDetector(properties.resilience().loopWindow(), properties.resilience().loopMaxCycleLength());
+  LoopDetector loopDetector(ResilienceSettings resilience) {
+    return new LoopDetector(resilience.loopWindow(), resilience.loopMaxCycleLength());
   }
 
   @Bean
-  Budgets budgets(AgentLoopProperties properties) {
-    return new Budgets(properties.resilience().finalAnswerAt());
+  Budgets budgets(ResilienceSettings resilience) {
+    return new Budgets(resilience.finalAnswerAt());
   }
 
   /** Only where the application has Spring Boot's actuator: AgentLoop does not bring it into a host. */

@@ -1,6 +1,5 @@
 package dev.agentloop.resilience;
 
-import dev.agentloop.config.AgentLoopProperties.Resilience.Retry;
 import dev.agentloop.llm.ModelCallException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.RetryPolicyBuilder;
@@ -16,7 +15,7 @@ final class RetryPolicies {
    * and jitter; when the model endpoint said how long to wait ({@code Retry-After}), that long, at most
    * {@code max-delay}.
    */
-  static <R> RetryPolicy<R> transientErrors(Retry settings, ErrorClassifier classifier) {
+  static <R> RetryPolicy<R> transientErrors(RetrySettings settings, ErrorClassifier classifier) {
     RetryPolicyBuilder<R> builder = RetryPolicy.<R>builder()
         .handleIf((result, error) -> error != null && classifier.isRetryable(error))
         .withMaxAttempts(settings.maxAttempts());

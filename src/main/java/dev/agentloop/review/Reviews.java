@@ -2,6 +2,7 @@ package dev.agentloop.review;
 
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.ReviewKind;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.trace.Observation;

@@ -1,7 +1,6 @@
 package dev.agentloop.security;
 
 import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.config.AgentLoopProperties;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
@@ -24,8 +23,8 @@ public class SecurityConfiguration {
 
   @Bean
   @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
-  AccessBootstrap accessBootstrap(AgentLoopProperties properties) {
-    return new AccessBootstrap(properties.security().secureEngineRest());
+  AccessBootstrap accessBootstrap(SecuritySettings security) {
+    return new AccessBootstrap(security.secureEngineRest());
   }
 
   @Bean
@@ -34,15 +33,14 @@ public class SecurityConfiguration {
   }
 
   @Bean
-  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine,
-      AgentLoopProperties properties) {
+  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api) {
     boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
         SecurityConfiguration.class.getClassLoader());
     var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps));
     registration.setName("agentloop-api-authentication");
     // AgentLoop's resources only: the application's own paths under the same base path (a host's
     // /api/orders) stay untouched
-    registration.setUrlPatterns(properties.api().urlPatterns());
+    registration.setUrlPatterns(api.urlPatterns());
     return registration;
   }
 

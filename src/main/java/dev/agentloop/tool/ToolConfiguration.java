@@ -1,7 +1,6 @@
 package dev.agentloop.tool;
 
-import dev.agentloop.config.AgentLoopProperties;
-import dev.agentloop.config.AgentLoopThreads;
+import dev.agentloop.async.AgentLoopThreads;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.tool.builtin.CalculatorTool;
 import dev.agentloop.tool.builtin.CurrentTimeTool;
@@ -18,7 +17,6 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -43,22 +41,22 @@ public class ToolConfiguration {
   }
 
   @Bean
-  HttpGetTool httpGetTool(AgentLoopProperties properties) {
-    AgentLoopProperties.Tools.HttpGet settings = properties.tools().httpGet();
+  HttpGetTool httpGetTool(ToolSettings tools) {
+    ToolSettings.HttpGet settings = tools.httpGet();
     return new HttpGetTool(settings.allowedHosts(), settings.maxBytes(), settings.timeout());
   }
 
   @Bean
-  ReadDocumentTool readDocumentTool(AgentLoopProperties properties) {
-    AgentLoopProperties.Tools.ReadDocument settings = properties.tools().readDocument();
+  ReadDocumentTool readDocumentTool(ToolSettings tools) {
+    ToolSettings.ReadDocument settings = tools.readDocument();
     return new ReadDocumentTool(Path.of(settings.folder()), settings.maxChars());
   }
 
   /** A tool that fails at random, for demos and chaos tests; only with {@code agentloop.tools.flaky.enabled}. */
   @Bean
   @ConditionalOnProperty(name = "agentloop.tools.flaky.enabled", havingValue = "true")
-  FlakyTool flakyTool(AgentLoopProperties properties) {
-    AgentLoopProperties.Tools.Flaky flaky = properties.tools().flaky();
+  FlakyTool flakyTool(ToolSettings tools) {
+    ToolSettings.Flaky flaky = tools.flaky();
     return new FlakyTool(flaky.seed(), flaky.transientRate(), flaky.persistentRate(), flaky.hangRate(), flaky.hang(),
         flaky.latency());
   }
@@ -70,37 +68,29 @@ public class ToolConfiguration {
 
   /** The servers of {@code agentloop.tools.mcp}, connected (stdio ones started) once per node, stopped on shutdown. */
   @Bean(destroyMethod = "close")
-  McpServers agentLoopMcpServers(AgentLoopProperties properties) {
-    return McpServers.start(properties.tools().mcp(), properties.tools().timeout());
+  McpServers agentLoopMcpServers(ToolSettings tools) {
+    return McpServers.start(tools.mcp(), tools.timeout());
   }
 
   /** The tool beans, the tools declared remote in {@code agentloop.tools.remote} and those of the MCP servers. */
   @Bean
-  ToolRegistry toolRegistry(List<AgentTool> tools, AgentLoopProperties properties, McpServers mcpServers) {
+  ToolRegistry toolRegistry(List<AgentTool> tools, ToolSettings settings, McpServers mcpServers) {
     List<AgentTool> all = new ArrayList<>(tools);
-    properties.tools().remote().forEach((name, remote) ->
+    settings.remote().forEach((name, remote) ->
         all.add(RemoteTool.of(name, remote.description(), remote.parameters(), remote.sideEffects())));
     return new ToolRegistry(all, mcpServers.sources());
   }
 
   @Bean
-  ToolApprovals toolApprovals(ToolRegistry registry, AgentLoopProperties properties) {
-    return new ToolApprovals(registry, properties.tools().approval());
+  ToolApprovals toolApprovals(ToolRegistry registry, ToolSettings tools) {
+    return new ToolApprovals(registry, tools.approval());
   }
 
   @Bean(destroyMethod = "shutdownNow")
-  ExecutorService agentLoopToolPool(AgentLoopProperties properties, ResourceLoader context) {
+  ExecutorService agentLoopToolPool(ToolSettings tools, ResourceLoader context) {
     // tools run, and their results continue, with the application's class loader (see AgentLoopThreads)
-    return Executors.newFixedThreadPool(properties.tools().maxConcurrent(),
+    return Executors.newFixedThreadPool(tools.maxConcurrent(),
         new AgentLoopThreads("agentloop-tool-", context.getClassLoader()));
-  }
-
-  /** Calls go through the guard of package resilience (retries, circuit breakers) when there is one. */
-  @Bean
-  ToolRunner toolRunner(ToolRegistry registry, ExecutorService agentLoopToolPool, AgentLoopProperties properties,
-      ObjectProvider<ToolCallGuard> guard) {
-    return new ToolRunner(registry, agentLoopToolPool, properties.tools().timeout(), properties.agent().maxStepChars(),
-        guard.getIfAvailable(() -> ToolCallGuard.NONE));
   }
 
   /** Only where the application has Spring Boot's actuator: AgentLoop does not bring it into a host. */

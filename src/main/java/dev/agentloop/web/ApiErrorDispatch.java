@@ -1,12 +1,12 @@
 package dev.agentloop.web;
 
+import dev.agentloop.security.ApiSettings;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import dev.agentloop.config.AgentLoopProperties;
 import java.io.IOException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -19,9 +19,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 class ApiErrorDispatch extends OncePerRequestFilter {
 
-  private final AgentLoopProperties.Api api;
+  private final ApiSettings api;
 
-  ApiErrorDispatch(AgentLoopProperties.Api api) {
+  ApiErrorDispatch(ApiSettings api) {
     this.api = api;
   }
 

@@ -1,6 +1,6 @@
 package dev.agentloop.web;
 
-import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.security.ApiSettings;
 import java.io.IOException;
 import java.io.Writer;
 import org.apache.catalina.connector.Request;
@@ -15,13 +15,13 @@ import org.apache.catalina.valves.ErrorReportValve;
 public class ApiErrorReportValve extends ErrorReportValve {
 
   /** {@code null}: Tomcat made this valve itself (it never does while ours is in the pipeline), so report as Tomcat. */
-  private final AgentLoopProperties.Api api;
+  private final ApiSettings api;
 
   public ApiErrorReportValve() {
     this(null);
   }
 
-  ApiErrorReportValve(AgentLoopProperties.Api api) {
+  ApiErrorReportValve(ApiSettings api) {
     this.api = api;
   }
 

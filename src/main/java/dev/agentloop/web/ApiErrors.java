@@ -3,7 +3,7 @@ package dev.agentloop.web;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.security.ApiSettings;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
@@ -26,7 +26,7 @@ final class ApiErrors {
    *
    * @param contextPath the servlet context's path, {@code null} where the request reached none
    */
-  static boolean isApi(AgentLoopProperties.Api api, String contextPath, String uri) {
+  static boolean isApi(ApiSettings api, String contextPath, String uri) {
     if (uri == null) {
       return false;
     }

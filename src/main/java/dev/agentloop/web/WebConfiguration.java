@@ -1,11 +1,11 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
-import dev.agentloop.config.AgentLoopProperties;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.review.ReviewTasks;
+import dev.agentloop.security.ApiSettings;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.trace.TraceRetention;
 import jakarta.servlet.DispatcherType;
@@ -23,14 +23,14 @@ public class WebConfiguration {
 
   @Bean
   RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention,
-      AgentLoopProperties properties) {
-    return new RunController(runs, tasks, access, retention, properties.api().basePath());
+      ApiSettings api) {
+    return new RunController(runs, tasks, access, retention, api.basePath());
   }
 
   @Bean
   ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access,
-      AgentLoopProperties properties) {
-    return new ResumeController(resume, restarts, runs, access, properties.api().basePath());
+      ApiSettings api) {
+    return new ResumeController(resume, restarts, runs, access, api.basePath());
   }
 
   @Bean
@@ -45,9 +45,9 @@ public class WebConfiguration {
 
   /** Errors before any controller (415, unmapped paths and methods) on the error dispatch, see {@link ApiErrorDispatch}. */
   @Bean
-  FilterRegistrationBean<ApiErrorDispatch> apiErrorDispatch(AgentLoopProperties properties) {
+  FilterRegistrationBean<ApiErrorDispatch> apiErrorDispatch(ApiSettings api) {
     FilterRegistrationBean<ApiErrorDispatch> registration =
-        new FilterRegistrationBean<>(new ApiErrorDispatch(properties.api()));
+        new FilterRegistrationBean<>(new ApiErrorDispatch(api));
     registration.setName("agentloop-api-errors");
     registration.setDispatcherTypes(DispatcherType.ERROR);
     registration.addUrlPatterns("/*");
@@ -57,10 +57,10 @@ public class WebConfiguration {
   /** Requests Tomcat refuses before any servlet, see {@link ApiErrorReportValve}. */
   @Bean
   @ConditionalOnClass(name = "org.apache.catalina.startup.Tomcat")
-  WebServerFactoryCustomizer<TomcatServletWebServerFactory> apiErrorReportValve(AgentLoopProperties properties) {
+  WebServerFactoryCustomizer<TomcatServletWebServerFactory> apiErrorReportValve(ApiSettings api) {
     return factory -> factory.addContextCustomizers(context -> {
       StandardHost host = (StandardHost) context.getParent();
-      ApiErrorReportValve valve = new ApiErrorReportValve(properties.api());
+      ApiErrorReportValve valve = new ApiErrorReportValve(api);
       // Tomcat adds a valve of the host's errorReportValveClass at start unless one is there already
       host.setErrorReportValveClass(ApiErrorReportValve.class.getName());
       host.getPipeline().addValve(valve);

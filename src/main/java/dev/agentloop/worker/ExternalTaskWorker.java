@@ -43,7 +43,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * <p>All engine work (reading a task's state, completing or failing it) runs on threads of the
  * given factory: the handler starts on the pool, and the completion hops back onto it from whatever
  * thread the model or tool answered on. The factory gives them the application's context class
- * loader, which the engine's expressions need (see {@code config.AgentLoopThreads}).
+ * loader, which the engine's expressions need (see {@code async.AgentLoopThreads}).
  *
  * <p>On stop it lets in-flight tasks finish for {@code shutdownGrace}, then unlocks the rest so
  * another node takes them at once instead of after the lock expires. A node that died could not:

@@ -1,7 +1,6 @@
 package dev.agentloop.worker;
 
-import dev.agentloop.config.AgentLoopProperties;
-import dev.agentloop.config.AgentLoopThreads;
+import dev.agentloop.async.AgentLoopThreads;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
@@ -31,9 +30,8 @@ public class WorkerConfiguration {
   @Bean
   @ConditionalOnProperty(name = "agentloop.worker.enabled", havingValue = "true", matchIfMissing = true)
   ExternalTaskWorker externalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
-      List<TopicHandler> handlers, AgentLoopProperties properties, TaskArrivals arrivals, ResourceLoader context,
+      List<TopicHandler> handlers, WorkerProperties worker, TaskArrivals arrivals, ResourceLoader context,
       Environment environment) {
-    AgentLoopProperties.Worker worker = properties.worker();
     String workerId = workerId(worker.workerId(), environment.getProperty("server.port"));
     WorkerSettings settings = new WorkerSettings(workerId, worker.maxConcurrency(), worker.maxTasksPerFetch(),
         worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(), worker.threads(),

@@ -3,7 +3,6 @@ package dev.agentloop.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ChatMessage.AssistantMessage;
 import dev.agentloop.llm.ChatMessage.ToolResultMessage;

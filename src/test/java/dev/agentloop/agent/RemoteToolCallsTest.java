@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.TestTools;
-import dev.agentloop.config.AgentLoopProperties.Agent.RevisionsRunOut;
 import dev.agentloop.tool.RemoteTool;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.review.ReviewKind;
+import dev.agentloop.agent.ReviewKind;
 import java.io.InputStream;
 import java.util.HashMap;
 import java.util.List;

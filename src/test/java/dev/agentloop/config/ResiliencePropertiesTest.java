@@ -2,7 +2,8 @@ package dev.agentloop.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentloop.config.AgentLoopProperties.Resilience;
+import dev.agentloop.resilience.BreakerSettings;
+import dev.agentloop.resilience.ResilienceSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,14 +31,14 @@ class ResiliencePropertiesTest {
     properties.put("agentloop.resilience.tool-breakers.[http_get].delay", "PT1M");
     properties.put("agentloop.resilience.tool-breakers.[http_get].success-threshold", "1");
 
-    Resilience resilience = new Binder(new MapConfigurationPropertySource(properties))
-        .bind("agentloop.resilience", Bindable.of(Resilience.class)).get();
+    ResilienceSettings resilience = new Binder(new MapConfigurationPropertySource(properties))
+        .bind("agentloop.resilience", Bindable.of(ResilienceSettings.class)).get();
 
-    assertThat(resilience.toolBreaker()).isEqualTo(new Resilience.Breaker(20, 30, Duration.ofSeconds(30), 2));
+    assertThat(resilience.toolBreaker()).isEqualTo(new BreakerSettings(20, 30, Duration.ofSeconds(30), 2));
     assertThat(resilience.toolBreakers()).containsOnlyKeys("http_get");
     assertThat(resilience.toolBreakers().get("http_get").failureThreshold()).isEqualTo(3);
     assertThat(resilience.retry().maxAttempts()).isEqualTo(3);
     assertThat(resilience.transientPatterns()).hasSize(2).allSatisfy(p -> assertThat(p).contains("\\b"));
-    assertThat(resilience.unknownErrors()).isEqualTo(Resilience.UnknownErrors.PERSISTENT);
+    assertThat(resilience.unknownErrors()).isEqualTo(ResilienceSettings.UnknownErrors.PERSISTENT);
   }
 }

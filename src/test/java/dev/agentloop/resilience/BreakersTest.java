@@ -6,9 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.TestTools;
 import dev.agentloop.Runs;
-import dev.agentloop.config.AgentLoopProperties.Resilience.Breaker;
-import dev.agentloop.config.AgentLoopProperties.Resilience.Retry;
-import dev.agentloop.config.AgentLoopProperties.Resilience.UnknownErrors;
+import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolException;
 import dev.agentloop.tool.ToolUnavailableException;
@@ -34,8 +32,10 @@ import org.junit.jupiter.api.Test;
  */
 class BreakersTest {
 
-  private static final Retry ONE_ATTEMPT = new Retry(1, Duration.ofMillis(1), Duration.ofMillis(1), 0, false);
-  private static final Retry THREE_ATTEMPTS = new Retry(3, Duration.ofMillis(1), Duration.ofMillis(4), 0.5, false);
+  private static final RetrySettings ONE_ATTEMPT =
+      new RetrySettings(1, Duration.ofMillis(1), Duration.ofMillis(1), 0, false);
+  private static final RetrySettings THREE_ATTEMPTS =
+      new RetrySettings(3, Duration.ofMillis(1), Duration.ofMillis(4), 0.5, false);
 
   /** The guards' scheduler, as ResilienceConfiguration makes it: daemon threads, never shut down here. */
   static final ScheduledExecutorService SCHEDULER = new ScheduledThreadPoolExecutor(2, runnable -> {
@@ -53,7 +53,7 @@ class BreakersTest {
   @Test
   void should_open_after_the_failure_threshold_and_fail_fast_without_calling_the_tool() {
     // given a breaker that opens when 2 of the last 3 attempts failed, for a minute
-    Breakers breakers = breakers(new Breaker(2, 3, Duration.ofMinutes(1), 1));
+    Breakers breakers = breakers(new BreakerSettings(2, 3, Duration.ofMinutes(1), 1));
     GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
 
     // when the tool fails twice with a transient error
@@ -78,7 +78,7 @@ class BreakersTest {
   @Test
   void should_go_half_open_after_its_delay_and_close_when_the_trial_calls_succeed() {
     // given an open breaker with a short delay that needs two successful trials
-    Breakers breakers = breakers(new Breaker(1, 1, Duration.ofMillis(50), 2));
+    Breakers breakers = breakers(new BreakerSettings(1, 1, Duration.ofMillis(50), 2));
     GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
     failure(guard, this::connectionReset);
     assertThat(state(breakers)).isEqualTo("OPEN");
@@ -103,7 +103,7 @@ class BreakersTest {
 
   @Test
   void should_open_again_when_a_trial_call_fails() {
-    Breakers breakers = breakers(new Breaker(1, 1, Duration.ofMillis(50), 1));
+    Breakers breakers = breakers(new BreakerSettings(1, 1, Duration.ofMillis(50), 1));
     GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
     failure(guard, this::connectionReset);
     await().atMost(Runs.PATIENCE).until(() -> breakers.remainingDelay("tool:lookup").isZero());
@@ -116,7 +116,7 @@ class BreakersTest {
 
   @Test
   void should_not_count_persistent_errors_against_the_tool() {
-    Breakers breakers = breakers(new Breaker(2, 2, Duration.ofMinutes(1), 1));
+    Breakers breakers = breakers(new BreakerSettings(2, 2, Duration.ofMinutes(1), 1));
     GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     for (int i = 0; i < 5; i++) {
@@ -131,7 +131,7 @@ class BreakersTest {
 
   @Test
   void should_retry_transient_errors_with_back_off_until_an_attempt_succeeds() {
-    Breakers breakers = breakers(new Breaker(10, 20, Duration.ofMinutes(1), 1));
+    Breakers breakers = breakers(new BreakerSettings(10, 20, Duration.ofMinutes(1), 1));
     GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     String result = guard.call(tool, () -> attempts.get() < 2 ? connectionReset() : succeeding())
@@ -143,7 +143,7 @@ class BreakersTest {
 
   @Test
   void should_stop_retrying_with_the_last_error_after_the_attempts() {
-    Breakers breakers = breakers(new Breaker(10, 20, Duration.ofMinutes(1), 1));
+    Breakers breakers = breakers(new BreakerSettings(10, 20, Duration.ofMinutes(1), 1));
     GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     assertThat(failure(guard, this::connectionReset)).isInstanceOf(IOException.class).hasMessage("connection reset");
@@ -153,13 +153,13 @@ class BreakersTest {
   @Test
   void should_not_retry_a_tool_with_side_effects_unless_told_to() {
     AgentTool mailer = TestTools.tool("send_mail", true, arguments -> "unused");
-    Breakers breakers = breakers(new Breaker(10, 20, Duration.ofMinutes(1), 1));
+    Breakers breakers = breakers(new BreakerSettings(10, 20, Duration.ofMinutes(1), 1));
 
     catchThrowable(() -> new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER)
         .call(mailer, this::timedOut).toCompletableFuture().join());
     assertThat(attempts).hasValue(1);
 
-    Retry withSideEffects = new Retry(3, Duration.ofMillis(1), Duration.ofMillis(4), 0, true);
+    RetrySettings withSideEffects = new RetrySettings(3, Duration.ofMillis(1), Duration.ofMillis(4), 0, true);
     catchThrowable(() -> new GuardedToolCalls(breakers, classifier, withSideEffects, metrics, SCHEDULER)
         .call(mailer, this::timedOut).toCompletableFuture().join());
     assertThat(attempts).hasValue(4);
@@ -167,8 +167,9 @@ class BreakersTest {
 
   @Test
   void should_take_the_settings_of_a_single_tool_over_the_common_ones() {
-    Breakers breakers = new Breakers(new Breaker(5, 5, Duration.ofMinutes(1), 1),
-        Map.of("lookup", new Breaker(1, 1, Duration.ofMinutes(1), 1)), new Breaker(5, 5, Duration.ofMinutes(1), 1),
+    Breakers breakers = new Breakers(new BreakerSettings(5, 5, Duration.ofMinutes(1), 1),
+        Map.of("lookup", new BreakerSettings(1, 1, Duration.ofMinutes(1), 1)),
+        new BreakerSettings(5, 5, Duration.ofMinutes(1), 1),
         classifier, metrics);
     GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
 
@@ -179,7 +180,7 @@ class BreakersTest {
     assertThat(breakers.find("tool:lookup")).hasValue(new BreakerView("tool:lookup", "tool", "lookup", "OPEN"));
   }
 
-  private Breakers breakers(Breaker settings) {
+  private Breakers breakers(BreakerSettings settings) {
     return new Breakers(settings, Map.of(), settings, classifier, metrics);
   }
 

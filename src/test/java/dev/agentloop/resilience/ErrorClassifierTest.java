@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonParseException;
-import dev.agentloop.config.AgentLoopProperties.Resilience.UnknownErrors;
+import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.tool.ToolException;
 import dev.agentloop.tool.ToolUnavailableException;

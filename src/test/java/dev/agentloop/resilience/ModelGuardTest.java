@@ -3,9 +3,7 @@ package dev.agentloop.resilience;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.agentloop.config.AgentLoopProperties.Resilience.Breaker;
-import dev.agentloop.config.AgentLoopProperties.Resilience.Retry;
-import dev.agentloop.config.AgentLoopProperties.Resilience.UnknownErrors;
+import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ModelReply;
@@ -24,15 +22,16 @@ import org.junit.jupiter.api.Test;
 /** Model calls through the guard: retries for transient errors, the endpoint's breaker, a time-out. */
 class ModelGuardTest {
 
-  private static final Retry RETRY = new Retry(3, Duration.ofMillis(1), Duration.ofMillis(4), 0.25, false);
+  private static final RetrySettings RETRY =
+      new RetrySettings(3, Duration.ofMillis(1), Duration.ofMillis(4), 0.25, false);
   private static final ModelRequest REQUEST = new ModelRequest(ModelRequest.Purpose.THINK, List.of(), List.of(),
       new ModelRequest.RunInfo("run-1", "question", 1, 0));
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final ResilienceMetrics metrics = new ResilienceMetrics(registry);
   private final ErrorClassifier classifier = new ErrorClassifier(List.of(), List.of(), UnknownErrors.PERSISTENT);
-  private final Breakers breakers = new Breakers(new Breaker(3, 3, Duration.ofMinutes(1), 1), Map.of(),
-      new Breaker(3, 3, Duration.ofMinutes(1), 1), classifier, metrics);
+  private final Breakers breakers = new Breakers(new BreakerSettings(3, 3, Duration.ofMinutes(1), 1), Map.of(),
+      new BreakerSettings(3, 3, Duration.ofMinutes(1), 1), classifier, metrics);
   private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), metrics,
       BreakersTest.SCHEDULER);
 
@@ -94,7 +93,7 @@ class ModelGuardTest {
   @Test
   void should_wait_as_long_as_the_endpoint_asks_before_the_next_attempt() {
     // given an endpoint that answers 429 with Retry-After: 1 s, and a back-off of 1 ms ± 50 %
-    Retry retry = new Retry(2, Duration.ofMillis(1), Duration.ofSeconds(5), 0.5, false);
+    RetrySettings retry = new RetrySettings(2, Duration.ofMillis(1), Duration.ofSeconds(5), 0.5, false);
     ModelGuard patient = new ModelGuard(breakers, classifier, retry, Duration.ofSeconds(5), metrics,
         BreakersTest.SCHEDULER);
     Scripted model = new Scripted(rateLimited(Duration.ofSeconds(1)), answer("42"));

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
-import dev.agentloop.config.AgentLoopThreads;
+import dev.agentloop.async.AgentLoopThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

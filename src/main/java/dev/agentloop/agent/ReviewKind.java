@@ -1,12 +1,13 @@
-package dev.agentloop.review;
+package dev.agentloop.agent;
 
-import dev.agentloop.agent.ReactAgentProcess;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
  * The kinds of user tasks AgentLoop fills and reads. A user task is one of them when its extension
- * property {@value #PROPERTY} names the kind, e.g. {@code agentloop.review = plan}.
+ * property {@value #PROPERTY} names the kind, e.g. {@code agentloop.review = plan}. Part of what an
+ * agent diagram is, so here with the diagram's rules ({@link AgentDiagramRules}); package
+ * {@code review} implements one review per kind.
  */
 public enum ReviewKind {
   PLAN("plan"),

@@ -1,4 +1,4 @@
-package dev.agentloop.config;
+package dev.agentloop.async;
 
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;

@@ -1,0 +1,55 @@
+package dev.agentloop.config;
+
+import dev.agentloop.agent.AgentDefaults;
+import dev.agentloop.llm.LlmSettings;
+import dev.agentloop.resilience.ResilienceSettings;
+import dev.agentloop.security.ApiSettings;
+import dev.agentloop.security.SecuritySettings;
+import dev.agentloop.tool.ToolSettings;
+import dev.agentloop.worker.WorkerProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Hands each feature its own settings record out of the bound {@link AgentLoopProperties}, so that the
+ * features' configurations take {@code LlmSettings}, {@code ToolSettings} … and never import
+ * {@code config}: dependencies run from config to the features only.
+ */
+@Configuration(proxyBeanMethods = false)
+class FeatureSettings {
+
+  @Bean
+  ApiSettings agentLoopApiSettings(AgentLoopProperties properties) {
+    return properties.api();
+  }
+
+  @Bean
+  SecuritySettings agentLoopSecuritySettings(AgentLoopProperties properties) {
+    return properties.security();
+  }
+
+  @Bean
+  LlmSettings agentLoopLlmSettings(AgentLoopProperties properties) {
+    return properties.llm();
+  }
+
+  @Bean
+  WorkerProperties agentLoopWorkerProperties(AgentLoopProperties properties) {
+    return properties.worker();
+  }
+
+  @Bean
+  AgentDefaults agentLoopAgentDefaults(AgentLoopProperties properties) {
+    return properties.agent();
+  }
+
+  @Bean
+  ToolSettings agentLoopToolSettings(AgentLoopProperties properties) {
+    return properties.tools();
+  }
+
+  @Bean
+  ResilienceSettings agentLoopResilienceSettings(AgentLoopProperties properties) {
+    return properties.resilience();
+  }
+}

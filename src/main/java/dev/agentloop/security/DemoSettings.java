@@ -1,0 +1,9 @@
+package dev.agentloop.security;
+
+/**
+ * The demo setup of the stand-alone app ({@code agentloop.demo.*}, bound by package {@code config}):
+ * users {@code reviewer}, {@code operator} and {@code worker} (password = user id) in the AgentLoop
+ * groups, and the Camunda admin user in reviewers and operators. Off by default, so an application
+ * that embeds AgentLoop never gets known passwords.
+ */
+public record DemoSettings(boolean enabled) {}
