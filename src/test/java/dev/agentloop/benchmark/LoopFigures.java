@@ -50,6 +50,11 @@ abstract class LoopFigures {
     return true;
   }
 
+  /** Whether to measure the throughput of many short runs too, or only long runs. */
+  boolean shortRuns() {
+    return true;
+  }
+
   /** Figures of a peer measured in the same run, printed after ours; empty when there is none. */
   String peer() {
     return "";
@@ -66,9 +71,14 @@ abstract class LoopFigures {
     warmUp();
     StringBuilder report = new StringBuilder();
     if (longRuns()) {
-      report.append(loopAgainstBareLoop()).append("\n\n");
+      report.append(loopAgainstBareLoop());
     }
-    report.append(throughput());
+    if (longRuns() && shortRuns()) {
+      report.append("\n\n");
+    }
+    if (shortRuns()) {
+      report.append(throughput());
+    }
     String peer = peer();
     if (!peer.isEmpty()) {
       report.append("\n\n").append(peer);
@@ -84,8 +94,10 @@ abstract class LoopFigures {
         bareLoop(100);
       }
     }
-    throughputOf(200, i -> runs.start(LoopShapes.AGENT, "slow10: warm-up " + i));
-    throughputOf(200, i -> LoopShapes.startBare(engine, LoopShapes.BARE, ITERATIONS));
+    if (shortRuns()) {
+      throughputOf(200, i -> runs.start(LoopShapes.AGENT, "slow10: warm-up " + i));
+      throughputOf(200, i -> LoopShapes.startBare(engine, LoopShapes.BARE, ITERATIONS));
+    }
   }
 
   private String loopAgainstBareLoop() {
