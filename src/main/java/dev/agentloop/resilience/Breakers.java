@@ -1,5 +1,6 @@
 package dev.agentloop.resilience;
 
+import dev.agentloop.async.AsyncFailures;
 import dev.failsafe.CircuitBreaker;
 import java.time.Duration;
 import java.util.Comparator;
@@ -95,7 +96,7 @@ public class Breakers {
 
   /** Remembers the latest failed attempt of a target, so that a refusal can say what the breaker reacted to. */
   void noteFailure(Kind kind, String target, Throwable error) {
-    Throwable failure = ErrorClassifier.unwrap(error);
+    Throwable failure = AsyncFailures.unwrap(error);
     String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     lastFailures.put(name(kind, target), message.length() <= 300 ? message : message.substring(0, 300) + "…");
   }
