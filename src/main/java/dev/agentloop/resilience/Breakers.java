@@ -26,7 +26,7 @@ public class Breakers {
   private static final Logger LOG = LoggerFactory.getLogger(Breakers.class);
 
   /** What a breaker guards. */
-  public enum Kind {
+  enum Kind {
     TOOL, MCP, MODEL;
 
     public String value() {
@@ -47,7 +47,7 @@ public class Breakers {
   /**
    * @param toolOverrides settings of single tools by name, instead of {@code toolSettings}
    */
-  public Breakers(BreakerSettings toolSettings, Map<String, BreakerSettings> toolOverrides,
+  Breakers(BreakerSettings toolSettings, Map<String, BreakerSettings> toolOverrides,
       BreakerSettings modelSettings, ErrorClassifier classifier, ResilienceMetrics metrics) {
     this.toolSettings = Objects.requireNonNull(toolSettings, "toolSettings");
     this.toolOverrides = Map.copyOf(toolOverrides);
@@ -89,7 +89,7 @@ public class Breakers {
   }
 
   /** How long an open breaker still rejects calls; zero when it is not open or its delay has passed. */
-  public Duration remainingDelay(String name) {
+  Duration remainingDelay(String name) {
     Guarded guarded = byName.get(name);
     return guarded == null ? Duration.ZERO : guarded.breaker().getRemainingDelay();
   }
@@ -106,7 +106,7 @@ public class Breakers {
     return lastFailures.get(name(kind, target));
   }
 
-  public static String name(Kind kind, String target) {
+  static String name(Kind kind, String target) {
     return kind.value() + ":" + target;
   }
 

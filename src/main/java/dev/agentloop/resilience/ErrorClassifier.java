@@ -29,7 +29,7 @@ import java.util.regex.PatternSyntaxException;
  * ({@link AsyncFailures#unwrap}).
  * Thread-safe (immutable).
  */
-public class ErrorClassifier {
+class ErrorClassifier {
 
   private final List<Pattern> transientPatterns;
   private final List<Pattern> persistentPatterns;
@@ -38,13 +38,13 @@ public class ErrorClassifier {
   /**
    * @throws IllegalArgumentException naming the pattern when one is no valid regular expression
    */
-  public ErrorClassifier(List<String> transientPatterns, List<String> persistentPatterns, UnknownErrors unknownErrors) {
+  ErrorClassifier(List<String> transientPatterns, List<String> persistentPatterns, UnknownErrors unknownErrors) {
     this.transientPatterns = compile(transientPatterns, "transient-patterns");
     this.persistentPatterns = compile(persistentPatterns, "persistent-patterns");
     this.unknownErrors = Objects.requireNonNull(unknownErrors, "unknownErrors");
   }
 
-  public ErrorClass classify(Throwable error) {
+  ErrorClass classify(Throwable error) {
     Throwable failure = AsyncFailures.unwrap(error);
     String messages = messages(failure);
     if (persistentPatterns.stream().anyMatch(p -> p.matcher(messages).find())) {
@@ -61,7 +61,7 @@ public class ErrorClassifier {
   }
 
   /** Whether a call that failed with this error is made again: transient, or unknown when those count as transient. */
-  public boolean isRetryable(Throwable error) {
+  boolean isRetryable(Throwable error) {
     ErrorClass errorClass = classify(error);
     return errorClass == ErrorClass.TRANSIENT
         || errorClass == ErrorClass.UNKNOWN && unknownErrors == UnknownErrors.TRANSIENT;

@@ -28,7 +28,7 @@ public class Escapes {
 
   private final ResilienceMetrics metrics;
 
-  public Escapes(ResilienceMetrics metrics) {
+  Escapes(ResilienceMetrics metrics) {
     this.metrics = metrics;
   }
 

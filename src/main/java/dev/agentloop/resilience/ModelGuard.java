@@ -33,7 +33,7 @@ public class ModelGuard {
    *     (which names the endpoint) wins, and an adapter without one cannot hang a step
    * @param scheduler runs the attempts, retry delays and time-outs
    */
-  public ModelGuard(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, Duration timeout,
+  ModelGuard(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, Duration timeout,
       ResilienceMetrics metrics, ScheduledExecutorService scheduler) {
     this.breakers = breakers;
     this.classifier = classifier;
