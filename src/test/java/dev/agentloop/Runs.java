@@ -10,8 +10,13 @@ import dev.agentloop.trace.StepKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.task.Task;
 
-/** Waits for runs driven by the embedded worker; the bound is generous, it is not a timing assertion. */
+/**
+ * Waits for runs driven by the embedded worker, and for their user tasks; the bound is generous, it
+ * is not a timing assertion.
+ */
 public final class Runs {
 
   public static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -25,6 +30,12 @@ public final class Runs {
   public static RunView awaitView(AgentRuns runs, String runId, Predicate<RunView> condition) {
     return await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
         .until(() -> runs.view(runId), condition);
+  }
+
+  /** The run's user task with this definition key, once it is there. */
+  public static Task awaitTask(ProcessEngine engine, String runId, String taskKey) {
+    return await().atMost(PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(runId)
+        .taskDefinitionKey(taskKey).singleResult(), task -> task != null);
   }
 
   public static List<StepKind> kinds(List<Step> steps) {

@@ -12,13 +12,13 @@ import org.springframework.boot.actuate.health.Status;
  * node works, some tool or model endpoint does not). The description is shown without details, so
  * anonymous callers see which breakers are open and nothing else.
  */
-public class BreakerHealthIndicator implements HealthIndicator {
+class BreakerHealthIndicator implements HealthIndicator {
 
-  public static final String DEGRADED = "DEGRADED";
+  static final String DEGRADED = "DEGRADED";
 
   private final Breakers breakers;
 
-  public BreakerHealthIndicator(Breakers breakers) {
+  BreakerHealthIndicator(Breakers breakers) {
     this.breakers = breakers;
   }
 

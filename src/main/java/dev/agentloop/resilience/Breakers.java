@@ -1,5 +1,6 @@
 package dev.agentloop.resilience;
 
+import dev.agentloop.async.AsyncFailures;
 import dev.failsafe.CircuitBreaker;
 import java.time.Duration;
 import java.util.Comparator;
@@ -25,7 +26,7 @@ public class Breakers {
   private static final Logger LOG = LoggerFactory.getLogger(Breakers.class);
 
   /** What a breaker guards. */
-  public enum Kind {
+  enum Kind {
     TOOL, MCP, MODEL;
 
     public String value() {
@@ -46,7 +47,7 @@ public class Breakers {
   /**
    * @param toolOverrides settings of single tools by name, instead of {@code toolSettings}
    */
-  public Breakers(BreakerSettings toolSettings, Map<String, BreakerSettings> toolOverrides,
+  Breakers(BreakerSettings toolSettings, Map<String, BreakerSettings> toolOverrides,
       BreakerSettings modelSettings, ErrorClassifier classifier, ResilienceMetrics metrics) {
     this.toolSettings = Objects.requireNonNull(toolSettings, "toolSettings");
     this.toolOverrides = Map.copyOf(toolOverrides);
@@ -88,14 +89,14 @@ public class Breakers {
   }
 
   /** How long an open breaker still rejects calls; zero when it is not open or its delay has passed. */
-  public Duration remainingDelay(String name) {
+  Duration remainingDelay(String name) {
     Guarded guarded = byName.get(name);
     return guarded == null ? Duration.ZERO : guarded.breaker().getRemainingDelay();
   }
 
   /** Remembers the latest failed attempt of a target, so that a refusal can say what the breaker reacted to. */
   void noteFailure(Kind kind, String target, Throwable error) {
-    Throwable failure = ErrorClassifier.unwrap(error);
+    Throwable failure = AsyncFailures.unwrap(error);
     String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     lastFailures.put(name(kind, target), message.length() <= 300 ? message : message.substring(0, 300) + "…");
   }
@@ -105,7 +106,7 @@ public class Breakers {
     return lastFailures.get(name(kind, target));
   }
 
-  public static String name(Kind kind, String target) {
+  static String name(Kind kind, String target) {
     return kind.value() + ":" + target;
   }
 

@@ -1,7 +1,7 @@
 package dev.agentloop.resilience;
 
 /** What a failed call's error says about calling again. */
-public enum ErrorClass {
+enum ErrorClass {
   /** May pass when the same call is made again: time-outs, rate limits, 5xx, I/O. Retried. */
   TRANSIENT,
   /** Will fail again the same way: bad input, 4xx, a tool's own message for the model. Not retried. */
@@ -10,7 +10,7 @@ public enum ErrorClass {
   UNKNOWN;
 
   /** The tag value in metrics: {@code transient}, {@code persistent}, {@code unknown}. */
-  public String tag() {
+  String tag() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
 }

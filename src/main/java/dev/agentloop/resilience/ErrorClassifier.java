@@ -1,18 +1,16 @@
 package dev.agentloop.resilience;
 
 import com.fasterxml.jackson.core.JacksonException;
+import dev.agentloop.async.AsyncFailures;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.tool.ToolException;
 import dev.failsafe.CircuitBreakerOpenException;
-import dev.failsafe.FailsafeException;
 import dev.failsafe.TimeoutExceededException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -27,10 +25,11 @@ import java.util.regex.PatternSyntaxException;
  *       for the model), bad arguments, unreadable data and an open circuit breaker are persistent;
  *   <li>anything else is unknown, which counts as configured ({@code unknown-errors}).
  * </ol>
- * Wrappers ({@code CompletionException}, {@code ExecutionException}, Failsafe's) are looked through.
+ * Wrappers ({@code CompletionException}, {@code ExecutionException}, Failsafe's) are looked through
+ * ({@link AsyncFailures#unwrap}).
  * Thread-safe (immutable).
  */
-public class ErrorClassifier {
+class ErrorClassifier {
 
   private final List<Pattern> transientPatterns;
   private final List<Pattern> persistentPatterns;
@@ -39,14 +38,14 @@ public class ErrorClassifier {
   /**
    * @throws IllegalArgumentException naming the pattern when one is no valid regular expression
    */
-  public ErrorClassifier(List<String> transientPatterns, List<String> persistentPatterns, UnknownErrors unknownErrors) {
+  ErrorClassifier(List<String> transientPatterns, List<String> persistentPatterns, UnknownErrors unknownErrors) {
     this.transientPatterns = compile(transientPatterns, "transient-patterns");
     this.persistentPatterns = compile(persistentPatterns, "persistent-patterns");
     this.unknownErrors = Objects.requireNonNull(unknownErrors, "unknownErrors");
   }
 
-  public ErrorClass classify(Throwable error) {
-    Throwable failure = unwrap(error);
+  ErrorClass classify(Throwable error) {
+    Throwable failure = AsyncFailures.unwrap(error);
     String messages = messages(failure);
     if (persistentPatterns.stream().anyMatch(p -> p.matcher(messages).find())) {
       return ErrorClass.PERSISTENT;
@@ -62,21 +61,10 @@ public class ErrorClassifier {
   }
 
   /** Whether a call that failed with this error is made again: transient, or unknown when those count as transient. */
-  public boolean isRetryable(Throwable error) {
+  boolean isRetryable(Throwable error) {
     ErrorClass errorClass = classify(error);
     return errorClass == ErrorClass.TRANSIENT
         || errorClass == ErrorClass.UNKNOWN && unknownErrors == UnknownErrors.TRANSIENT;
-  }
-
-  /** The error itself, without the wrappers that asynchronous execution puts around it. */
-  public static Throwable unwrap(Throwable error) {
-    Throwable failure = error;
-    while (failure.getCause() != null && failure.getCause() != failure
-        && (failure instanceof CompletionException || failure instanceof ExecutionException
-            || failure.getClass() == FailsafeException.class)) {
-      failure = failure.getCause();
-    }
-    return failure;
   }
 
   static ErrorClass ofStatus(int status) {

@@ -1,5 +1,6 @@
 package dev.agentloop.resilience;
 
+import dev.agentloop.async.AsyncFailures;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -27,7 +28,7 @@ public class Escapes {
 
   private final ResilienceMetrics metrics;
 
-  public Escapes(ResilienceMetrics metrics) {
+  Escapes(ResilienceMetrics metrics) {
     this.metrics = metrics;
   }
 
@@ -59,7 +60,7 @@ public class Escapes {
    * @return empty when the failure is technical
    */
   public Optional<BpmnError> toBpmnError(Throwable failure, String source) {
-    if (!(ErrorClassifier.unwrap(failure) instanceof EscapeException escape)) {
+    if (!(AsyncFailures.unwrap(failure) instanceof EscapeException escape)) {
       return Optional.empty();
     }
     String code = errorCode(escape.reason());

@@ -5,12 +5,9 @@ import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolUnavailableException;
 import dev.failsafe.CircuitBreaker;
-import dev.failsafe.CircuitBreakerOpenException;
-import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,7 +27,7 @@ class GuardedToolCalls implements ToolCallGuard {
   private final ErrorClassifier classifier;
   private final RetrySettings retry;
   private final ResilienceMetrics metrics;
-  private final ScheduledExecutorService scheduler;
+  private final GuardedCalls calls;
   private final Map<String, RetryPolicy<String>> retries = new ConcurrentHashMap<>();
 
   GuardedToolCalls(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, ResilienceMetrics metrics,
@@ -39,7 +36,7 @@ class GuardedToolCalls implements ToolCallGuard {
     this.classifier = classifier;
     this.retry = retry;
     this.metrics = metrics;
-    this.scheduler = scheduler;
+    this.calls = new GuardedCalls(breakers, classifier, scheduler);
   }
 
   @Override
@@ -47,28 +44,7 @@ class GuardedToolCalls implements ToolCallGuard {
     Breakers.Kind kind = tool.mcpServer().isPresent() ? Breakers.Kind.MCP : Breakers.Kind.TOOL;
     String target = tool.mcpServer().orElse(tool.name());
     CircuitBreaker<String> breaker = kind == Breakers.Kind.MCP ? breakers.mcpServer(target) : breakers.tool(target);
-    long start = System.nanoTime();
-    Supplier<CompletionStage<String>> counted = () -> attempt.get().whenComplete((result, error) -> {
-      if (error != null && !(ErrorClassifier.unwrap(error) instanceof CircuitBreakerOpenException)) {
-        metrics.toolFailure(tool.name(), classifier.classify(error));
-        breakers.noteFailure(kind, target, error);
-      }
-    });
-    return Failsafe.with(retryPolicy(tool), breaker).with(scheduler).getStageAsync(counted::get).handle((result, error) -> {
-      Duration latency = Duration.ofNanos(System.nanoTime() - start);
-      if (error == null) {
-        metrics.toolCall(tool.name(), latency, Outcome.SUCCESS);
-        return result;
-      }
-      Throwable failure = ErrorClassifier.unwrap(error);
-      if (failure instanceof CircuitBreakerOpenException open) {
-        metrics.toolCall(tool.name(), latency, Outcome.REJECTED);
-        throw new CompletionException(unavailable(tool.name(), open.getCircuitBreaker().getRemainingDelay(),
-            breakers.lastFailure(kind, target)));
-      }
-      metrics.toolCall(tool.name(), latency, Outcome.FAILURE);
-      throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
-    });
+    return calls.call(calls.pipeline(retryPolicy(tool), breaker), new ToolCall(tool.name(), kind, target), attempt);
   }
 
   private RetryPolicy<String> retryPolicy(AgentTool tool) {
@@ -76,10 +52,45 @@ class GuardedToolCalls implements ToolCallGuard {
         ? RetryPolicies.transientErrors(retry, classifier) : RetryPolicies.noRetries());
   }
 
-  static ToolUnavailableException unavailable(String tool, Duration retryIn, String lastFailure) {
-    return new ToolUnavailableException("'" + tool + "' is unavailable: it failed too often lately"
-        + (lastFailure == null ? "" : " (last error: " + lastFailure + ")") + ", so AgentLoop does not call it for"
-        + " now (circuit breaker open; next try in about " + Math.max(1, retryIn.toSeconds()) + " s). Use another"
-        + " tool, or answer with what you have.");
+  /** One call of a tool, guarded by the tool's breaker or its MCP server's ({@code target}). */
+  private final class ToolCall implements GuardedCalls.Call<String> {
+
+    private final String tool;
+    private final Breakers.Kind kind;
+    private final String target;
+
+    ToolCall(String tool, Breakers.Kind kind, String target) {
+      this.tool = tool;
+      this.kind = kind;
+      this.target = target;
+    }
+
+    @Override
+    public Breakers.Kind kind() {
+      return kind;
+    }
+
+    @Override
+    public String target() {
+      return target;
+    }
+
+    @Override
+    public void attemptFailed(ErrorClass errorClass) {
+      metrics.toolFailure(tool, errorClass);
+    }
+
+    @Override
+    public void finished(String result, Outcome outcome, Duration latency) {
+      metrics.toolCall(tool, latency, outcome);
+    }
+
+    @Override
+    public Throwable refused(long openForSeconds, String lastFailure) {
+      return new ToolUnavailableException("'" + tool + "' is unavailable: " + GuardedCalls.FAILED_TOO_OFTEN
+          + (lastFailure == null ? "" : " (last error: " + lastFailure + ")") + ", so AgentLoop does not call it for"
+          + " now (circuit breaker open; next try in about " + openForSeconds + " s). Use another"
+          + " tool, or answer with what you have.");
+    }
   }
 }

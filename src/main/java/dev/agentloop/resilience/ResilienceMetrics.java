@@ -34,7 +34,7 @@ public class ResilienceMetrics {
     this.registry = Objects.requireNonNull(registry, "registry");
   }
 
-  public MeterRegistry registry() {
+  MeterRegistry registry() {
     return registry;
   }
 
@@ -83,7 +83,7 @@ public class ResilienceMetrics {
   }
 
   /** A run that left its agent loop for the agentStuck task. */
-  public void escape(String code, String source) {
+  void escape(String code, String source) {
     Counter.builder("agentloop.escapes").description("Runs that escaped their agent loop")
         .tags("code", code, "source", source).register(registry).increment();
   }

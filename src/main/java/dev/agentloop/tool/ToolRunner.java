@@ -1,6 +1,7 @@
 package dev.agentloop.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.async.AsyncFailures;
 import dev.agentloop.tool.ToolOutcome.FailureKind;
 import dev.failsafe.Failsafe;
 import dev.failsafe.Timeout;
@@ -8,7 +9,6 @@ import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
@@ -68,7 +68,7 @@ public class ToolRunner {
   }
 
   private ToolOutcome failure(String toolName, Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = AsyncFailures.unwrap(error);
     if (cause instanceof TimeoutExceededException) {
       return ToolOutcome.failure(FailureKind.TIMED_OUT,
           "'" + toolName + "' did not finish within " + readable(timeoutDuration));

@@ -1,5 +1,6 @@
 package dev.agentloop.worker;
 
+import dev.agentloop.async.AsyncFailures;
 import dev.agentloop.trace.StaleHeadException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -7,7 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 import org.camunda.bpm.engine.BadUserRequestException;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.OptimisticLockingException;
@@ -105,7 +105,7 @@ class TaskCompleter {
    * that an operator retries the incident), so that Cockpit shows it without the stack trace.
    */
   void fail(LockedExternalTask task, Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = AsyncFailures.unwrap(error);
     int remaining = task.getRetries() == null ? settings.retries() : Math.max(task.getRetries() - 1, 0);
     int failures = settings.retries() - remaining;
     Duration backoff = settings.backoffAfter(failures);

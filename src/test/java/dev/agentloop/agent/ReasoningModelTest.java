@@ -1,7 +1,6 @@
 package dev.agentloop.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,7 +72,7 @@ class ReasoningModelTest {
     String run = runs.start(TestAgent.REVIEWED, "reasoning: what is 17 * 23?");
 
     // then the plan a reviewer sees is the plan alone, its reasoning kept beside it
-    Task planReview = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+    Task planReview = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
     assertThat(local(planReview, "plan")).isEqualTo("Multiply 17 by 23\nAnswer with the product");
     Step plan = step(run, StepKind.PLAN);
     assertThat(plan.json().path("steps").toString()).doesNotContain("SECRET");
@@ -81,7 +80,7 @@ class ReasoningModelTest {
     complete(planReview, Map.of("decision", "accept"));
 
     // then the answer a reviewer accepts is the answer alone, and so are the steps shown with it
-    Task answerReview = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Task answerReview = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(local(answerReview, "answer")).isEqualTo("17 * 23 = 391");
     assertThat(local(answerReview, "steps")).doesNotContain("SECRET");
     complete(answerReview, Map.of("decision", "accept"));
@@ -152,11 +151,6 @@ class ReasoningModelTest {
   }
 
   // ---- helpers -----------------------------------------------------------------------------------
-
-  private Task awaitTask(String run, String key) {
-    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
-        .taskDefinitionKey(key).singleResult(), task -> task != null);
-  }
 
   private void complete(Task task, Map<String, Object> fields) {
     engine.getIdentityService().setAuthentication("ann", List.of(AgentLoopGroups.REVIEWERS));

@@ -23,7 +23,6 @@ import java.util.List;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.Job;
-import org.camunda.bpm.engine.task.Task;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -85,7 +84,7 @@ class SupportTriageAgentTest {
   void should_refuse_a_tool_outside_the_triage_agents_own_subset() {
     String run = start("triage-off-limits: How much is twice 49.90?");
 
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
 
     String refusal = steps(run, OBSERVATION).get(0).text("error");
     assertThat(refusal).startsWith("there is no tool named 'calculator' for this agent; available tools: ");
@@ -97,7 +96,7 @@ class SupportTriageAgentTest {
   void should_wait_for_a_colleague_as_long_as_the_diagram_says_and_then_go_on_without_an_answer() {
     // given
     String run = start("triage: " + TICKET);
-    awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    Runs.awaitTask(engine, run, ReactAgentProcess.ASK_HUMAN);
     Job timer = engine.getManagementService().createJobQuery().processInstanceId(run).timers()
         .activityId(ReactAgentProcess.NO_ANSWER).singleResult();
 
@@ -110,7 +109,7 @@ class SupportTriageAgentTest {
     engine.getManagementService().executeJob(timer.getId());
 
     // then the agent is told so and drafts its reply, which waits for review
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(steps(run, OBSERVATION).get(1).text("error")).isEqualTo("no answer within PT4H; continue without it");
     assertThat(kinds(run)).doesNotContain(HUMAN_INPUT).endsWith(FINAL_ANSWER);
   }
@@ -119,11 +118,6 @@ class SupportTriageAgentTest {
 
   private String start(String ticket) {
     return runs.start(KEY, ticket);
-  }
-
-  private Task awaitTask(String run, String key) {
-    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
-        .taskDefinitionKey(key).singleResult(), task -> task != null);
   }
 
   private static JsonNode awaitTask(ApiClient client, String run, String key) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonParseException;
+import dev.agentloop.async.AsyncFailures;
 import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.tool.ToolException;
@@ -95,7 +96,7 @@ class ErrorClassifierTest {
   void should_look_through_the_wrappers_of_asynchronous_execution() {
     IOException cause = new IOException("reset");
     Throwable wrapped = new CompletionException(new ExecutionException(new FailsafeException(cause)));
-    assertThat(ErrorClassifier.unwrap(wrapped)).isSameAs(cause);
+    assertThat(AsyncFailures.unwrap(wrapped)).isSameAs(cause);
     assertThat(classifier.classify(new CompletionException(new ToolException("bad")))).isEqualTo(PERSISTENT);
   }
 

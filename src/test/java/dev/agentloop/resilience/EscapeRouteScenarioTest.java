@@ -8,7 +8,6 @@ import static dev.agentloop.trace.StepKind.PLAN;
 import static dev.agentloop.trace.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
@@ -257,7 +256,7 @@ class EscapeRouteScenarioTest {
   void should_leave_the_loop_when_its_run_time_is_used_up_and_close_the_call_that_waited() {
     // given a run that waits for a person's answer
     String run = start(TestAgent.KEY, "ask-human: slow colleague");
-    awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    Runs.awaitTask(engine, run, ReactAgentProcess.ASK_HUMAN);
     Job budget = runTimer(run);
     assertThat(budget.getDuedate()).isAfter(new Date(ClockUtil.getCurrentTime().getTime() + 47 * 3_600_000L));
 
@@ -279,7 +278,7 @@ class EscapeRouteScenarioTest {
 
     // when the person asks again, the question goes to a person again, with a new run-time timer
     complete(stuck, Map.of("decision", "retry"));
-    awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    Runs.awaitTask(engine, run, ReactAgentProcess.ASK_HUMAN);
     assertThat(runTimer(run).getDuedate()).isAfter(budget.getDuedate());
   }
 
@@ -316,12 +315,7 @@ class EscapeRouteScenarioTest {
   }
 
   private Task awaitStuck(String run) {
-    return awaitTask(run, ReactAgentProcess.AGENT_STUCK);
-  }
-
-  private Task awaitTask(String run, String key) {
-    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
-        .taskDefinitionKey(key).singleResult(), task -> task != null);
+    return Runs.awaitTask(engine, run, ReactAgentProcess.AGENT_STUCK);
   }
 
   private Job runTimer(String run) {

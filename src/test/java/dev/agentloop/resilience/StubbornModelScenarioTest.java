@@ -209,7 +209,7 @@ class StubbornModelScenarioTest {
   void should_refuse_an_approval_whose_arguments_were_changed_and_run_them_only_as_an_edit() {
     int sentBefore = TestTools.SENT.get();
     String run = start(TestAgent.KEY, "approve: changed my mind about the address");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
 
     // when the approver changes the address but leaves the decision on approve
     Map<String, Object> changed = Map.of("decision1", "approve",
@@ -230,7 +230,7 @@ class StubbornModelScenarioTest {
   @Test
   void should_show_the_steps_that_led_to_the_calls_and_say_what_they_change() {
     String run = start(TestAgent.KEY, "approve: show me");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
 
     assertThat(local(approval, "sideEffects")).isEqualTo("Calls of send_email change something outside AgentLoop.");
     assertThat(local(approval, "steps")).contains("THOUGHT (model): I send the mail and compute.")
@@ -242,7 +242,7 @@ class StubbornModelScenarioTest {
   @Test
   void should_not_say_that_calls_change_something_when_their_tool_declares_no_side_effects() {
     String run = start(TestAgent.KEY, "audited: look it up");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
 
     assertThat(local(approval, "tool1")).isEqualTo(TestTools.AUDITED);
     assertThat(local(approval, "sideEffects")).isEmpty();
@@ -257,17 +257,12 @@ class StubbornModelScenarioTest {
   }
 
   private Task awaitStuck(String run) {
-    return awaitTask(run, ReactAgentProcess.AGENT_STUCK);
+    return Runs.awaitTask(engine, run, ReactAgentProcess.AGENT_STUCK);
   }
 
   private Task stuckTask(String run) {
     return engine.getTaskService().createTaskQuery().processInstanceId(run)
         .taskDefinitionKey(ReactAgentProcess.AGENT_STUCK).singleResult();
-  }
-
-  private Task awaitTask(String run, String key) {
-    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
-        .taskDefinitionKey(key).singleResult(), task -> task != null);
   }
 
   private void complete(Task task, Map<String, Object> fields) {

@@ -163,7 +163,7 @@ class ResumeScenarioTest {
       assertThat(effect.result()).isEqualTo(observation.text("result"));
     });
     // ... and the repeated call waits for a person although log_event needs no approval otherwise
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
     assertThat(TestTools.LOGGED.get()).isEqualTo(logged);
     assertThat(active(run).get(2).json().get("repeats").asInt()).isEqualTo(observation.stepNo());
     engine.getTaskService().complete(approval.getId());
@@ -259,7 +259,7 @@ class ResumeScenarioTest {
     // and a run that waits for approval has no answer to regenerate
     String waiting = startWaitingForReview("side-effect: no answer yet");
     resume.edit(edit(waiting, 3, "{\"arguments\": {}}", "again"));
-    awaitTask(waiting, ReactAgentProcess.APPROVE_ACTION);
+    Runs.awaitTask(engine, waiting, ReactAgentProcess.APPROVE_ACTION);
     assertThatThrownBy(() -> resume.regenerate(waiting, "olga", null))
         .isInstanceOf(ResumeConflictException.class).hasMessageContaining("no final answer");
   }
@@ -296,7 +296,7 @@ class ResumeScenarioTest {
     // given a run waiting for approval of a repeated side effect
     String run = startWaitingForReview("side-effect: stop me");
     resume.edit(edit(run, 3, "{\"arguments\": {}}", "again"));
-    awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
 
     // when
     resume.stop(run, "not needed any more", "olga");
@@ -318,7 +318,7 @@ class ResumeScenarioTest {
   void should_offer_the_steps_in_answer_review_and_continue_from_an_edited_thought() {
     // given
     String run = startWaitingForReview("multi-step: edit in the form");
-    Task review = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat((String) engine.getTaskService().getVariableLocal(review.getId(), "steps"))
         .startsWith("#1 PLAN (model): Compute the product | Add the days of a leap year\n#2 THOUGHT (model): First")
         .contains("#4 OBSERVATION (calculator): 391").doesNotContain("FINAL_ANSWER");
@@ -340,7 +340,7 @@ class ResumeScenarioTest {
   void should_keep_the_review_open_when_the_edit_in_the_form_cannot_be_used() {
     // given
     String run = startWaitingForReview("multi-step: bad edit in the form");
-    Task review = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     int steps = store.allSteps(run).size();
 
     // then
@@ -381,11 +381,6 @@ class ResumeScenarioTest {
     await().atMost(Runs.PATIENCE).until(() ->
         store.allSteps(run).stream().filter(step -> step.kind() == StepKind.FINAL_ANSWER).count() == answers
             && runs.view(run).waitingFor().contains(ReactAgentProcess.REVIEW_ANSWER));
-  }
-
-  private Task awaitTask(String run, String taskKey) {
-    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
-        .taskDefinitionKey(taskKey).singleResult(), task -> task != null);
   }
 
   private StepEdit edit(String run, int step, String content, String reason) {

@@ -8,7 +8,6 @@ import static dev.agentloop.trace.StepKind.PLAN;
 import static dev.agentloop.trace.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -59,7 +58,7 @@ class ReviewScenarioTest {
   void should_show_the_plan_for_review_and_continue_with_it_when_accepted() {
     // given
     String run = start("review-plan: what is it?");
-    Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
 
     // then the form has the plan, one step per line, a default decision and the revisions left
     assertThat(local(review, "plan")).isEqualTo("Look it up\nAnswer");
@@ -71,7 +70,7 @@ class ReviewScenarioTest {
     complete(review, "ann", Map.of("decision", "accept"));
 
     // then the unedited plan is not written again, and the answer waits for review
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(kinds(run)).containsExactly(PLAN, FINAL_ANSWER);
   }
 
@@ -79,13 +78,13 @@ class ReviewScenarioTest {
   void should_write_an_edited_plan_as_a_step_of_the_reviewer() {
     // given
     String run = start("review-plan: edit it");
-    Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
 
     // when
     complete(review, "ann", Map.of("decision", "accept", "plan", "1. Look it up twice\n  \n- Answer\n"));
 
     // then list markers and blank lines are dropped, the edited plan is on the path and the model's plan stays before it
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     List<Step> trace = runs.trace(run, false);
     assertThat(Runs.kinds(trace)).containsExactly(PLAN, PLAN, FINAL_ANSWER);
     assertThat(trace.get(1).author()).isEqualTo("ann");
@@ -100,13 +99,13 @@ class ReviewScenarioTest {
 
     // when the reviewer sends the plan back three times (two revisions are allowed)
     for (int i = 1; i <= 3; i++) {
-      Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+      Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
       assertThat(local(review, "revisionsLeft")).isEqualTo(Math.max(0, 3 - i));
       complete(review, "ann", Map.of("decision", "revise", "feedback", "more detail, please (" + i + ")"));
     }
 
     // then the planner planned three times with the feedback, and the third revision accepted the plan
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     List<Step> trace = runs.trace(run, false);
     assertThat(Runs.kinds(trace)).containsExactly(PLAN, HUMAN_INPUT, PLAN, HUMAN_INPUT, PLAN, FINAL_ANSWER);
     assertThat(trace.get(1).text("text")).isEqualTo("more detail, please (1)");
@@ -117,7 +116,8 @@ class ReviewScenarioTest {
   @Test
   void should_end_the_run_rejected_with_the_reviewers_reason() {
     String run = start("review-plan: reject it");
-    complete(awaitTask(run, ReactAgentProcess.REVIEW_PLAN), "ann", Map.of("decision", "reject", "feedback", "off topic"));
+    complete(Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN), "ann",
+        Map.of("decision", "reject", "feedback", "off topic"));
 
     RunView view = Runs.awaitStatus(runs, run, RunStatus.REJECTED);
     assertThat(view.statusReason()).isEqualTo("off topic");
@@ -128,7 +128,7 @@ class ReviewScenarioTest {
   void should_refuse_what_the_plan_review_cannot_use_and_keep_the_task() {
     // given
     String run = start("review-plan: bad input");
-    Task review = awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
 
     // then each bad submission is refused with a message, and nothing is written
     assertRefused(review, Map.of("decision", "maybe"), "'maybe' is not a decision of this task; choose one of accept, revise, reject");
@@ -147,7 +147,7 @@ class ReviewScenarioTest {
   void should_give_the_agent_a_persons_answers_as_the_observation_of_its_question() {
     // given
     String run = startAccepted("ask-human: where do I live?");
-    Task question = awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    Task question = Runs.awaitTask(engine, run, ReactAgentProcess.ASK_HUMAN);
     assertThat(local(question, "question1")).isEqualTo("What is your name?");
     assertThat(local(question, "question2")).isEqualTo("Which city do you live in?");
     assertThat(local(question, "question3")).isNull();
@@ -156,7 +156,7 @@ class ReviewScenarioTest {
     complete(question, "bob", Map.of("answer1", "Bob", "answer2", ""));
 
     // then
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     Step observation = step(run, OBSERVATION);
     assertThat(observation.author()).isEqualTo("bob");
     assertThat(observation.text("tool")).isEqualTo("ask_human");
@@ -169,7 +169,7 @@ class ReviewScenarioTest {
   void should_tell_the_agent_nobody_answered_when_the_timer_fires_and_refuse_a_late_answer() {
     // given
     String run = startAccepted("ask-human: silence");
-    Task question = awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    Task question = Runs.awaitTask(engine, run, ReactAgentProcess.ASK_HUMAN);
     Job timer = engine.getManagementService().createJobQuery().processInstanceId(run).timers()
         .activityId(ReactAgentProcess.NO_ANSWER).singleResult();
     assertThat(timer.getDuedate()).isAfter(new Date(ClockUtil.getCurrentTime().getTime() + 23 * 3_600_000L));
@@ -179,7 +179,7 @@ class ReviewScenarioTest {
     engine.getManagementService().executeJob(timer.getId());
 
     // then the agent goes on with the silence as its observation, and a late answer finds no task
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(step(run, OBSERVATION).text("error")).isEqualTo("no answer within PT24H; continue without it");
     assertThatThrownBy(() -> reviewTasks.complete(run, question.getId(), Map.of()))
         .isInstanceOf(NotFoundException.class).hasMessageContaining("has no open task " + question.getId());
@@ -188,7 +188,7 @@ class ReviewScenarioTest {
   @Test
   void should_refuse_a_submission_with_no_answer_at_all() {
     String run = startAccepted("ask-human: empty");
-    Task question = awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    Task question = Runs.awaitTask(engine, run, ReactAgentProcess.ASK_HUMAN);
 
     assertRefused(question, Map.of(), "answer at least one of the questions");
   }
@@ -196,7 +196,7 @@ class ReviewScenarioTest {
   @Test
   void should_run_the_other_calls_and_tell_the_agent_to_ask_alone_when_ask_human_comes_with_them() {
     String run = startAccepted("mixed-ask: both");
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
 
     List<Step> observations = runs.trace(run, false).stream().filter(s -> s.kind() == OBSERVATION).toList();
     assertThat(observations.get(0).text("error")).contains("ask_human must be the only tool call of a turn");
@@ -210,7 +210,7 @@ class ReviewScenarioTest {
     // given
     int sentBefore = TestTools.SENT.get();
     String run = startAccepted("approve: send it");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
 
     // then only the side-effecting call waits, with its arguments as JSON
     assertThat(local(approval, "tool1")).isEqualTo("send_email");
@@ -223,7 +223,7 @@ class ReviewScenarioTest {
     complete(approval, "carl", Map.of("decision1", "approve"));
 
     // then both calls ran, the approval is the approver's step
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(kinds(run)).containsExactly(PLAN, THOUGHT, ACTION, ACTION, HUMAN_INPUT, OBSERVATION, OBSERVATION, FINAL_ANSWER);
     assertThat(step(run, HUMAN_INPUT).author()).isEqualTo("carl");
     assertThat(step(run, OBSERVATION).text("result")).startsWith("sent to ann@example.com");
@@ -233,18 +233,18 @@ class ReviewScenarioTest {
   @Test
   void should_run_a_call_with_the_arguments_the_approver_edited() {
     String run = startAccepted("approve: edit it");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
 
     complete(approval, "carl", edited("edit", "{\"to\": \"bea@example.com\", \"subject\": \"Hello\"}", ""));
 
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(step(run, OBSERVATION).text("result")).startsWith("sent to bea@example.com");
   }
 
   @Test
   void should_refuse_edited_arguments_that_break_the_schema_and_keep_the_task() {
     String run = startAccepted("approve: break it");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
 
     assertRefused(approval, edited("edit", "{\"to\": \"nobody\"}", ""),
         "arguments for 'send_email' do not match its schema");
@@ -259,11 +259,11 @@ class ReviewScenarioTest {
   void should_observe_a_rejected_call_as_rejected_without_running_it() {
     int sentBefore = TestTools.SENT.get();
     String run = startAccepted("approve: reject it");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
 
     complete(approval, "carl", edited("reject", "{}", "not before Monday"));
 
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     Step rejected = step(run, OBSERVATION);
     assertThat(rejected.text("error")).isEqualTo("not run, rejected by carl: not before Monday");
     assertThat(rejected.author()).isEqualTo("carl");
@@ -275,13 +275,13 @@ class ReviewScenarioTest {
   void should_reject_calls_beyond_what_the_form_holds_instead_of_running_them_unapproved() {
     int sentBefore = TestTools.SENT.get();
     String run = startAccepted("approve-many: six mails");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
     assertThat(local(approval, "tool5")).isEqualTo("send_email");
     assertThat(local(approval, "tool6")).isNull();
 
     complete(approval, "carl", Map.of());
 
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(TestTools.SENT.get()).isEqualTo(sentBefore + 5);
     assertThat(runs.trace(run, false)).filteredOn(s -> s.kind() == OBSERVATION).last()
         .satisfies(last -> assertThat(last.text("error")).contains("a person approves at most 5 calls at a time"));
@@ -296,11 +296,11 @@ class ReviewScenarioTest {
 
     // when the reviewer regenerates twice and accepts the third answer
     for (String answer : List.of("first answer", "second answer")) {
-      Task review = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+      Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
       assertThat(local(review, "answer")).isEqualTo(answer);
       complete(review, "dora", Map.of("decision", "regenerate"));
     }
-    Task last = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Task last = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     complete(last, "dora", Map.of("decision", "accept"));
 
     // then
@@ -319,9 +319,10 @@ class ReviewScenarioTest {
   @Test
   void should_continue_with_the_reviewers_feedback() {
     String run = startAccepted("feedback: please");
-    complete(awaitTask(run, ReactAgentProcess.REVIEW_ANSWER), "dora", Map.of("decision", "feedback", "feedback", "add the source"));
+    complete(Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER), "dora",
+        Map.of("decision", "feedback", "feedback", "add the source"));
 
-    Task second = awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Task second = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(local(second, "answer")).isEqualTo("improved answer");
     assertThat(kinds(run)).containsExactly(PLAN, FINAL_ANSWER, HUMAN_INPUT, FINAL_ANSWER);
     assertThat(step(run, HUMAN_INPUT).text("text")).isEqualTo("add the source");
@@ -330,7 +331,7 @@ class ReviewScenarioTest {
   @Test
   void should_refuse_feedback_without_text() {
     String run = startAccepted("feedback: empty");
-    assertRefused(awaitTask(run, ReactAgentProcess.REVIEW_ANSWER), Map.of("decision", "feedback"),
+    assertRefused(Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER), Map.of("decision", "feedback"),
         "write the feedback the agent should continue with");
   }
 
@@ -343,13 +344,8 @@ class ReviewScenarioTest {
   /** Starts a run and accepts its plan, for tests about what comes after. */
   private String startAccepted(String question) {
     String run = start(question);
-    complete(awaitTask(run, ReactAgentProcess.REVIEW_PLAN), "ann", Map.of("decision", "accept"));
+    complete(Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN), "ann", Map.of("decision", "accept"));
     return run;
-  }
-
-  private Task awaitTask(String run, String key) {
-    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
-        .taskDefinitionKey(key).singleResult(), task -> task != null);
   }
 
   private void complete(Task task, String user, Map<String, Object> fields) {

@@ -226,13 +226,13 @@ class McpToolsScenarioTest {
   void should_wait_for_approval_before_a_destructive_tool_and_gate_it_again_when_edited_after_the_run() throws IOException {
     // given a run whose model writes a file with a destructive tool
     String run = runs.start(TestAgent.ANSWER_REVIEWED, "mcp-write: a note");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
     assertThat(local(approval, "tool1")).isEqualTo("files__write_file");
     assertThat(folder.resolve("note.txt")).doesNotExist();
 
     // when a person approves it, it runs, and the run waits with its answer
     complete(approval, "carl", Map.of("decision1", "approve"));
-    awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(folder.resolve("note.txt")).hasContent("first");
     Step write = steps(run, StepKind.ACTION).get(0);
     assertThat(steps(run, OBSERVATION).get(1).text("result")).isEqualTo("first");
@@ -245,7 +245,7 @@ class McpToolsScenarioTest {
     // then the edit lists the write that happened, and the new call waits for a person again
     assertThat(result.sideEffects()).singleElement().satisfies(effect -> assertThat(effect.tool())
         .isEqualTo("files__write_file"));
-    Task again = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task again = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
     assertThat(folder.resolve("note.txt")).hasContent("first");
     complete(again, "carl", Map.of("decision1", "approve"));
     await().atMost(Runs.PATIENCE).until(() -> Files.readString(folder.resolve("note.txt")).equals("second"));
@@ -255,7 +255,7 @@ class McpToolsScenarioTest {
   void should_escape_when_the_http_server_dies_mid_run_and_recover_when_it_is_back() throws Exception {
     // given a run that used the HTTP server and waits for a person's approval
     String run = runs.start(TestAgent.KEY, "mcp-down: echo, pause, echo");
-    Task approval = awaitTask(run, ReactAgentProcess.APPROVE_ACTION);
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
     assertThat(steps(run, OBSERVATION).get(0).text("result")).isEqualTo("Echo: before");
 
     // when the server dies while the run waits, and the run goes on
@@ -263,7 +263,7 @@ class McpToolsScenarioTest {
     complete(approval, "carl", Map.of("decision1", "approve"));
 
     // then its calls fail, the server's breaker opens, and the run escapes to agentStuck
-    Task stuck = awaitTask(run, ReactAgentProcess.AGENT_STUCK);
+    Task stuck = Runs.awaitTask(engine, run, ReactAgentProcess.AGENT_STUCK);
     assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.ESCAPE_CODE.name()))
         .isEqualTo(Escapes.TOOL_UNAVAILABLE);
     List<Step> failed = steps(run, OBSERVATION).subList(2, steps(run, OBSERVATION).size());
@@ -320,11 +320,6 @@ class McpToolsScenarioTest {
 
   private List<Step> steps(String run, StepKind kind) {
     return runs.trace(run, false).stream().filter(step -> step.kind() == kind).toList();
-  }
-
-  private Task awaitTask(String run, String key) {
-    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
-        .taskDefinitionKey(key).singleResult(), task -> task != null);
   }
 
   private void complete(Task task, String user, Map<String, Object> fields) {

@@ -1,0 +1,93 @@
+package dev.agentloop;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The packages of the library depend on each other in one direction, as STYLE.md writes it down:
+ * web → review → resume → security → agent → resilience / worker → llm / tool / trace → async, with
+ * {@code config} on top (it wires and binds everything, and nothing imports it) and {@code cockpit}
+ * on its own (Camunda finds it through its plugin SPI). Packages on one line are peers that do not
+ * know each other. A new import against the direction fails the build here, naming the classes.
+ * (Rules as methods, not fields: Surefire's {@code -Dtest=ArchitectureTest} selects methods only.)
+ */
+@AnalyzeClasses(packages = "dev.agentloop", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+  private static final String AGENTLOOP = "dev.agentloop.";
+
+  private static final ArchRule NO_PACKAGE_IMPORTS_A_PACKAGE_THAT_IMPORTS_IT_BACK =
+      slices().matching("dev.agentloop.(*)..").should().beFreeOfCycles();
+
+  @ArchTest
+  static void no_package_imports_a_package_that_imports_it_back(JavaClasses classes) {
+    NO_PACKAGE_IMPORTS_A_PACKAGE_THAT_IMPORTS_IT_BACK.check(classes);
+  }
+
+  private static final ArchRule CONFIG_IS_IMPORTED_BY_NO_OTHER_PACKAGE = noClasses()
+      .that().resideInAPackage(AGENTLOOP + "*..").and().resideOutsideOfPackage(AGENTLOOP + "config..")
+      .should().dependOnClassesThat().resideInAPackage(AGENTLOOP + "config..")
+      .because("config binds the properties into each feature's own settings record and hands it over;"
+          + " features own their settings");
+
+  @ArchTest
+  static void config_is_imported_by_no_other_package(JavaClasses classes) {
+    CONFIG_IS_IMPORTED_BY_NO_OTHER_PACKAGE.check(classes);
+  }
+
+  private static final ArchRule THE_COCKPIT_PLUGIN_STANDS_ALONE = noClasses()
+      .that().resideInAPackage(AGENTLOOP + "cockpit..")
+      .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "agent..", AGENTLOOP + "async..",
+          AGENTLOOP + "config..", AGENTLOOP + "llm..", AGENTLOOP + "resilience..", AGENTLOOP + "resume..",
+          AGENTLOOP + "review..", AGENTLOOP + "security..", AGENTLOOP + "tool..", AGENTLOOP + "trace..",
+          AGENTLOOP + "web..", AGENTLOOP + "worker..");
+
+  @ArchTest
+  static void the_cockpit_plugin_stands_alone(JavaClasses classes) {
+    THE_COCKPIT_PLUGIN_STANDS_ALONE.check(classes);
+  }
+
+  private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layeredArchitecture().consideringOnlyDependenciesInLayers()
+      .layer("config").definedBy(AGENTLOOP + "config..")
+      .layer("web").definedBy(AGENTLOOP + "web..")
+      .layer("review").definedBy(AGENTLOOP + "review..")
+      .layer("resume").definedBy(AGENTLOOP + "resume..")
+      .layer("security").definedBy(AGENTLOOP + "security..")
+      .layer("agent").definedBy(AGENTLOOP + "agent..")
+      .layer("resilience").definedBy(AGENTLOOP + "resilience..")
+      .layer("worker").definedBy(AGENTLOOP + "worker..")
+      .layer("llm").definedBy(AGENTLOOP + "llm..")
+      .layer("tool").definedBy(AGENTLOOP + "tool..")
+      .layer("trace").definedBy(AGENTLOOP + "trace..")
+      .layer("async").definedBy(AGENTLOOP + "async..")
+      .layer("cockpit").definedBy(AGENTLOOP + "cockpit..")
+      .whereLayer("config").mayNotBeAccessedByAnyLayer()
+      .whereLayer("cockpit").mayNotBeAccessedByAnyLayer()
+      .whereLayer("web").mayOnlyBeAccessedByLayers("config")
+      .whereLayer("review").mayOnlyBeAccessedByLayers("config", "web")
+      .whereLayer("resume").mayOnlyBeAccessedByLayers("config", "web", "review")
+      .whereLayer("security").mayOnlyBeAccessedByLayers("config", "web", "review", "resume")
+      .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security")
+      .whereLayer("resilience").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
+      .whereLayer("worker").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
+      .whereLayer("llm").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+          "resilience", "worker")
+      .whereLayer("tool").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+          "resilience", "worker")
+      .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+          "resilience", "worker")
+      .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+          "resilience", "worker", "llm", "tool", "trace");
+
+  @ArchTest
+  static void dependencies_run_one_way(JavaClasses classes) {
+    DEPENDENCIES_RUN_ONE_WAY.check(classes);
+  }
+}
