@@ -1,5 +1,6 @@
 package dev.agentloop;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -13,8 +14,9 @@ import com.tngtech.archunit.lang.ArchRule;
 /**
  * The packages of the library depend on each other in one direction, as STYLE.md writes it down:
  * web → review → resume → security → agent → resilience / worker → llm / tool / trace → async, with
- * {@code config} on top (it wires and binds everything, and nothing imports it) and {@code cockpit}
- * on its own (Camunda finds it through its plugin SPI). Packages on one line are peers that do not
+ * {@code config} on top (it wires and binds everything, and nothing imports it), {@code history}
+ * below it alone (the engine plugin installs it), and {@code cockpit} on its own (Camunda finds it
+ * through its plugin SPI). A new package must be given its place here. Packages on one line are peers that do not
  * know each other. A new import against the direction fails the build here, naming the classes.
  * (Rules as methods, not fields: Surefire's {@code -Dtest=ArchitectureTest} selects methods only.)
  */
@@ -47,7 +49,20 @@ class ArchitectureTest {
       .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "agent..", AGENTLOOP + "async..",
           AGENTLOOP + "config..", AGENTLOOP + "llm..", AGENTLOOP + "resilience..", AGENTLOOP + "resume..",
           AGENTLOOP + "review..", AGENTLOOP + "security..", AGENTLOOP + "tool..", AGENTLOOP + "trace..",
-          AGENTLOOP + "web..", AGENTLOOP + "worker..");
+          AGENTLOOP + "web..", AGENTLOOP + "worker..", AGENTLOOP + "history..");
+
+  private static final ArchRule EVERY_PACKAGE_HAS_ITS_PLACE = classes()
+      .that().resideInAPackage(AGENTLOOP + "*..")
+      .should().resideInAnyPackage(AGENTLOOP + "config..", AGENTLOOP + "web..", AGENTLOOP + "review..",
+          AGENTLOOP + "resume..", AGENTLOOP + "security..", AGENTLOOP + "agent..", AGENTLOOP + "resilience..",
+          AGENTLOOP + "worker..", AGENTLOOP + "llm..", AGENTLOOP + "tool..", AGENTLOOP + "trace..",
+          AGENTLOOP + "history..", AGENTLOOP + "async..", AGENTLOOP + "cockpit..")
+      .because("the layers below only judge the packages they name: a new one is placed in them first");
+
+  @ArchTest
+  static void every_package_has_its_place(JavaClasses classes) {
+    EVERY_PACKAGE_HAS_ITS_PLACE.check(classes);
+  }
 
   @ArchTest
   static void the_cockpit_plugin_stands_alone(JavaClasses classes) {
@@ -67,9 +82,11 @@ class ArchitectureTest {
       .layer("tool").definedBy(AGENTLOOP + "tool..")
       .layer("trace").definedBy(AGENTLOOP + "trace..")
       .layer("async").definedBy(AGENTLOOP + "async..")
+      .layer("history").definedBy(AGENTLOOP + "history..")
       .layer("cockpit").definedBy(AGENTLOOP + "cockpit..")
       .whereLayer("config").mayNotBeAccessedByAnyLayer()
       .whereLayer("cockpit").mayNotBeAccessedByAnyLayer()
+      .whereLayer("history").mayOnlyBeAccessedByLayers("config")
       .whereLayer("web").mayOnlyBeAccessedByLayers("config")
       .whereLayer("review").mayOnlyBeAccessedByLayers("config", "web")
       .whereLayer("resume").mayOnlyBeAccessedByLayers("config", "web", "review")
