@@ -11,7 +11,7 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * would go past a budget or call a tool that was reported unavailable before. The diagram then
  * goes to {@code callRemoteTool} when calls of remote tools wait, else to think.
  */
-class ActHandler implements TopicHandler {
+class ActHandler implements TopicHandler<LoopState> {
 
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
@@ -31,7 +31,7 @@ class ActHandler implements TopicHandler {
   }
 
   @Override
-  public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
+  public CompletionStage<TaskResult<LoopState>> handle(LockedExternalTask task, LoopState carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     return calls.run(state, settings).thenApply(acted -> acted.escape() == null

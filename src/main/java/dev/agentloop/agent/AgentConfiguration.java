@@ -42,7 +42,7 @@ public class AgentConfiguration {
 
   /** The topics are those this application has handlers for; remote workers serve the same topics. */
   @Bean
-  AgentDiagramRules agentDiagramRules(ToolRegistry tools, ToolApprovals approvals, List<TopicHandler> handlers,
+  AgentDiagramRules agentDiagramRules(ToolRegistry tools, ToolApprovals approvals, List<TopicHandler<?>> handlers,
       AgentDefaults defaults) {
     return new AgentDiagramRules(tools, approvals, handlers.stream().map(TopicHandler::topic).toList(), defaults);
   }

@@ -32,21 +32,22 @@ final class Completions {
   }
 
   /** The task completes with these variables after the steps are written. */
-  TaskResult complete(LoopState state, Written written, Map<String, Object> variables, AgentSettings settings) {
-    return new TaskResult.Complete(variables, write(state, written, settings));
+  TaskResult<LoopState> complete(LoopState state, Written written, Map<String, Object> variables,
+      AgentSettings settings) {
+    return new TaskResult.Complete<>(variables, write(state, written, settings));
   }
 
   /**
    * The BPMN error of the escape; for a diagram without the escape route, the escape is thrown: a
    * technical failure (retries, then an incident).
    */
-  TaskResult escape(LockedExternalTask task, String topic, EscapeException escape, LoopState state, Written written,
+  TaskResult<LoopState> escape(LockedExternalTask task, String topic, EscapeException escape, LoopState state, Written written,
       AgentSettings settings) {
     if (!definitions.catches(task.getProcessDefinitionId(), Escapes.errorCode(escape.reason()))) {
       throw escape;
     }
     Escapes.BpmnError error = escapes.toBpmnError(escape, topic).orElseThrow();
-    return new TaskResult.Escape(error.code(), error.message(), Map.of(), write(state, written, settings));
+    return new TaskResult.Escape<>(error.code(), error.message(), Map.of(), write(state, written, settings));
   }
 
   private Supplier<LoopState> write(LoopState state, Written written, AgentSettings settings) {

@@ -17,9 +17,9 @@ public class LoopStateReader {
   }
 
   /** The state handed on by the previous step of the run, or else read from the step store. */
-  LoopState read(LockedExternalTask task, Object carried, int window) {
-    if (carried instanceof LoopState state && state.run().runId().equals(task.getProcessInstanceId())) {
-      return state;
+  LoopState read(LockedExternalTask task, LoopState carried, int window) {
+    if (carried != null && carried.run().runId().equals(task.getProcessInstanceId())) {
+      return carried;
     }
     return read(task.getProcessInstanceId(), window);
   }

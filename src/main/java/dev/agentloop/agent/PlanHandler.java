@@ -19,7 +19,7 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * agent accepts plans automatically. A reasoning model's thinking is kept beside the plan's steps,
  * never in them; a reply with reasoning and no plan fails the task (retries, then an incident).
  */
-class PlanHandler implements TopicHandler {
+class PlanHandler implements TopicHandler<LoopState> {
 
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
@@ -39,7 +39,7 @@ class PlanHandler implements TopicHandler {
   }
 
   @Override
-  public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
+  public CompletionStage<TaskResult<LoopState>> handle(LockedExternalTask task, LoopState carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     ModelRequest request = new ModelRequest(Purpose.PLAN, PromptBuilder.forPlanning(state, settings), List.of(),

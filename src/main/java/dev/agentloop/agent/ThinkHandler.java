@@ -10,7 +10,7 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * (thought and tool calls, or a final answer) is written with the completion; or the run leaves its
  * loop by a BPMN error, when a budget is used up or the agent goes round in circles.
  */
-class ThinkHandler implements TopicHandler {
+class ThinkHandler implements TopicHandler<LoopState> {
 
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
@@ -30,7 +30,7 @@ class ThinkHandler implements TopicHandler {
   }
 
   @Override
-  public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
+  public CompletionStage<TaskResult<LoopState>> handle(LockedExternalTask task, LoopState carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     return thinking.think(state, settings).thenApply(outcome -> outcome.escape() == null

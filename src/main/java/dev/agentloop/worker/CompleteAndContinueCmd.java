@@ -21,12 +21,12 @@ import org.camunda.bpm.engine.impl.util.ClockUtil;
 class CompleteAndContinueCmd implements Command<List<LockedExternalTask>> {
 
   private final LockedExternalTask task;
-  private final TaskResult result;
+  private final TaskResult<?> result;
   private final WorkerSettings settings;
   private final Set<String> topics;
   private final int maxNext;
 
-  CompleteAndContinueCmd(LockedExternalTask task, TaskResult result, WorkerSettings settings, Set<String> topics,
+  CompleteAndContinueCmd(LockedExternalTask task, TaskResult<?> result, WorkerSettings settings, Set<String> topics,
       int maxNext) {
     this.task = task;
     this.result = result;
@@ -37,7 +37,7 @@ class CompleteAndContinueCmd implements Command<List<LockedExternalTask>> {
 
   @Override
   public List<LockedExternalTask> execute(CommandContext context) {
-    if (result instanceof TaskResult.Escape escape) {
+    if (result instanceof TaskResult.Escape<?> escape) {
       new HandleExternalTaskBpmnErrorCmd(task.getId(), settings.workerId(), escape.errorCode(), escape.message(),
           escape.variables()).execute(context);
     } else {

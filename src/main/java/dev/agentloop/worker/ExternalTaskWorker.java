@@ -11,7 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ExternalTaskService;
@@ -50,7 +49,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * when it starts again under the same worker id, it unlocks the tasks that id still holds and takes
  * them back at once, instead of waiting out its own dead locks ({@link WorkerIdentity}).
  */
-public class ExternalTaskWorker implements SmartLifecycle {
+public class ExternalTaskWorker<S> implements SmartLifecycle {
 
   public static final String MDC_PROCESS_INSTANCE = "processInstanceId";
   /** Completions committed together at most: bounds a transaction's length and what a rollback repeats. */
@@ -58,9 +57,9 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private static final Logger LOG = LoggerFactory.getLogger(ExternalTaskWorker.class);
 
   private final ExternalTaskService externalTasks;
-  private final Map<String, TopicHandler> handlers;
+  private final Map<String, TopicHandler<S>> handlers;
   private final WorkerSettings settings;
-  private final TaskCompleter completer;
+  private final TaskCompleter<S> completer;
   private final TaskArrivals arrivals;
   private final ThreadFactory threads;
   private final WorkerIdentity identity;
@@ -69,18 +68,19 @@ public class ExternalTaskWorker implements SmartLifecycle {
   private final Object drained = new Object();
   private volatile boolean active;
   private ExecutorService pool;
-  private GroupCommit completions;
+  private GroupCommit<S> completions;
   private Thread fetcher;
   private SingleConsumerCondition wakeUp;
 
   public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
-      List<TopicHandler> handlers, WorkerSettings settings, TaskArrivals arrivals, ThreadFactory threads) {
+      List<? extends TopicHandler<S>> handlers, WorkerSettings settings, TaskArrivals arrivals,
+      ThreadFactory threads) {
     this.externalTasks = engine.getExternalTaskService();
-    this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, Function.identity()));
+    this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, handler -> handler));
     this.settings = settings;
     CommandExecutor commands =
         ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
-    this.completer = new TaskCompleter(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
+    this.completer = new TaskCompleter<>(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
     this.identity = new WorkerIdentity(new WorkerLease(commands, settings.workerId()), externalTasks, settings,
         this.handlers.keySet(), completer);
     this.arrivals = arrivals;
@@ -95,7 +95,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
     active = true;
     identity.reset();
     pool = Executors.newFixedThreadPool(settings.threads(), threads);
-    completions = new GroupCommit(pool, MAX_BATCH, this::finishTogether);
+    completions = new GroupCommit<>(pool, MAX_BATCH, this::finishTogether);
     fetcher = threads.newThread(this::fetchLoop);
     fetcher.setName("agentloop-fetcher");
     wakeUp = new SingleConsumerCondition(fetcher);
@@ -185,18 +185,18 @@ public class ExternalTaskWorker implements SmartLifecycle {
     return query.execute();
   }
 
-  private void dispatch(LockedExternalTask task, Object carried) {
+  private void dispatch(LockedExternalTask task, S carried) {
     inFlight.incrementAndGet();
     running.add(task);
     long deadline = settings.lockDuration().toMillis() * 9 / 10;
-    GroupCommit batches = completions;
+    GroupCommit<S> batches = completions;
     CompletableFuture.supplyAsync(
             () -> withMdc(task, () -> handlers.get(task.getTopicName()).handle(task, carried)), pool)
         .thenCompose(stage -> stage)
         .orTimeout(deadline, TimeUnit.MILLISECONDS)
         .whenComplete((result, error) -> {
           if (error == null) {
-            batches.add(new GroupCommit.Completion(task, result));
+            batches.add(new GroupCommit.Completion<>(task, result));
           } else {
             pool.execute(() -> finish(task, null, error));
           }
@@ -204,13 +204,13 @@ public class ExternalTaskWorker implements SmartLifecycle {
   }
 
   /** Completes a batch in one transaction; if that rolls back, each task alone, with its own failure handling. */
-  private void finishTogether(List<GroupCommit.Completion> batch) {
+  private void finishTogether(List<GroupCommit.Completion<S>> batch) {
     if (batch.size() > 1) {
-      Optional<List<TaskCompleter.Continuation>> together = completer.completeTogether(batch, active ? 1 : 0);
+      Optional<List<TaskCompleter.Continuation<S>>> together = completer.completeTogether(batch, active ? 1 : 0);
       if (together.isPresent()) {
         for (int i = 0; i < batch.size(); i++) {
           LockedExternalTask task = batch.get(i).task();
-          TaskCompleter.Continuation next = together.get().get(i);
+          TaskCompleter.Continuation<S> next = together.get().get(i);
           try {
             next.tasks().forEach(chained -> dispatch(chained, next.carried()));
           } finally {
@@ -228,12 +228,12 @@ public class ExternalTaskWorker implements SmartLifecycle {
    * is a failure of the task like any other: its retries count down and it ends in an incident, instead
    * of the task running again, unreported, every time its lock expires.
    */
-  private void finish(LockedExternalTask task, TaskResult result, Throwable error) {
+  private void finish(LockedExternalTask task, TaskResult<S> result, Throwable error) {
     try {
-      TaskCompleter.Continuation next = withMdc(task, () -> {
+      TaskCompleter.Continuation<S> next = withMdc(task, () -> {
         if (error != null) {
           completer.fail(task, error);
-          return TaskCompleter.Continuation.NONE;
+          return TaskCompleter.Continuation.none();
         }
         try {
           // the finishing task's slot passes to the next step of its run
@@ -241,7 +241,7 @@ public class ExternalTaskWorker implements SmartLifecycle {
         } catch (Throwable completing) {
           LOG.error("task {} ({}) could not be completed", task.getId(), task.getActivityId(), completing);
           completer.fail(task, completing);
-          return TaskCompleter.Continuation.NONE;
+          return TaskCompleter.Continuation.none();
         }
       });
       next.tasks().forEach(chained -> dispatch(chained, next.carried()));

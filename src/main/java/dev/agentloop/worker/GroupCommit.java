@@ -16,18 +16,18 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * which on a database that syncs every commit (H2 with {@code WRITE_DELAY=0}, PostgreSQL) is most
  * of what a step costs. No task waits longer than it would have for a pool thread. Thread-safe.
  */
-final class GroupCommit {
+final class GroupCommit<S> {
 
   /** A task its handler is done with, and how it ends. */
-  record Completion(LockedExternalTask task, TaskResult result) {}
+  record Completion<S>(LockedExternalTask task, TaskResult<S> result) {}
 
-  private final Queue<Completion> waiting = new ConcurrentLinkedQueue<>();
+  private final Queue<Completion<S>> waiting = new ConcurrentLinkedQueue<>();
   private final Executor pool;
   private final int maxBatch;
-  private final Consumer<List<Completion>> commit;
+  private final Consumer<List<Completion<S>>> commit;
 
   /** @param commit completes a batch; it must deal with every completion it is given, whatever happens */
-  GroupCommit(Executor pool, int maxBatch, Consumer<List<Completion>> commit) {
+  GroupCommit(Executor pool, int maxBatch, Consumer<List<Completion<S>>> commit) {
     if (maxBatch < 1) {
       throw new IllegalArgumentException("maxBatch must be > 0, was " + maxBatch);
     }
@@ -36,14 +36,14 @@ final class GroupCommit {
     this.commit = commit;
   }
 
-  void add(Completion completion) {
+  void add(Completion<S> completion) {
     waiting.add(completion);
     pool.execute(this::drain);
   }
 
   private void drain() {
-    List<Completion> batch = new ArrayList<>(Math.min(maxBatch, 16));
-    Completion next;
+    List<Completion<S>> batch = new ArrayList<>(Math.min(maxBatch, 16));
+    Completion<S> next;
     while (batch.size() < maxBatch && (next = waiting.poll()) != null) {
       batch.add(next);
     }

@@ -27,7 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>In the completing transaction it also locks the instance's next task on our topics, if any:
  * the run continues on this worker without a fetch and with its state in hand.
  */
-class TaskCompleter {
+class TaskCompleter<S> {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskCompleter.class);
   private static final int ATTEMPTS_ON_CONFLICT = 3;
@@ -49,26 +49,28 @@ class TaskCompleter {
   }
 
   /** What a completion handed on: the next tasks of the instance, locked for us, and the carried state. */
-  record Continuation(List<LockedExternalTask> tasks, Object carried) {
-    static final Continuation NONE = new Continuation(List.of(), null);
+  record Continuation<S>(List<LockedExternalTask> tasks, S carried) {
+    static <S> Continuation<S> none() {
+      return new Continuation<>(List.of(), null);
+    }
   }
 
   /**
    * @param maxNext how many next tasks of the run may be locked for this worker (0: leave them to the fetcher)
    */
-  Continuation complete(LockedExternalTask task, TaskResult result, int maxNext) {
+  Continuation<S> complete(LockedExternalTask task, TaskResult<S> result, int maxNext) {
     for (int attempt = 1; attempt <= ATTEMPTS_ON_CONFLICT; attempt++) {
       try {
         return transaction.execute(status -> commands.execute(context -> apply(context, task, result, maxNext)));
       } catch (BadUserRequestException e) {
         // NotFoundException is one: the task was cancelled, or completed by another node after our lock expired
         LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
-        return Continuation.NONE;
+        return Continuation.none();
       } catch (StaleHeadException e) {
         // the trace moved on (an edit, or a write we raced): if the task survived, run it again on the new head
         LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
         unlockQuietly(task);
-        return Continuation.NONE;
+        return Continuation.none();
       } catch (OptimisticLockingException e) {
         LOG.debug("task {} hit a concurrent change, attempt {}", task.getId(), attempt, e);
       }
@@ -76,7 +78,7 @@ class TaskCompleter {
     LOG.warn("task {} ({}) kept conflicting with concurrent changes; unlocking it so it runs again",
         task.getId(), task.getActivityId());
     unlockQuietly(task);
-    return Continuation.NONE;
+    return Continuation.none();
   }
 
   /**
@@ -87,7 +89,7 @@ class TaskCompleter {
    *
    * @return what each completion handed on, in the order of {@code batch}; empty when the batch rolled back
    */
-  Optional<List<Continuation>> completeTogether(List<GroupCommit.Completion> batch, int maxNext) {
+  Optional<List<Continuation<S>>> completeTogether(List<GroupCommit.Completion<S>> batch, int maxNext) {
     try {
       return Optional.of(transaction.execute(status -> batch.stream()
           .map(completion -> ExternalTaskWorker.withMdc(completion.task(),
@@ -165,10 +167,10 @@ class TaskCompleter {
     }
   }
 
-  private Continuation apply(CommandContext context, LockedExternalTask task, TaskResult result, int maxNext) {
-    Object carried = result.write().get();
+  private Continuation<S> apply(CommandContext context, LockedExternalTask task, TaskResult<S> result, int maxNext) {
+    S carried = result.write().get();
     List<LockedExternalTask> next = new CompleteAndContinueCmd(task, result, settings, topics, maxNext).execute(context);
-    return new Continuation(next, carried);
+    return new Continuation<>(next, carried);
   }
 
   private static String stackTrace(Throwable error) {

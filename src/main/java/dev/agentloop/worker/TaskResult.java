@@ -9,15 +9,17 @@ import java.util.function.Supplier;
  * steps); if it or the completion fails, neither is applied. What {@code write} returns is carried
  * to the instance's next task when this worker takes it in the same transaction (see
  * {@link TopicHandler}); it may be {@code null}.
+ *
+ * @param <S> the state the handlers of this worker hand on
  */
-public sealed interface TaskResult {
+public sealed interface TaskResult<S> {
 
   Map<String, Object> variables();
 
-  Supplier<?> write();
+  Supplier<? extends S> write();
 
   /** The task completes; the process continues along its outgoing flow. */
-  record Complete(Map<String, Object> variables, Supplier<?> write) implements TaskResult {
+  record Complete<S>(Map<String, Object> variables, Supplier<? extends S> write) implements TaskResult<S> {
     public Complete {
       variables = Map.copyOf(variables);
       Objects.requireNonNull(write, "write");
@@ -25,8 +27,8 @@ public sealed interface TaskResult {
   }
 
   /** A modelled outcome: a BPMN error the diagram catches with a boundary event. */
-  record Escape(String errorCode, String message, Map<String, Object> variables, Supplier<?> write)
-      implements TaskResult {
+  record Escape<S>(String errorCode, String message, Map<String, Object> variables, Supplier<? extends S> write)
+      implements TaskResult<S> {
     public Escape {
       Objects.requireNonNull(errorCode, "errorCode");
       Objects.requireNonNull(message, "message");

@@ -13,12 +13,15 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * {@code write} returned as {@code carried}: the state is exactly as written, so the handler
  * need not read it again. For tasks fetched from the database, {@code carried} is {@code null}.
  *
+ * <p>The handlers of one worker hand each other one kind of state {@code S}: AgentLoop's are the
+ * agent's loop state.
+ *
  * <p>A stage that fails counts as a technical failure: the worker reports it with retries and
  * back-off, and an incident when they run out. Implementations must be thread-safe.
  */
-public interface TopicHandler {
+public interface TopicHandler<S> {
 
   String topic();
 
-  CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried);
+  CompletionStage<TaskResult<S>> handle(LockedExternalTask task, S carried);
 }

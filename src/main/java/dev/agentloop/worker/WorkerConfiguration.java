@@ -29,15 +29,24 @@ public class WorkerConfiguration {
 
   @Bean
   @ConditionalOnProperty(name = "agentloop.worker.enabled", havingValue = "true", matchIfMissing = true)
-  ExternalTaskWorker externalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
-      List<TopicHandler> handlers, WorkerProperties worker, TaskArrivals arrivals, ResourceLoader context,
+  ExternalTaskWorker<?> externalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
+      List<TopicHandler<?>> handlers, WorkerProperties worker, TaskArrivals arrivals, ResourceLoader context,
       Environment environment) {
     String workerId = workerId(worker.workerId(), environment.getProperty("server.port"));
     WorkerSettings settings = new WorkerSettings(workerId, worker.maxConcurrency(), worker.maxTasksPerFetch(),
         worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(), worker.threads(),
         worker.shutdownGrace());
-    return new ExternalTaskWorker(engine, transactionManager, handlers, settings, arrivals,
+    return new ExternalTaskWorker<>(engine, transactionManager, sharingOneState(handlers), settings, arrivals,
         new AgentLoopThreads("agentloop-worker-", context.getClassLoader()));
+  }
+
+  /**
+   * The application's topic handlers as handlers of one state: the agent's handlers (plan, think, act)
+   * all hand on its loop state, and they are the only ones. The bean list cannot say so in its type.
+   */
+  @SuppressWarnings("unchecked")
+  private static List<TopicHandler<Object>> sharingOneState(List<TopicHandler<?>> handlers) {
+    return handlers.stream().map(handler -> (TopicHandler<Object>) handler).toList();
   }
 
   /**

@@ -39,7 +39,7 @@ class ExternalTaskWorkerTest {
   @Autowired ProcessEngine engine;
   @Autowired PlatformTransactionManager transactionManager;
   @Autowired JdbcTemplate jdbc;
-  private ExternalTaskWorker worker;
+  private ExternalTaskWorker<Object> worker;
   private String topic;
 
   @BeforeEach
@@ -77,13 +77,13 @@ class ExternalTaskWorkerTest {
   @Test
   void should_finish_in_flight_tasks_within_the_grace_period() {
     // given a handler that answers shortly after stop() is called
-    CompletableFuture<TaskResult> later = new CompletableFuture<>();
+    CompletableFuture<TaskResult<Object>> later = new CompletableFuture<>();
     startWorker(task -> later);
     String instance = startInstance();
     await().atMost(Runs.PATIENCE).until(() -> task(instance).getWorkerId() != null);
 
     // when
-    CompletableFuture.runAsync(() -> later.complete(new TaskResult.Complete(Map.of(), () -> null)),
+    CompletableFuture.runAsync(() -> later.complete(new TaskResult.Complete<>(Map.of(), () -> null)),
         CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
     worker.stop();
 
@@ -98,7 +98,7 @@ class ExternalTaskWorkerTest {
       case "throws" -> throw new IllegalStateException("handler bug");
       case "null" -> null;
       case "fails" -> CompletableFuture.failedFuture(new IllegalStateException("async failure"));
-      default -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> null));
+      default -> CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> null));
     });
 
     // when
@@ -124,7 +124,7 @@ class ExternalTaskWorkerTest {
         .hasSize(1);
 
     // when the worker starts again under that id
-    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> null)));
+    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> null)));
 
     // then it does the task now, not once the dead process's lock has expired
     await().atMost(Runs.PATIENCE).until(() ->
@@ -135,13 +135,13 @@ class ExternalTaskWorkerTest {
   void should_serve_nothing_while_another_running_process_holds_its_id_and_take_over_when_it_stops() {
     // given a worker serving under an id, and a second one started with the same id
     Set<String> servedBySecond = ConcurrentHashMap.newKeySet();
-    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> null)));
+    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> null)));
     String first = startInstance();
     await().atMost(Runs.PATIENCE).until(() ->
         engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(first).count() == 0);
-    ExternalTaskWorker second = newWorker(task -> {
+    ExternalTaskWorker<Object> second = newWorker(task -> {
       servedBySecond.add(task.getProcessInstanceId());
-      return CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> null));
+      return CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> null));
     });
     try {
       second.start();
@@ -167,7 +167,7 @@ class ExternalTaskWorkerTest {
   @Test
   void should_count_down_retries_when_completing_throws_an_error() {
     // given a result whose write throws an Error, as a broken static initialiser does
-    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> {
+    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> {
       throw new NoClassDefFoundError("Could not initialize class org.example.ELUtil");
     })));
 
@@ -186,7 +186,7 @@ class ExternalTaskWorkerTest {
   @Test
   void should_raise_an_incident_that_leads_with_the_cause_and_says_who_retries_when_no_retry_is_left() {
     // given a worker with no retries, and a completion that fails with an Error that has no message
-    worker = newWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete(Map.of(), () -> {
+    worker = newWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> {
       throw new ExceptionInInitializerError(new IllegalStateException("Provider com.sun.el.ExpressionFactoryImpl not found"));
     })), 0);
     worker.start();
@@ -208,7 +208,7 @@ class ExternalTaskWorkerTest {
       throws InterruptedException {
     // given a worker with one thread, held up completing a first task while four more are handled
     jdbc.execute("CREATE TABLE IF NOT EXISTS worker_batch_probe (business_key VARCHAR(200))");
-    Map<String, CompletableFuture<TaskResult>> handled = new ConcurrentHashMap<>();
+    Map<String, CompletableFuture<TaskResult<Object>>> handled = new ConcurrentHashMap<>();
     worker = newWorker(task -> handled.computeIfAbsent(task.getBusinessKey(), key -> new CompletableFuture<>()), 3, 1);
     worker.start();
     List<String> keys = List.of("first", "ok-1", "ok-2", "flaky", "broken").stream().map(k -> topic + ":" + k).toList();
@@ -216,7 +216,7 @@ class ExternalTaskWorkerTest {
     await().atMost(Runs.PATIENCE).until(() -> handled.size() == keys.size());
     CountDownLatch writing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    handled.get(keys.get(0)).complete(new TaskResult.Complete(Map.of(), () -> {
+    handled.get(keys.get(0)).complete(new TaskResult.Complete<>(Map.of(), () -> {
       writing.countDown();
       return awaitQuietly(release);
     }));
@@ -225,7 +225,7 @@ class ExternalTaskWorkerTest {
     // when their results arrive meanwhile: two that write, one whose write fails once, one whose write always fails
     Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
     for (String key : keys.subList(1, keys.size())) {
-      handled.get(key).complete(new TaskResult.Complete(Map.of(), () -> {
+      handled.get(key).complete(new TaskResult.Complete<>(Map.of(), () -> {
         int attempt = writes.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         if (key.endsWith("broken") || (key.endsWith("flaky") && attempt == 1)) {
           throw new IllegalStateException("write of " + key + " failed");
@@ -266,31 +266,31 @@ class ExternalTaskWorkerTest {
     return "test-worker-" + topic;
   }
 
-  private void startWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler) {
+  private void startWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler) {
     worker = newWorker(handler);
     worker.start();
   }
 
-  private ExternalTaskWorker newWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler) {
+  private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler) {
     return newWorker(handler, 3);
   }
 
-  private ExternalTaskWorker newWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler, int retries) {
+  private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries) {
     return newWorker(handler, retries, 2);
   }
 
-  private ExternalTaskWorker newWorker(Function<LockedExternalTask, CompletionStage<TaskResult>> handler, int retries,
+  private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
       int threads) {
     WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK,
         Duration.ofMillis(200), retries, Duration.ofMinutes(1), threads, Duration.ofSeconds(5));
-    return new ExternalTaskWorker(engine, transactionManager, List.of(new TopicHandler() {
+    return new ExternalTaskWorker<>(engine, transactionManager, List.of(new TopicHandler<Object>() {
       @Override
       public String topic() {
         return topic;
       }
 
       @Override
-      public CompletionStage<TaskResult> handle(LockedExternalTask task, Object carried) {
+      public CompletionStage<TaskResult<Object>> handle(LockedExternalTask task, Object carried) {
         return handler.apply(task);
       }
     }), settings, new TaskArrivals(), new AgentLoopThreads("test-worker-", null));
