@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
 
 /**
  * Steps as plain text for a form: one line per step of the active path to choose from, and what a
@@ -19,14 +20,38 @@ final class StepText {
 
   /** {@code #4 OBSERVATION (calculator): 391}, shortened to one line. */
   static String line(Step step) {
-    String text = switch (step.kind()) {
-      case PLAN -> String.join(" | ", JSON.convertValue(step.content().path("steps"), String[].class));
+    String text = step.kind() == StepKind.PLAN
+        ? String.join(" | ", JSON.convertValue(step.content().path("steps"), String[].class)) : body(step);
+    String line = heading(step) + ": " + text.replace('\n', ' ');
+    return line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS) + "…" : line;
+  }
+
+  /** {@code #4 OBSERVATION (calculator)}: which step, of what kind, by whom. */
+  static String heading(Step step) {
+    return "#" + step.stepNo() + " " + step.kind() + " (" + step.author() + ")";
+  }
+
+  /** What the step says, whole: its line breaks (and so any markdown) kept; a plan one step per line. */
+  static String body(Step step) {
+    return switch (step.kind()) {
+      case PLAN -> String.join("\n", JSON.convertValue(step.content().path("steps"), String[].class));
       case ACTION -> step.text("tool") + " " + step.content().path("arguments");
       case OBSERVATION -> step.content().has("error") ? "ERROR: " + step.text("error") : step.text("result");
       default -> step.text("text");
     };
-    String line = "#" + step.stepNo() + " " + step.kind() + " (" + step.author() + "): " + text.replace('\n', ' ');
-    return line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS) + "…" : line;
+  }
+
+  /**
+   * The text a person edits to change the step, as {@link #content} reads it back: a plan's steps one
+   * per line, an action's arguments as indented JSON, an observation's result (or error), else the text.
+   */
+  static String editable(Step step) {
+    return switch (step.kind()) {
+      case PLAN -> body(step);
+      case ACTION -> step.content().path("arguments").toPrettyString();
+      case OBSERVATION -> step.content().has("error") ? step.text("error") : step.text("result");
+      default -> step.text("text");
+    };
   }
 
   /**
