@@ -12,6 +12,8 @@ import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
 import java.util.ArrayList;
 import java.util.List;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -31,6 +34,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class TasklistBrowserTest {
 
   @LocalServerPort int port;
+  @Autowired ProcessEngine engine;
 
   private Browser browser;
   private TasklistPage tasklist;
@@ -248,6 +252,23 @@ class TasklistBrowserTest {
     JsonNode edited = steps(run, "ACTION").get(0);
     assertThat(edited.at("/content/arguments/expression").asText()).isEqualTo("17 * 24");
     assertThat(edited.get("author").asText()).isEqualTo("reviewer");
+  }
+
+  @Test
+  void should_start_an_agent_from_tasklist_with_the_question_its_start_form_asks_for() {
+    String ticket = "triage: My kettle broke after 40 days. Started from Tasklist.";
+
+    tasklist.startProcess("Support ticket triage");
+    assertThat(tasklist.startFormText()).contains("Give the agent its question", "Question");
+    tasklist.type("question", ticket);
+    browser.screenshot("tasklist-10-start-form");
+    tasklist.submitStart();
+
+    ProcessInstance run = await().atMost(Runs.PATIENCE).until(() -> engine.getRuntimeService()
+        .createProcessInstanceQuery().processDefinitionKey("support-triage-agent")
+        .variableValueEquals("question", ticket).singleResult(), instance -> instance != null);
+    JsonNode ask = api.awaitTask(run.getId(), "askHuman");
+    assertThat(ask.at("/form/subject").asText()).isEqualTo(ticket);
   }
 
   /** The key of the pre-filled edit field whose label names the step. */

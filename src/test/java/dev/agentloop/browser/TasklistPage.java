@@ -47,6 +47,26 @@ final class TasklistPage {
     return this;
   }
 
+  /** Opens Start process and picks the process (agent) by its name; its start form shows. */
+  TasklistPage startProcess(String processName) {
+    browser.go("/camunda/app/tasklist/default/");
+    browser.click(By.linkText("Start process"));
+    browser.click(By.linkText(processName));
+    browser.await(By.cssSelector(".modal-body .fjs-form"));
+    return this;
+  }
+
+  /** What the start form in the Start process dialog shows. */
+  String startFormText() {
+    return browser.await(By.cssSelector(".modal-body .fjs-form")).getText();
+  }
+
+  /** Starts the process with the filled start form and waits until the dialog has closed. */
+  void submitStart() {
+    browser.click(By.cssSelector(".modal-footer button.btn-primary"));
+    browser.awaitGone(By.cssSelector(".modal-body"));
+  }
+
   String text() {
     return browser.await(FORM).getText();
   }
