@@ -44,7 +44,7 @@ class FormStepEdit {
 
   void prepare(ReviewTask task) {
     task.put("editStep", null);
-    task.put("editContent", "");
+    task.put(CONTENT, "");
     task.put("editReason", "");
     List<Step> offered = offered(task.runId());
     for (int slot = 1; slot <= SLOTS; slot++) {
@@ -67,7 +67,8 @@ class FormStepEdit {
 
   /** @throws ReviewException when the edit cannot be applied; nothing is changed */
   void apply(ReviewTask task, String defaultReason) {
-    Edit edit = task.text("editStep").isEmpty() ? editedSlot(task) : new Edit(task.text("editStep"), task.text("editContent"));
+    Edit edit = task.text("editStep").isEmpty() ? editedSlot(task)
+        : new Edit(task.text("editStep"), task.text(CONTENT));
     Step step = store.findStep(task.runId(), stepNumber(edit.step()))
         .orElseThrow(() -> new ReviewException("there is no step " + edit.step() + " to edit"));
     String reason = task.text("editReason").isEmpty() ? defaultReason : task.text("editReason");

@@ -3,6 +3,7 @@ package dev.agentloop.review;
 import dev.agentloop.agent.ReactAgentProcess;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.context.Context;
 
@@ -73,12 +74,12 @@ class ReviewTask {
 
   /**
    * What tells this task from the others in Tasklist: its name as the diagram gives it ({@value #TITLE},
-   * the heading of every form) and the run's question cut to one line ({@value #SUBJECT}, also a
+   * the heading of every form) and the run's question cut to one line ({@code subject}, also a
    * column of the filter "Agent reviews").
    */
   void putHeading() {
     put(TITLE, task.getName());
-    String question = String.valueOf(task.getExecution().getVariable(ReactAgentProcess.QUESTION.name()))
+    String question = Objects.requireNonNullElse(ReactAgentProcess.QUESTION.get(task.getExecution()), "")
         .strip().replaceAll("\\s+", " ");
     put(SUBJECT, question.length() > SUBJECT_CHARS ? question.substring(0, SUBJECT_CHARS - 1) + "…" : question);
   }
