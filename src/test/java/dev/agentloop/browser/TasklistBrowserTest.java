@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
+import org.openqa.selenium.Dimension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -47,6 +48,8 @@ class TasklistBrowserTest {
   @BeforeAll
   void log_in_as_a_reviewer() {
     browser = Browser.open(port);
+    // the size the walk through Tasklist used: what is below the fold there is below it here
+    browser.driver.manage().window().setSize(new Dimension(1440, 900));
     tasklist = new TasklistPage(browser).login("reviewer", "reviewer");
   }
 
