@@ -81,6 +81,12 @@ public final class ReactAgentProcess {
   /** What happened, in words: the BPMN error's message (errorMessageVariable) or the timer's. */
   public static final ProcessVariable<String> ESCAPE_REASON = ProcessVariable.string("escapeReason");
 
+  /**
+   * Local to every review task: the run's question cut to one line, so that Tasklist's list (the filter
+   * "Agent reviews" shows it) and the form's heading tell one run from another.
+   */
+  public static final ProcessVariable<String> SUBJECT = ProcessVariable.string("subject");
+
   // variables of a remote tool call, local to the callRemoteTool task: what the remote worker fetches ...
   /** The id of the model's tool call. */
   public static final ProcessVariable<String> CALL_ID = ProcessVariable.string("callId");

@@ -111,16 +111,16 @@ class TurnCalls {
           + " needs a person's approval and had none; call it again to ask for it"), Steps.AGENTLOOP);
     }
     Action call = turn.asRun(action);
-    Optional<String> refusal = refusal(call, settings);
+    Optional<ToolOutcome.Failure> refusal = refusal(call, settings);
     if (refusal.isPresent()) {
-      return written(Observation.error(call, refusal.get()), Steps.AGENTLOOP);
+      return written(Observation.error(call, refusal.get().message(), refusal.get().kind()), Steps.AGENTLOOP);
     }
     return runner.run(call.tool(), call.arguments()).thenApply(outcome -> new Observed(
         Steps.observation(observation(call, outcome), outcome.toolRan() ? call.tool() : Steps.AGENTLOOP),
         outcome.toolRan(), outcome.failed() && outcome.failure().kind() == FailureKind.UNAVAILABLE ? call.tool() : null));
   }
 
-  private Optional<String> refusal(Action call, AgentSettings settings) {
+  private Optional<ToolOutcome.Failure> refusal(Action call, AgentSettings settings) {
     return tools.refusal(call.tool(), call.argumentsAsWritten(), settings::allows);
   }
 

@@ -30,7 +30,7 @@ class EditedContent {
     }
     if (edited instanceof Action call) {
       tools.refusal(call.tool(), call.arguments(), settings::allows).ifPresent(refusal -> {
-        throw new InvalidEditException(refusal);
+        throw new InvalidEditException(refusal.message());
       });
     }
     int size = edited.toJson().toString().length();

@@ -125,7 +125,7 @@ class ActionApproval implements Review {
       throw new ReviewException("the arguments of " + action.tool() + " are not valid JSON: " + e.getMessage());
     }
     tools.refusal(action.tool(), arguments, null).ifPresent(refusal -> {
-      throw new ReviewException(refusal);
+      throw new ReviewException(refusal.message());
     });
     return arguments;
   }

@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
 /**
  * {@code reviewAnswer}: accept the final answer, regenerate it (a new attempt from the state before
  * it; the earlier answer stays stored, superseded), give feedback the agent continues with, or edit
- * a step of the path that led to it: the form lists the steps ({@code steps}), the reviewer names
- * one ({@code editStep}), types its new content ({@code editContent}) and why ({@code editReason}).
+ * a step of the path that led to it ({@link FormStepEdit}). The form shows the steps that led to the
+ * answer whole ({@code steps}), which attempt this answer is ({@code attempt}) and the earlier ones
+ * ({@code earlierAnswers}).
  * The edit is the same trace surgery as the resume API's; the diagram's gateway {@code resumeAt}
  * takes the run to {@code think}, {@code act} or {@code approveAction}.
  */
@@ -33,12 +34,19 @@ class AnswerReview implements Review {
 
   @Override
   public void prepare(ReviewTask task) {
-    task.putShown("answer", ((FinalAnswer) latestAnswer(task).content()).text(), false);
+    Step answer = latestAnswer(task);
+    task.putShown("answer", text(answer), false);
     task.put("decision", ReviewTask.value(Decision.ACCEPT));
     task.put("feedback", "");
     List<Step> path = store.activePath(task.runId());
-    task.putShown("steps", path.subList(0, path.size() - 1).stream().map(StepText::line)
-        .collect(Collectors.joining("\n")), true);
+    task.putShown("steps", path.subList(0, path.size() - 1).stream()
+        .map(step -> StepText.heading(step) + "\n" + StepText.body(step)).collect(Collectors.joining("\n\n")), true);
+    List<Step> earlier = store.allSteps(task.runId()).stream()
+        .filter(step -> step.kind() == StepKind.FINAL_ANSWER && step.stepNo() != answer.stepNo()).toList();
+    task.put("attempt", earlier.size() + 1);
+    task.putShown("earlierAnswers", earlier.stream()
+        .map(step -> "Answer " + (earlier.indexOf(step) + 1) + " (#" + step.stepNo() + "):\n" + text(step))
+        .collect(Collectors.joining("\n\n")), true);
     stepEdit.prepare(task);
   }
 
@@ -62,6 +70,10 @@ class AnswerReview implements Review {
     task.recordDecision(store, answer.stepNo(), decision,
         decision == Decision.EDIT ? task.text("editReason") : task.text("feedback"));
     return decision;
+  }
+
+  private static String text(Step answer) {
+    return ((FinalAnswer) answer.content()).text();
   }
 
   private Step latestAnswer(ReviewTask task) {

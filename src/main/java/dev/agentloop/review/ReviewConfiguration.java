@@ -11,7 +11,10 @@ import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -31,6 +34,19 @@ public class ReviewConfiguration {
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools, store),
         ReviewKind.ANSWER, new AnswerReview(store, stepEdit),
         ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)), calls, definitions);
+  }
+
+  /**
+   * On the submit-form of the engine REST API and of the webapps' copy of it (Tasklist's), a refused
+   * review answers with the review's sentence alone, see {@link RefusalMessages}.
+   */
+  @Bean
+  FilterRegistrationBean<RefusalMessages> reviewRefusalMessages(CamundaBpmProperties camunda,
+      @Value("${spring.jersey.application-path:/engine-rest}") String restPath) {
+    var registration = new FilterRegistrationBean<>(new RefusalMessages());
+    registration.setName("agentloop-review-refusal-messages");
+    registration.addUrlPatterns(restPath + "/*", camunda.getWebapp().getApplicationPath() + "/api/engine/*");
+    return registration;
   }
 
   @Bean

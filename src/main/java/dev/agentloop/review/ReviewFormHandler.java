@@ -38,8 +38,8 @@ class ReviewFormHandler implements TaskFormHandler {
     unknown.removeAll(scope.getVariableNamesLocal());
     unknown.remove(ReviewTask.KIND);
     if (!unknown.isEmpty()) {
-      throw new FormFieldValidationException(null, "not fields of this task: '" + String.join("', '", unknown)
-          + "'; send only the fields its form has: '" + String.join("', '", fields(scope)) + "'");
+      throw RefusalMessages.refuse(new FormFieldValidationException(null, "not fields of this task: '" + String.join("', '", unknown)
+          + "'; send only the fields its form has: '" + String.join("', '", fields(scope)) + "'"));
     }
     VariableMap storable = Variables.createVariables();
     properties.forEach((name, value) -> storable.put(name, ProcessVariable.storable(value)));

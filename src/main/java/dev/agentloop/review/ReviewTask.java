@@ -1,8 +1,10 @@
 package dev.agentloop.review;
 
+import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.trace.StepStore;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.context.Context;
@@ -16,10 +18,15 @@ class ReviewTask {
 
   /** Task-local variable naming the review kind, so API clients know which fields to send. */
   static final String KIND = "kind";
+  /** Task-local variable: the task's name, for the form's heading. */
+  static final String TITLE = "title";
+  static final String SUBJECT = ReactAgentProcess.SUBJECT.name();
+  private static final int SUBJECT_CHARS = 80;
 
   /** Camunda stores string variables in a column of 4,000 characters. */
-  private static final int SHOWN_CHARS = 4000;
-  private static final int CUT_NOTE = 100;
+  static final int SHOWN_CHARS = 4000;
+  /** Room for the note that says where the text was cut and where to read all of it. */
+  private static final int CUT_NOTE = 200;
 
   private final DelegateTask task;
 
@@ -61,9 +68,22 @@ class ReviewTask {
       put(name, text);
       return;
     }
-    String cut = "[… " + (text.length() - SHOWN_CHARS + CUT_NOTE) + " characters left out: the whole text is in the trace]";
+    String cut = "[… " + (text.length() - SHOWN_CHARS + CUT_NOTE) + " characters cut here. All of it: Cockpit, this"
+        + " run's tab Agent trace, or GET /api/runs/" + runId() + "/trace]";
     put(name, keepEnd ? cut + "\n" + text.substring(text.length() - SHOWN_CHARS + CUT_NOTE)
         : text.substring(0, SHOWN_CHARS - CUT_NOTE) + "\n" + cut);
+  }
+
+  /**
+   * What tells this task from the others in Tasklist: its name as the diagram gives it ({@value #TITLE},
+   * the heading of every form) and the run's question cut to one line ({@code subject}, also a
+   * column of the filter "Agent reviews").
+   */
+  void putHeading() {
+    put(TITLE, task.getName());
+    String question = Objects.requireNonNullElse(ReactAgentProcess.QUESTION.get(task.getExecution()), "")
+        .strip().replaceAll("\\s+", " ");
+    put(SUBJECT, question.length() > SUBJECT_CHARS ? question.substring(0, SUBJECT_CHARS - 1) + "…" : question);
   }
 
   String text(String name) {

@@ -36,10 +36,15 @@ public class Reviews {
       ReviewTask reviewTask = new ReviewTask(task);
       if (TaskListener.EVENTNAME_CREATE.equals(task.getEventName())) {
         reviewTask.put(ReviewTask.KIND, kind.value());
+        reviewTask.putHeading();
         review.prepare(reviewTask);
       } else if (TaskListener.EVENTNAME_COMPLETE.equals(task.getEventName())) {
-        requireFieldsOnTheTask(task);
-        decide(task, review.decide(reviewTask));
+        try {
+          requireFieldsOnTheTask(task);
+          decide(task, review.decide(reviewTask));
+        } catch (ReviewException refusal) {
+          throw RefusalMessages.refuse(refusal);
+        }
       }
     };
   }

@@ -14,8 +14,8 @@ import dev.agentloop.trace.StepContent;
 import dev.agentloop.trace.Thought;
 
 /**
- * Steps as plain text for a form: one line per step of the active path to choose from, and what a
- * person types as a step's new content, read according to the step's kind.
+ * Steps as plain text for a form: one line per step of the active path to choose from, each step
+ * whole, and what a person types as a step's new content, read according to the step's kind.
  */
 final class StepText {
 
@@ -26,22 +26,47 @@ final class StepText {
 
   /** {@code #4 OBSERVATION (calculator): 391}, shortened to one line. */
   static String line(Step step) {
-    String line = "#" + step.stepNo() + " " + step.kind() + " (" + step.author() + "): "
-        + text(step.content()).replace('\n', ' ');
+    String text = step.content() instanceof Plan plan ? String.join(" | ", plan.steps()) : body(step);
+    String line = heading(step) + ": " + text.replace('\n', ' ');
     return line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS) + "…" : line;
   }
 
-  /** What a step says, as a person reads it. */
-  static String text(StepContent content) {
+  /** {@code #4 OBSERVATION (calculator)}: which step, of what kind, by whom. */
+  static String heading(Step step) {
+    return "#" + step.stepNo() + " " + step.kind() + " (" + step.author() + ")";
+  }
+
+  /** What the step says, whole: its line breaks (and so any markdown) kept; a plan one step per line. */
+  static String body(Step step) {
+    StepContent content = step.content();
     if (content instanceof Plan plan) {
-      return String.join(" | ", plan.steps());
+      return String.join("\n", plan.steps());
     }
     if (content instanceof Action action) {
-      return action.tool() + " " + (action.hasValidArguments() ? action.arguments() : "");
+      return action.tool() + " " + action.argumentsText();
     }
     if (content instanceof Observation observation) {
       return observation.isError() ? "ERROR: " + observation.error() : observation.result();
     }
+    return text(content);
+  }
+
+  /**
+   * The text a person edits to change the step, as {@link #content} reads it back: a plan's steps one
+   * per line, an action's arguments as indented JSON, an observation's result (or error), else the text.
+   */
+  static String editable(Step step) {
+    StepContent content = step.content();
+    if (content instanceof Action action) {
+      return action.hasValidArguments() ? action.arguments().toPrettyString() : action.argumentsText();
+    }
+    if (content instanceof Observation observation) {
+      return observation.isError() ? observation.error() : observation.result();
+    }
+    return body(step);
+  }
+
+  private static String text(StepContent content) {
     if (content instanceof Thought thought) {
       return thought.text();
     }

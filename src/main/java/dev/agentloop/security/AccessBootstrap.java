@@ -13,6 +13,8 @@ import static org.camunda.bpm.engine.authorization.Resources.FILTER;
 import static org.camunda.bpm.engine.authorization.Resources.PROCESS_DEFINITION;
 import static org.camunda.bpm.engine.authorization.Resources.PROCESS_INSTANCE;
 
+import dev.agentloop.agent.ReactAgentProcess;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -146,11 +148,23 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
           .taskCandidateGroupInExpression("${currentUserGroups()}").includeAssignedTasks();
       Filter filter = filters.newTaskFilter(REVIEW_FILTER).setQuery(offeredToMyGroups)
           .setProperties(Map.of("description", "Plans, questions, actions and answers of agents, offered to your groups",
-              "priority", -10, "refresh", true));
+              "priority", -10, "refresh", true, "variables", SUBJECT_COLUMN));
       filters.saveFilter(filter);
     });
-    return filters.createFilterQuery().filterName(REVIEW_FILTER).list().get(0).getId();
+    String id = filters.createFilterQuery().filterName(REVIEW_FILTER).list().get(0).getId();
+    // filters made by earlier versions list tasks without their question
+    insertUnlessPresent(() -> filters.getFilter(id).getProperties().containsKey("variables"), () -> {
+      Filter filter = filters.getFilter(id);
+      Map<String, Object> properties = new HashMap<>(filter.getProperties());
+      properties.put("variables", SUBJECT_COLUMN);
+      filters.saveFilter(filter.setProperties(properties));
+    });
+    return id;
   }
+
+  /** Tasklist shows these variables of each task in its list: the run's question, shortened. */
+  private static final List<Map<String, String>> SUBJECT_COLUMN =
+      List.of(Map.of("name", ReactAgentProcess.SUBJECT.name(), "label", "Question"));
 
   private static void grant(AuthorizationService authorizations, String group, Resource resource, String resourceId,
       Permission... permissions) {

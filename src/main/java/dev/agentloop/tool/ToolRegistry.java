@@ -5,6 +5,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.agentloop.tool.ToolOutcome.FailureKind;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -106,20 +107,22 @@ public class ToolRegistry {
    * @param offered which tools the caller may call, e.g. an agent's allowed tools; {@code null} for all
    * @return why the call cannot run, or empty when it can
    */
-  public Optional<String> refusal(String toolName, JsonNode arguments, Predicate<String> offered) {
+  public Optional<ToolOutcome.Failure> refusal(String toolName, JsonNode arguments, Predicate<String> offered) {
     if (!contains(toolName) || (offered != null && !offered.test(toolName))) {
       List<String> available = names().stream().filter(name -> offered == null || offered.test(name)).toList();
-      return Optional.of("there is no tool named '" + toolName + "'" + (offered == null ? "" : " for this agent")
-          + "; available tools: " + String.join(", ", available));
+      return Optional.of(new ToolOutcome.Failure(FailureKind.UNKNOWN_TOOL, "there is no tool named '" + toolName + "'"
+          + (offered == null ? "" : " for this agent") + "; available tools: " + String.join(", ", available)));
     }
     if (arguments == null || !arguments.isObject()) {
       String written = arguments == null ? "" : arguments.isTextual() ? arguments.asText() : arguments.toString();
-      return Optional.of("the arguments of '" + toolName + "' must be a JSON object"
-          + (written.isEmpty() ? "" : ", but were: " + (written.length() > 500 ? written.substring(0, 500) + "[…]" : written)));
+      return Optional.of(new ToolOutcome.Failure(FailureKind.INVALID_ARGUMENTS, "the arguments of '" + toolName
+          + "' must be a JSON object"
+          + (written.isEmpty() ? "" : ", but were: " + (written.length() > 500 ? written.substring(0, 500) + "[…]" : written))));
     }
     List<String> violations = violations(toolName, arguments);
     return violations.isEmpty() ? Optional.empty()
-        : Optional.of("arguments for '" + toolName + "' do not match its schema: " + String.join("; ", violations));
+        : Optional.of(new ToolOutcome.Failure(FailureKind.INVALID_ARGUMENTS,
+            "arguments for '" + toolName + "' do not match its schema: " + String.join("; ", violations)));
   }
 
   /**

@@ -46,12 +46,11 @@ public class ToolRunner {
   }
 
   public CompletionStage<ToolOutcome> run(String toolName, JsonNode arguments) {
-    AgentTool tool = registry.find(toolName).orElse(null);
-    Optional<String> refusal = registry.refusal(toolName, arguments, null);
+    Optional<ToolOutcome.Failure> refusal = registry.refusal(toolName, arguments, null);
     if (refusal.isPresent()) {
-      return CompletableFuture.completedFuture(
-          ToolOutcome.failure(tool == null ? FailureKind.UNKNOWN_TOOL : FailureKind.INVALID_ARGUMENTS, refusal.get()));
+      return CompletableFuture.completedFuture(ToolOutcome.failure(refusal.get().kind(), refusal.get().message()));
     }
+    AgentTool tool = registry.find(toolName).orElseThrow();
     return guard.call(tool, () -> Failsafe.with(timeout).with(pool).getAsync(() -> tool.execute(arguments)))
         .handle((result, error) -> error == null ? success(toolName, result) : failure(toolName, error));
   }

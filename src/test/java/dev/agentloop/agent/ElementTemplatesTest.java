@@ -67,6 +67,24 @@ class ElementTemplatesTest {
     }
   }
 
+  @Test
+  void should_explain_every_field_to_analysts_without_application_keys() throws IOException {
+    List<String> problems = new ArrayList<>();
+    for (JsonNode template : templates().values()) {
+      for (JsonNode field : template.get("properties")) {
+        String where = template.get("id").asText() + " '" + field.path("label").asText() + "'";
+        String help = field.path("description").asText();
+        boolean editable = !field.get("type").asText().equals("Hidden") && field.path("editable").asBoolean(true);
+        // an analyst cannot look up agentloop.agent.max-steps, and ${...} is the diagram's business, not a field's
+        if (editable && (help.isEmpty() || help.contains("agentloop.") || help.contains("${"))) {
+          problems.add(where + ": " + (help.isEmpty() ? "no help text" : help));
+        }
+      }
+    }
+
+    assertThat(problems).isEmpty();
+  }
+
   private static List<String> mismatches(String where, Task task, Map<String, JsonNode> templates) {
     String id = task.getAttributeValueNs(BpmnModelConstants.CAMUNDA_NS, "modelerTemplate");
     String version = task.getAttributeValueNs(BpmnModelConstants.CAMUNDA_NS, "modelerTemplateVersion");

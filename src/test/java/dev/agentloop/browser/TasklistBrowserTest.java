@@ -12,6 +12,8 @@ import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
 import java.util.ArrayList;
 import java.util.List;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
+import org.openqa.selenium.Dimension;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -31,6 +35,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class TasklistBrowserTest {
 
   @LocalServerPort int port;
+  @Autowired ProcessEngine engine;
 
   private Browser browser;
   private TasklistPage tasklist;
@@ -43,6 +48,8 @@ class TasklistBrowserTest {
   @BeforeAll
   void log_in_as_a_reviewer() {
     browser = Browser.open(port);
+    // the size the walk through Tasklist used: what is below the fold there is below it here
+    browser.driver.manage().window().setSize(new Dimension(1440, 900));
     tasklist = new TasklistPage(browser).login("reviewer", "reviewer");
   }
 
@@ -63,7 +70,7 @@ class TasklistBrowserTest {
     String run = start("review-plan: in the browser");
 
     tasklist.open(api.awaitTask(run, "reviewPlan").get("id").asText());
-    assertThat(tasklist.text()).contains("Review the plan", "review-plan: in the browser");
+    assertThat(tasklist.text()).startsWith("Review the plan\nreview-plan: in the browser");
     assertThat(tasklist.field("plan").getAttribute("value")).isEqualTo("Look it up\nAnswer");
     tasklist.type("plan", "Look it up in the handbook\nAnswer\nCite the page");
     browser.screenshot("tasklist-1-review-plan");
@@ -108,7 +115,7 @@ class TasklistBrowserTest {
     // arguments that break the tool's schema: Tasklist shows why, the task stays open
     tasklist.choose("decision1", "Run with my edited arguments").type("arguments1", "{\"to\": \"nobody\"}");
     tasklist.complete();
-    assertThat(tasklist.awaitError()).contains("do not match its schema");
+    assertThat(tasklist.awaitError()).contains("do not match its schema").doesNotContain("ENGINE-", "Cannot submit");
     browser.screenshot("tasklist-3-approve-action-refused");
     assertThat(body(api.get("/api/runs/" + run + "/tasks"), 200).get(0).get("id").asText()).isEqualTo(task);
 
@@ -137,7 +144,10 @@ class TasklistBrowserTest {
 
     JsonNode next = await().atMost(Runs.PATIENCE).until(() -> api.awaitTask(run, "reviewAnswer"),
         task -> task.at("/form/answer").asText().equals("second answer"));
-    assertThat(next).isNotNull();
+    tasklist.open(next.get("id").asText());
+    assertThat(tasklist.text()).contains("Attempt 2. The agent answered this question before");
+    assertThat(tasklist.field("earlierAnswers").getAttribute("value")).matches("Answer 1 \\(#\\d+\\):\nfirst answer");
+    browser.screenshot("tasklist-4-review-answer-attempt-2");
     JsonNode all = body(api.get("/api/runs/" + run + "/trace?branches=all"), 200).get("steps");
     List<String> answers = new ArrayList<>();
     all.forEach(step -> {
@@ -153,7 +163,7 @@ class TasklistBrowserTest {
     String run = startWithAcceptedPlan("loop-guided: in the browser");
 
     tasklist.open(api.awaitTask(run, "agentStuck").get("id").asText());
-    assertThat(tasklist.text()).contains("The agent is stuck", "loop-guided: in the browser");
+    assertThat(tasklist.text()).startsWith("Help the stuck agent\nloop-guided: in the browser");
     assertThat(tasklist.field("reason").getAttribute("value")).startsWith("LOOP_DETECTED: The agent is going round in"
         + " circles: the same call noop {} was made 5 times");
     assertThat(tasklist.field("lastSteps").getAttribute("value")).contains("ACTION (model): noop {}");
@@ -169,6 +179,109 @@ class TasklistBrowserTest {
     JsonNode note = last(run, "HUMAN_INPUT");
     assertThat(note.get("author").asText()).isEqualTo("reviewer");
     assertThat(note.at("/content/text").asText()).isEqualTo("Stop calling noop; answer.");
+  }
+
+  @Test
+  void should_show_the_steps_behind_the_answer_under_the_default_decision_and_the_question_in_the_list() {
+    String question = "multi-step: what is 17 * 23, plus the days of a leap year? Asked by Rita in the browser today";
+    String run = startWithAcceptedPlan(question);
+    String subject = question.substring(0, 79) + "…";
+
+    tasklist.open(api.awaitTask(run, "reviewAnswer").get("id").asText());
+
+    assertThat(tasklist.text()).startsWith("Review the answer\n" + subject + "\nQuestion: " + question);
+    assertThat(tasklist.listText(subject)).contains("Review the answer", "Question", subject);
+    assertThat(tasklist.chosen("decision")).isEqualTo("Accept the answer");
+    assertThat(tasklist.field("steps").getAttribute("value")).contains(
+        "PLAN (model)\nCompute the product\nAdd the days of a leap year\n\n",
+        "THOUGHT (model)\nFirst 17 * 23.\n\n",
+        "ACTION (model)\ncalculator {\"expression\":\"17 * 23\"}\n\n",
+        "OBSERVATION (calculator)\n391\n\n");
+    assertThat(tasklist.shows("earlierAnswers")).isFalse();
+    assertThat(tasklist.shows("editContent1")).isFalse();
+    browser.screenshot("tasklist-6-review-answer-steps");
+    tasklist.scrollTo("decision");
+    browser.screenshot("tasklist-6-review-answer-steps-decision");
+  }
+
+  @Test
+  void should_head_the_drafted_reply_review_with_its_own_task_and_keep_the_policy_it_read_whole() {
+    String run = body(api.post("/api/runs", "{\"question\": \"triage: My kettle stopped working 40 days after delivery.\","
+        + " \"agent\": \"support-triage-agent\"}"), 201).get("id").asText();
+    String ask = api.awaitTask(run, "askHuman").get("id").asText();
+    body(api.post("/api/runs/" + run + "/tasks/" + ask + "/complete", "{\"answer1\": \"KC-20417\"}"), 200);
+
+    tasklist.open(api.awaitTask(run, "reviewAnswer").get("id").asText());
+
+    assertThat(tasklist.text()).startsWith("Review the drafted reply\ntriage: My kettle stopped working")
+        .doesNotContain("Review the answer");
+    assertThat(tasklist.field("steps").getAttribute("value")).contains("OBSERVATION (read_document)\n"
+        + "# Refund policy of Kettle & Co (demo document)\n\n- Customers may return any item within 30 days",
+        "- A warranty claim needs the order number; the customer does not have to send the item back before\n"
+        + "  support has approved the claim.");
+    browser.screenshot("tasklist-7-review-drafted-reply");
+  }
+
+  @Test
+  void should_prefill_the_steps_to_edit_and_refuse_a_broken_edit_in_plain_words() {
+    String run = startWithAcceptedPlan("multi-step: edited in the browser");
+    String task = api.awaitTask(run, "reviewAnswer").get("id").asText();
+    tasklist.open(task);
+    tasklist.choose("decision", "Edit a step: the agent continues from it");
+
+    String action = slot("ACTION (model)");
+    assertThat(tasklist.field(action).getAttribute("value")).isEqualTo("{\n  \"expression\" : \"17 * 23\"\n}");
+    assertThat(tasklist.field(slot("OBSERVATION (calculator)")).getAttribute("value")).isEqualTo("391");
+    assertThat(tasklist.field(slot("PLAN (model)")).getAttribute("value"))
+        .isEqualTo("Compute the product\nAdd the days of a leap year");
+    tasklist.scrollTo(action);
+    browser.screenshot("tasklist-8-edit-prefilled");
+
+    // arguments that are no JSON: the sentence for the person, no engine codes, and the task stays open
+    tasklist.type(action, "17 * 24");
+    tasklist.complete();
+    String error = tasklist.awaitErrorShown();
+    browser.screenshot("tasklist-9-edit-refused");
+    assertThat(error).contains("the new arguments must be a JSON object").doesNotContain("ENGINE-", "Cannot submit",
+        "TaskListener", task);
+    tasklist.dismissNotifications();
+    assertThat(body(api.get("/api/runs/" + run + "/tasks"), 200).get(0).get("id").asText()).isEqualTo(task);
+
+    tasklist.type(action, "{\"expression\": \"17 * 24\"}").type("editReason", "the product was of 24");
+    tasklist.complete();
+    tasklist.awaitClosed();
+
+    api.awaitTask(run, "reviewAnswer");
+    JsonNode edited = steps(run, "ACTION").get(0);
+    assertThat(edited.at("/content/arguments/expression").asText()).isEqualTo("17 * 24");
+    assertThat(edited.get("author").asText()).isEqualTo("reviewer");
+  }
+
+  @Test
+  void should_start_an_agent_from_tasklist_with_the_question_its_start_form_asks_for() {
+    String ticket = "triage: My kettle broke after 40 days. Started from Tasklist.";
+
+    tasklist.startProcess("Support ticket triage");
+    assertThat(tasklist.startFormText()).contains("Give the agent its question", "Question");
+    tasklist.type("question", ticket);
+    browser.screenshot("tasklist-10-start-form");
+    tasklist.submitStart();
+
+    ProcessInstance run = await().atMost(Runs.PATIENCE).until(() -> engine.getRuntimeService()
+        .createProcessInstanceQuery().processDefinitionKey("support-triage-agent")
+        .variableValueEquals("question", ticket).singleResult(), instance -> instance != null);
+    JsonNode ask = api.awaitTask(run.getId(), "askHuman");
+    assertThat(ask.at("/form/subject").asText()).isEqualTo(ticket);
+  }
+
+  /** The key of the pre-filled edit field whose label names the step. */
+  private String slot(String step) {
+    for (int slot = 1; slot <= 8; slot++) {
+      if (tasklist.shows("editContent" + slot) && tasklist.label("editContent" + slot).contains(step)) {
+        return "editContent" + slot;
+      }
+    }
+    throw new AssertionError("no edit field for " + step);
   }
 
   private String start(String question) {

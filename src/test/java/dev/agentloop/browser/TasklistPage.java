@@ -2,6 +2,7 @@ package dev.agentloop.browser;
 
 import java.util.List;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
@@ -46,8 +47,50 @@ final class TasklistPage {
     return this;
   }
 
+  /** Opens Start process and picks the process (agent) by its name; its start form shows. */
+  TasklistPage startProcess(String processName) {
+    browser.go("/camunda/app/tasklist/default/");
+    browser.click(By.linkText("Start process"));
+    browser.click(By.linkText(processName));
+    browser.await(By.cssSelector(".modal-body .fjs-form"));
+    return this;
+  }
+
+  /** What the start form in the Start process dialog shows. */
+  String startFormText() {
+    return browser.await(By.cssSelector(".modal-body .fjs-form")).getText();
+  }
+
+  /** Starts the process with the filled start form and waits until the dialog has closed. */
+  void submitStart() {
+    browser.click(By.cssSelector(".modal-footer button.btn-primary"));
+    browser.awaitGone(By.cssSelector(".modal-body"));
+  }
+
   String text() {
     return browser.await(FORM).getText();
+  }
+
+  /** What the task list beside the form shows, once it lists {@code expected}. */
+  String listText(String expected) {
+    By list = By.cssSelector("[cam-tasks] .tasks-list");
+    browser.awaitText(list, expected);
+    return browser.await(list).getText();
+  }
+
+  /** The label form-js shows above the field with that key. */
+  String label(String key) {
+    return browser.await(By.cssSelector("label[for$='-" + key + "']")).getText();
+  }
+
+  /** Whether the form shows the field with that key (form-js leaves hidden fields out). */
+  boolean shows(String key) {
+    return !browser.all(By.cssSelector("[id$='-" + key + "']:is(textarea, input)")).isEmpty();
+  }
+
+  /** What the select field with that key shows as chosen. */
+  String chosen(String key) {
+    return browser.await(By.cssSelector("[id$='-" + key + "-display']")).getText().trim();
   }
 
   /** The input or text area of the form field with that key. */
@@ -73,11 +116,24 @@ final class TasklistPage {
   TasklistPage choose(String key, String optionLabel) {
     browser.click(By.cssSelector("[id$='-" + key + "-display']"));
     List<WebElement> options = browser.all(By.cssSelector(".fjs-dropdownlist-item"));
-    options.stream().filter(option -> option.getText().trim().equals(optionLabel)).findFirst()
+    WebElement option = options.stream().filter(item -> item.getText().trim().equals(optionLabel)).findFirst()
         .orElseThrow(() -> new AssertionError("no option '" + optionLabel + "' in "
-            + options.stream().map(WebElement::getText).toList()))
-        .click();
+            + options.stream().map(WebElement::getText).toList()));
+    // form-js picks an option on mousedown; a select low in a long form opens its list behind
+    // Tasklist's footer, where a real click would land on the footer
+    ((JavascriptExecutor) browser.driver).executeScript(
+        "arguments[0].dispatchEvent(new MouseEvent('mousedown', {bubbles: true, cancelable: true}))", option);
     return this;
+  }
+
+  /** Scrolls the field with that key to the middle of the window, e.g. for a screenshot. */
+  TasklistPage scrollTo(String key) {
+    scrollTo(browser.await(By.cssSelector("[id$='-" + key + "'], [id$='-" + key + "-display']")));
+    return this;
+  }
+
+  private void scrollTo(WebElement element) {
+    ((JavascriptExecutor) browser.driver).executeScript("arguments[0].scrollIntoView({block: 'center'})", element);
   }
 
   /** Completes the task and waits until Tasklist has either closed the form or shown an error. */
@@ -87,6 +143,11 @@ final class TasklistPage {
 
   void awaitClosed() {
     browser.awaitGone(FORM);
+  }
+
+  /** The error Tasklist shows when the engine refused the submission, left open. */
+  String awaitErrorShown() {
+    return browser.await(ERROR).getText();
   }
 
   /** The error Tasklist shows when the engine refused the submission; closes it, as a reader would. */

@@ -320,8 +320,11 @@ class ResumeScenarioTest {
     String run = startWaitingForReview("multi-step: edit in the form");
     Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat((String) engine.getTaskService().getVariableLocal(review.getId(), "steps"))
-        .startsWith("#1 PLAN (model): Compute the product | Add the days of a leap year\n#2 THOUGHT (model): First")
-        .contains("#4 OBSERVATION (calculator): 391").doesNotContain("FINAL_ANSWER");
+        .startsWith("#1 PLAN (model)\nCompute the product\nAdd the days of a leap year\n\n#2 THOUGHT (model)\nFirst")
+        .contains("\n\n#4 OBSERVATION (calculator)\n391\n\n").doesNotContain("FINAL_ANSWER");
+    assertThat(engine.getTaskService().getVariableLocal(review.getId(), "editLabel6")).isEqualTo("#6 ACTION (model)");
+    assertThat(engine.getTaskService().getVariableLocal(review.getId(), "editContent6"))
+        .isEqualTo("{\n  \"expression\" : \"391 + 366\"\n}");
 
     // when the reviewer edits the second calculation's arguments
     submit(review, Map.of("decision", "edit", "editStep", 6L, "editContent", "{\"expression\": \"391 + 365\"}",

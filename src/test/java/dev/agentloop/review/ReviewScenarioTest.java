@@ -166,6 +166,27 @@ class ReviewScenarioTest {
   }
 
   @Test
+  void should_show_the_newest_steps_of_a_long_path_and_say_where_all_of_them_are() {
+    // given a person's answer longer than a form field holds
+    String run = startAccepted("ask-human: a long answer");
+    Task question = Runs.awaitTask(engine, run, ReactAgentProcess.ASK_HUMAN);
+    complete(question, "bob", Map.of("answer1", "a".repeat(5000) + " the end", "answer2", "Lisbon"));
+
+    // when the answer waits for review
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+
+    // then the steps field holds the newest steps and says where it was cut and where to read all of it
+    String steps = (String) local(review, "steps");
+    assertThat(steps).hasSizeLessThanOrEqualTo(4000)
+        .startsWith("[… ").contains("characters cut here. All of it: Cockpit, this run's tab Agent trace, or GET /api/runs/"
+            + run + "/trace]\n")
+        .contains(" the end\nQ: Which city do you live in?\nA: Lisbon");
+    assertThat(local(review, "attempt")).isEqualTo(1);
+    assertThat(local(review, "title")).isEqualTo("Review the answer");
+    assertThat(local(review, "subject")).isEqualTo("ask-human: a long answer");
+  }
+
+  @Test
   void should_tell_the_agent_nobody_answered_when_the_timer_fires_and_refuse_a_late_answer() {
     // given
     String run = startAccepted("ask-human: silence");

@@ -136,6 +136,27 @@ class ApiSecurityTest {
         Permissions.READ, Resources.FILTER, filter.getId())).isTrue();
   }
 
+  @Test
+  void should_list_the_question_in_the_review_filter_also_where_an_earlier_version_made_it() {
+    var filters = engine.getFilterService();
+    var filter = filters.createFilterQuery().filterName(AccessBootstrap.REVIEW_FILTER).singleResult();
+    assertThat(filter.getProperties().get("variables").toString()).isEqualTo("[{name=subject, label=Question}]");
+
+    // given the filter as versions before the column made it
+    java.util.Map<String, Object> earlier = new java.util.HashMap<>(filter.getProperties());
+    earlier.remove("variables");
+    filters.saveFilter(filter.setProperties(earlier));
+
+    // when AgentLoop starts again
+    new AccessBootstrap(true).postProcessEngineBuild(engine);
+
+    // then the column is back and the filter's other settings stay
+    var updated = filters.getFilter(filter.getId());
+    assertThat(updated.getProperties().get("variables").toString()).isEqualTo("[{name=subject, label=Question}]");
+    assertThat(updated.getProperties()).containsEntry("priority", -10);
+    assertThat(filters.createFilterQuery().filterName(AccessBootstrap.REVIEW_FILTER).count()).isEqualTo(1);
+  }
+
   private static JsonNode awaitTask(ApiClient client, String run) {
     return await().atMost(Runs.PATIENCE).until(() -> body(client.get("/api/runs/" + run + "/tasks"), 200),
         tasks -> tasks.size() == 1).get(0);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
@@ -102,6 +103,26 @@ class BadRequestsApiTest {
     assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.RESUME_AT.name())).isNull();
     assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.QUESTION.name()))
         .isEqualTo("multi-step: foreign fields");
+    assertThat(engine.getTaskService().createTaskQuery().taskId(taskId).count()).isEqualTo(1);
+  }
+
+  @Test
+  void should_answer_a_refused_review_on_camundas_submit_form_with_the_sentence_for_the_person() throws IOException {
+    // given
+    ApiClient reviewer = ApiClient.as(port, "reviewer");
+    String run = waitingForAnswerReview(reviewer, "multi-step: refused in plain words");
+    String taskId = completePath(reviewer, run).replaceAll(".*/tasks/([^/]+)/complete", "$1");
+
+    // when two pre-filled steps were changed at once, through Camunda's REST API as Tasklist submits
+    HttpResponse<String> submitted = reviewer.post("/engine-rest/task/" + taskId + "/submit-form",
+        "{\"variables\": {\"decision\": {\"value\": \"edit\"}, \"editContent3\": {\"value\": \"changed\"},"
+            + " \"editContent4\": {\"value\": \"changed too\"}}}");
+
+    // then the review's own sentence, no engine wording, and the task stays open
+    assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(400);
+    assertThat(new ObjectMapper().readTree(submitted.body()).get("message").asText())
+        .matches("you changed steps #\\d+ and #\\d+; edit one step at a time and leave the others as they were");
+    assertThat(submitted.body()).doesNotContain("ENGINE-", "Cannot submit", "TaskListener");
     assertThat(engine.getTaskService().createTaskQuery().taskId(taskId).count()).isEqualTo(1);
   }
 
