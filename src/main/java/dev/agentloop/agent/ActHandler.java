@@ -7,6 +7,7 @@ import dev.agentloop.tool.ToolOutcome.FailureKind;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import dev.agentloop.worker.TaskResult;
@@ -93,7 +94,8 @@ class ActHandler implements TopicHandler {
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
       List<NewStep> steps = observed.stream().map(Observed::step).toList();
-      Usage usage = new Usage(0, (int) observed.stream().filter(Observed::toolRan).count(), 0);
+      Usage usage = Usage.toolCalls((int) observed.stream().filter(Observed::toolRan).count(),
+          observed.stream().map(o -> StepCost.toolCall(o.latencyMillis())).toList());
       Supplier<LoopState> write = write(state, steps, usage, settings);
       return observed.stream().filter(o -> o.unavailable() != null && checks.toldBefore(state, o.unavailable()))
           .findFirst()
@@ -118,9 +120,9 @@ class ActHandler implements TopicHandler {
 
   /**
    * An observation to write, whether a tool ran for it (refused or rejected calls cost no tool call),
-   * and the tool's name when its breaker refused the call.
+   * the tool's name when its breaker refused the call, and how long the call took ({@code null}: nothing ran).
    */
-  record Observed(NewStep step, boolean toolRan, String unavailable) {}
+  record Observed(NewStep step, boolean toolRan, String unavailable, Long latencyMillis) {}
 
   private boolean runs(Action action, Map<String, Approval> approvals, AgentSettings settings) {
     Approval approval = approvals.get(action.callId());
@@ -144,13 +146,15 @@ class ActHandler implements TopicHandler {
     if (refusal != null) {
       return written(Observation.error(call, refusal), Steps.AGENTLOOP);
     }
+    long started = CallCosts.start();
     return runner.run(call.tool(), call.arguments()).thenApply(outcome -> new Observed(
         Steps.observation(observation(call, outcome), outcome.toolRan() ? call.tool() : Steps.AGENTLOOP),
-        outcome.toolRan(), outcome.failed() && outcome.failure().kind() == FailureKind.UNAVAILABLE ? call.tool() : null));
+        outcome.toolRan(), outcome.failed() && outcome.failure().kind() == FailureKind.UNAVAILABLE ? call.tool() : null,
+        outcome.toolRan() ? CallCosts.millisSince(started) : null));
   }
 
   private static CompletionStage<Observed> written(Observation observation, String author) {
-    return CompletableFuture.completedFuture(new Observed(Steps.observation(observation, author), false, null));
+    return CompletableFuture.completedFuture(new Observed(Steps.observation(observation, author), false, null, null));
   }
 
   private String refusal(Action action, AgentSettings settings) {

@@ -43,6 +43,7 @@ class PlanHandler implements TopicHandler {
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     ModelRequest request = new ModelRequest(Purpose.PLAN, PromptBuilder.forPlanning(state, settings), List.of(),
         new RunInfo(state.run().runId(), state.run().question(), 0, 0));
+    long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
       List<String> plan = PlanParser.parse(reply.text());
       if (plan.isEmpty()) {
@@ -50,7 +51,7 @@ class PlanHandler implements TopicHandler {
             ? "the model returned only its reasoning (" + reply.reasoning().length() + " characters) and no plan"
             : "the model returned no plan: '" + reply.text() + "'");
       }
-      Usage usage = Usage.modelCall(reply.tokens());
+      Usage usage = CallCosts.modelCall(request, reply, started);
       return new TaskResult.Complete(
           ReactAgentProcess.DECISION.transientWith(settings.autoAcceptPlan() ? "accept" : "review"),
           () -> state.advance(store.append(state.head(), List.of(Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()))), usage), usage,

@@ -85,12 +85,13 @@ class ThinkHandler implements TopicHandler {
         PromptBuilder.forThinking(state, settings, before.finalAnswerRequest(), before.warnings()),
         finalTurn ? List.of() : toolSpecs(settings),
         new RunInfo(state.run().runId(), state.run().question(), turn, state.attempt()));
+    long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
       ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
       ModelTurn result = repeats.mark(state.run().runId(),
           finalTurn ? interpreted.refusingCalls(withheld(before.finalAnswerRequest())) : interpreted);
       Map<String, Object> variables = variablesAfter(result, settings);
-      Usage usage = Usage.modelCall(reply.tokens());
+      Usage usage = CallCosts.modelCall(request, reply, started);
       return new TaskResult.Complete(variables, () -> state.advance(
           store.append(state.head(), result.steps(), usage), usage, settings.contextWindowSteps()));
     });
