@@ -17,8 +17,11 @@ public record StepCost(Long latencyMillis, boolean modelCall, Long promptTokens,
     }
   }
 
+  /** @param totalTokens {@code null}: the sum of the parts where both are known */
   public static StepCost modelCall(long latencyMillis, Long promptTokens, Long completionTokens, Long totalTokens) {
-    return new StepCost(latencyMillis, true, promptTokens, completionTokens, totalTokens);
+    Long total = totalTokens == null && promptTokens != null && completionTokens != null
+        ? Long.valueOf(promptTokens + completionTokens) : totalTokens;
+    return new StepCost(latencyMillis, true, promptTokens, completionTokens, total);
   }
 
   /** A tool call's cost, or {@code null} when nothing ran (a refused or rejected call). */
