@@ -263,7 +263,9 @@ class CockpitBrowserTest {
       // the trace comes first: its first steps are on the first screen, the breakers are folded below it
       WebElement first = cockpit.activeStep(1);
       assertThat(first.getRect().getY()).isLessThan(700);
-      assertThat(browser.await(By.cssSelector(".agentloop-breakers details")).getAttribute("open")).isNull();
+      // (below the first screen, inside Cockpit's scrolling pane, so present rather than visible)
+      assertThat(browser.all(By.cssSelector(".agentloop-breakers details"))).singleElement()
+          .satisfies(breakers -> assertThat(breakers.getAttribute("open")).isNull());
       browser.screenshot("cockpit-9-finished-run-page-1440x900");
     } finally {
       browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 1800));
