@@ -1,6 +1,8 @@
 package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,8 +47,13 @@ public class RunInsights {
         + " SUM(prompt_tokens), SUM(completion_tokens),"
         + " SUM(CASE WHEN model_call AND prompt_tokens IS NULL AND completion_tokens IS NULL AND total_tokens IS NULL"
         + " THEN 1 ELSE 0 END) FROM agentloop_step_cost WHERE run_id = ?",
-        (rs, row) -> new RunCosts(rs.getLong(1), rs.getLong(2), rs.getObject(3, Long.class),
-            rs.getObject(4, Long.class), rs.getInt(5)), runId);
+        (rs, row) -> new RunCosts(rs.getLong(1), rs.getLong(2), sum(rs, 3), sum(rs, 4), rs.getInt(5)), runId);
+  }
+
+  /** A sum that is {@code null} when nothing was summed; PostgreSQL sums BIGINT as NUMERIC, hence not getObject. */
+  private static Long sum(ResultSet rs, int column) throws SQLException {
+    long value = rs.getLong(column);
+    return rs.wasNull() ? null : value;
   }
 
   /** The prompt of the model call that wrote this step, if it was recorded (model steps only). */

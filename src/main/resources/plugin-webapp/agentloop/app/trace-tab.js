@@ -172,6 +172,10 @@ export class RunPanel {
         fact('Why', run.statusReason, 'statusReason'),
         fact('Incident', run.incident, 'incident'),
         fact('Agent', run.agent, 'agent'),
+        // Cockpit shows the diagram of running instances only
+        fact('Diagram', this.page && !FINISHED.includes(run.status)
+          ? h('a', { href: `#/process-instance/${encodeURIComponent(run.id)}/runtime`, 'data-action': 'diagram' },
+            'where the run is, in Cockpit\'s process instance view') : null, 'diagram'),
         fact('Question', run.question, 'question'),
         fact('Final answer', run.finalAnswer, 'finalAnswer'),
         fact('Started', time(run.createdAt), 'createdAt'),
@@ -212,6 +216,10 @@ export class RunPanel {
     };
     allow(this.regenerateForm, actions.regenerate === true);
     allow(this.stopForm, actions.stop === true);
+    // an ended run offers only its restart, on its steps
+    const ended = Boolean(this.run && FINISHED.includes(this.run.status));
+    this.regenerateForm.form.hidden = ended;
+    this.stopForm.form.hidden = ended;
     this.why.textContent = actions.why || '';
   }
 
