@@ -4,9 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +17,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * the run's active path (its base), as segments that are either a range of the base's messages
  * ({@code {"ref": [from, to]}}) or a message of its own. A turn adds a thought, its calls and their
  * results, so a call stores those and two ranges: storage grows with what the run added, not with the
- * square of its length, and a sliding context window (older steps left out) stays one range. The
+ * square of its length, and a sliding context window (older steps left out) stays a few ranges. The
  * tools are stored only when they differ from the base's. Reading one prompt reads the rows of its
- * run once and replays its chain of bases.
+ * run once and follows its ranges back through its bases, visiting only what it needs.
  *
  * <p>Why not rebuild prompts from the trace: what the model read also depended on the agent's
  * settings, escape checks, warnings and the context window of that moment; storing it is the only
@@ -67,17 +65,51 @@ class PromptArchive {
         + " AND step_no <= ?", rs -> {
           rows.put(rs.getInt(1), new Row(rs.getObject(2, Integer.class), rs.getString(3), rs.getString(4)));
         }, runId, purpose, stepNo);
-    Deque<Row> chain = new ArrayDeque<>();
-    for (Row row = rows.get(stepNo); row != null; row = row.base() == null ? null : rows.get(row.base())) {
-      chain.push(row);
-    }
-    JsonNode messages = json.createArrayNode();
+    ArrayNode messages = json.createArrayNode();
+    emit(rows, stepNo, 0, Integer.MAX_VALUE, messages);
     JsonNode tools = json.createArrayNode();
-    for (Row row : chain) {
-      messages = apply(messages, read(row.segments()));
-      tools = row.tools() == null ? tools : read(row.tools());
+    for (Row row = rows.get(stepNo); row != null; row = row.base() == null ? null : rows.get(row.base())) {
+      if (row.tools() != null) {
+        tools = read(row.tools());
+        break;
+      }
     }
     return Optional.of(new SentPrompt(purpose, messages, tools));
+  }
+
+  /**
+   * Adds messages {@code from} up to {@code to} of the prompt stored at {@code stepNo} to {@code out},
+   * following ranges into the base only for the messages asked for: reading a prompt costs its own
+   * length plus one visit per base in its chain, not the length of every prompt before it.
+   */
+  private void emit(Map<Integer, Row> rows, int stepNo, int from, int to, ArrayNode out) {
+    Row row = rows.get(stepNo);
+    if (row == null) {
+      throw new IllegalStateException("the stored prompt of step " + stepNo + " is missing from its chain");
+    }
+    int position = 0;
+    for (JsonNode segment : row.parsed(this)) {
+      boolean range = isRange(segment);
+      int length = range ? segment.get(REF).get(1).asInt() - segment.get(REF).get(0).asInt() : 1;
+      int start = Math.max(from, position);
+      int end = Math.min(to, position + length);
+      if (start < end) {
+        if (range) {
+          int offset = segment.get(REF).get(0).asInt() - position;
+          emit(rows, row.base(), start + offset, end + offset, out);
+        } else {
+          out.add(segment);
+        }
+      }
+      position += length;
+      if (position >= to) {
+        return;
+      }
+    }
+  }
+
+  private static boolean isRange(JsonNode segment) {
+    return segment.has(REF) && !segment.has("role");
   }
 
   /**
@@ -112,7 +144,7 @@ class PromptArchive {
   static JsonNode apply(JsonNode base, JsonNode segments) {
     ArrayNode messages = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
     for (JsonNode segment : segments) {
-      if (segment.has(REF) && !segment.has("role")) {
+      if (isRange(segment)) {
         for (int i = segment.get(REF).get(0).asInt(); i < segment.get(REF).get(1).asInt(); i++) {
           messages.add(base.get(i));
         }
@@ -156,5 +188,32 @@ class PromptArchive {
     }
   }
 
-  private record Row(Integer base, String segments, String tools) {}
+  /** A stored row; its segments are parsed once per read, when the read first needs them. */
+  private static final class Row {
+    private final Integer base;
+    private final String segments;
+    private final String tools;
+    private JsonNode parsed;
+
+    Row(Integer base, String segments, String tools) {
+      this.base = base;
+      this.segments = segments;
+      this.tools = tools;
+    }
+
+    Integer base() {
+      return base;
+    }
+
+    String tools() {
+      return tools;
+    }
+
+    JsonNode parsed(PromptArchive archive) {
+      if (parsed == null) {
+        parsed = archive.read(segments);
+      }
+      return parsed;
+    }
+  }
 }
