@@ -5,11 +5,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Keeps the prompt of every model call in {@code agentloop_prompt} without storing the conversation
@@ -19,7 +23,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * results, so a call stores those and two ranges: storage grows with what the run added, not with the
  * square of its length, and a sliding context window (older steps left out) stays a few ranges. The
  * tools are stored only when they differ from the base's. Reading one prompt reads the rows of its
- * run once and follows its ranges back through its bases, visiting only what it needs.
+ * run once and follows its ranges back through its bases, visiting only what it needs; writing one
+ * diffs against the run's last prompt, remembered in memory (read from the database after a restart,
+ * on another node, or for a prompt of another branch).
  *
  * <p>Why not rebuild prompts from the trace: what the model read also depended on the agent's
  * settings, escape checks, warnings and the context window of that moment; storing it is the only
@@ -29,13 +35,26 @@ class PromptArchive {
 
   private static final String REF = "ref";
 
+  /** How many runs' last prompts are kept in memory: a run's next call diffs against its last one. */
+  private static final int REMEMBERED_RUNS = 512;
+
   private final JdbcTemplate jdbc;
   private final ObjectMapper json;
+  private final Map<String, Last> lastPrompts = Collections.synchronizedMap(
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Last> eldest) {
+          return size() > REMEMBERED_RUNS;
+        }
+      });
 
   PromptArchive(JdbcTemplate jdbc, ObjectMapper json) {
     this.jdbc = jdbc;
     this.json = json;
   }
+
+  /** The last prompt written for a run, remembered once its transaction committed (rows never change after). */
+  private record Last(int stepNo, SentPrompt prompt) {}
 
   /** Stores the prompt of the call that wrote step {@code stepNo}; joins the caller's transaction. */
   void store(String runId, int stepNo, SentPrompt prompt) {
@@ -44,12 +63,30 @@ class PromptArchive {
         + " AND s.status = 'ACTIVE' AND p.step_no < ? ORDER BY p.step_no DESC LIMIT 1",
         Integer.class, runId, prompt.purpose(), stepNo);
     Integer base = bases.isEmpty() ? null : bases.get(0);
-    SentPrompt previous = base == null ? null : read(runId, base).orElse(null);
+    Last last = lastPrompts.get(runId);
+    SentPrompt previous = base == null ? null
+        : last != null && last.stepNo() == base && last.prompt().purpose().equals(prompt.purpose()) ? last.prompt()
+        : read(runId, base).orElse(null);
     ArrayNode segments = previous == null ? literal(prompt.messages()) : diff(previous.messages(), prompt.messages());
     boolean sameTools = previous != null && previous.tools().equals(prompt.tools());
     jdbc.update("INSERT INTO agentloop_prompt (run_id, step_no, purpose, base_step, segments, tools)"
             + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, prompt.purpose(), previous == null ? null : base,
         write(segments), sameTools ? null : write(prompt.tools()));
+    remember(runId, new Last(stepNo, prompt));
+  }
+
+  /** Only after the commit: a rolled-back step number is used again by the write that wins. */
+  private void remember(String runId, Last last) {
+    if (TransactionSynchronizationManager.isSynchronizationActive()) {
+      TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+        @Override
+        public void afterCommit() {
+          lastPrompts.put(runId, last);
+        }
+      });
+    } else {
+      lastPrompts.put(runId, last);
+    }
   }
 
   /** The prompt stored for the call that wrote step {@code stepNo}, if one is. */
