@@ -11,6 +11,7 @@ import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
 import dev.agentloop.tool.ToolSettings;
+import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.worker.TopicHandler;
 import java.util.List;
@@ -48,8 +49,8 @@ public class AgentConfiguration {
   }
 
   @Bean
-  AgentRuns agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions) {
-    return new AgentRuns(engine, store, definitions);
+  AgentRuns agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights) {
+    return new AgentRuns(engine, store, definitions, insights);
   }
 
   /**

@@ -2,6 +2,9 @@ package dev.agentloop.agent;
 
 import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.resilience.RunLimits;
+import dev.agentloop.trace.RunInsights;
+import dev.agentloop.trace.RunQuery;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
@@ -10,6 +13,7 @@ import dev.agentloop.trace.StepStore;
 import java.util.List;
 import java.util.function.Supplier;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
@@ -25,11 +29,15 @@ public class AgentRuns {
   private final ProcessEngine engine;
   private final StepStore store;
   private final AgentDefinitions definitions;
+  private final RunInsights insights;
+  private final ActiveSteps activeSteps;
 
-  public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions) {
+  public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights) {
     this.engine = engine;
     this.store = store;
     this.definitions = definitions;
+    this.insights = insights;
+    this.activeSteps = new ActiveSteps(engine, store);
   }
 
   /**
@@ -51,7 +59,7 @@ public class AgentRuns {
    * The keys of all deployed agent processes, sorted. Whoever asks sees them all: a user who may
    * not start an agent is told so by the engine when trying, rather than that it does not exist.
    */
-  private List<String> deployedAgents() {
+  public List<String> deployedAgents() {
     return withoutAuthorization(() ->
         engine.getRepositoryService().createProcessDefinitionQuery().latestVersion().list().stream()
             .filter(definition -> definitions.isAgent(definition.getId()))
@@ -64,6 +72,11 @@ public class AgentRuns {
     CommandExecutor commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
         .getCommandExecutorTxRequired();
     return commands.execute(context -> context.runWithoutAuthorization(query::get));
+  }
+
+  /** Whether any run of this agent is stored: runs of an agent no longer deployed can still be searched. */
+  public boolean hasRuns(String agentKey) {
+    return !store.recentRuns(agentKey, false, 1).isEmpty();
   }
 
   /** @throws dev.agentloop.trace.UnknownRunException when there is no such run */
@@ -92,10 +105,12 @@ public class AgentRuns {
     }
     String answer = store.latestActive(runId, StepKind.FINAL_ANSWER).map(step -> ((FinalAnswer) step.content()).text()).orElse(null);
     RunRecord.Restart from = run.restartedFrom();
+    ActiveStep active = run.status() == RunStatus.RUNNING ? withoutAuthorization(() -> activeSteps.of(runId)) : null;
     return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
-        from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), endedBy(run));
+        from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
+        budgets(run), insights.totals(runId), endedBy(run));
   }
 
   /** The author of the decision that ended the run: the last decision of a run that ended by one. */
@@ -111,6 +126,33 @@ public class AgentRuns {
   public List<Decision> decisions(String runId) {
     return store.decisions(runId);
   }
+
+  /** Used / limit, the limits of the agent version the run runs (or ran) on. */
+  private RunBudgets budgets(RunRecord run) {
+    HistoricProcessInstance instance = withoutAuthorization(() -> engine.getHistoryService()
+        .createHistoricProcessInstanceQuery().processInstanceId(run.runId()).singleResult());
+    RunLimits limits = instance == null ? null : definitions.settings(instance.getProcessDefinitionId()).limits();
+    return new RunBudgets(
+        new RunBudgets.Budget(run.modelCalls(), limits == null ? null : (long) limits.maxModelCalls()),
+        new RunBudgets.Budget(run.toolCalls(), limits == null ? null : (long) limits.maxToolCalls()),
+        new RunBudgets.Budget(run.tokens(), limits == null || limits.maxTokens() <= 0 ? null : limits.maxTokens()));
+  }
+
+  /**
+   * The runs of an agent that match a search, newest first, one page of them.
+   *
+   * @param waitingOrFailed keep only runs that wait for a person ({@code WAITING}) or have an incident
+   *     ({@code FAILED}): statuses the engine knows, so they are filtered after the page is read; {@code null}: any
+   */
+  public SearchResult search(RunQuery query, RunStatus waitingOrFailed) {
+    RunInsights.Page page = insights.search(query);
+    List<RunView> views = page.runs().stream().map(run -> view(run.runId()))
+        .filter(view -> waitingOrFailed == null || view.status() == waitingOrFailed).toList();
+    return new SearchResult(views, page.total());
+  }
+
+  /** @param total how many runs match the stored criteria, on all pages */
+  public record SearchResult(List<RunView> runs, long total) {}
 
   /** The most recent runs of an agent, newest first; only those that ended when {@code finished}. */
   public List<RunView> recent(String agentKey, boolean finished, int limit) {

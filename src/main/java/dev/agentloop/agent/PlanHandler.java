@@ -44,6 +44,7 @@ class PlanHandler implements TopicHandler<LoopState> {
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     ModelRequest request = new ModelRequest(Purpose.PLAN, PromptBuilder.forPlanning(state, settings), List.of(),
         new RunInfo(state.run().runId(), state.run().question(), 0, 0));
+    long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
       List<String> plan = PlanParser.parse(reply.text());
       if (plan.isEmpty()) {
@@ -52,7 +53,7 @@ class PlanHandler implements TopicHandler<LoopState> {
             : "the model returned no plan: '" + reply.text() + "'");
       }
       NewStep step = Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()));
-      return completions.complete(state, new Written(List.of(step), Usage.modelCall(reply.tokens()),
+      return completions.complete(state, new Written(List.of(step), CallCosts.modelCall(request, reply, started),
               settings.autoAcceptPlan() ? AgentSettings.AUTO_ACCEPT_PLAN : null),
           ReviewGate.of(settings.autoAcceptPlan()).asVariable(), settings);
     });

@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.RunCosts;
 import dev.agentloop.trace.RunStatus;
 import java.time.Instant;
 import java.util.List;
@@ -13,6 +14,10 @@ import java.util.List;
  * @param version the version of the run's head: the {@code baseVersion} of an edit made on what was read
  * @param restartedFrom the run this one was restarted from (with the step, who and why), else {@code null}
  * @param restarts the runs restarted from this one, oldest first
+ * @param activeStep what the run does at this moment (a model call, tool calls, a person's task), {@code null}
+ *     when it has ended or is between two steps
+ * @param budgets what it used of its agent's budgets, used / limit
+ * @param costs the latency and tokens of its calls, summed
  * @param endedBy who ended a finished run by a decision — accepted its answer, rejected its plan,
  *     stopped it ({@code agentloop} when the agent accepted its answer automatically) — else {@code null}
  */
@@ -37,4 +42,7 @@ public record RunView(
     String restartedBy,
     String restartReason,
     List<String> restarts,
+    ActiveStep activeStep,
+    RunBudgets budgets,
+    RunCosts costs,
     String endedBy) {}

@@ -67,12 +67,13 @@ class Thinking {
         PromptBuilder.forThinking(state, settings, before.finalAnswerRequest(), before.warnings()),
         finalTurn ? List.of() : toolSpecs(settings),
         new RunInfo(state.run().runId(), state.run().question(), turn, state.attempt()));
+    long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
       ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
       ModelTurn result = repeats.mark(state.run().runId(),
           finalTurn ? interpreted.refusingCalls(withheld(before.finalAnswerRequest())) : interpreted);
       boolean autoAccepted = result.finalAnswer() != null && settings.autoAcceptAnswer();
-      Written written = new Written(result.steps(), Usage.modelCall(reply.tokens()),
+      Written written = new Written(result.steps(), CallCosts.modelCall(request, reply, started),
           autoAccepted ? AgentSettings.AUTO_ACCEPT_ANSWER : null);
       return new Outcome(written, variablesAfter(result, settings), null);
     });

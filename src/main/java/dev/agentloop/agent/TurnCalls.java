@@ -10,6 +10,7 @@ import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Approval;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.Usage;
 import java.util.List;
 import java.util.Optional;
@@ -75,7 +76,8 @@ class TurnCalls {
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
       Written written = new Written(observed.stream().map(Observed::step).toList(),
-          new Usage(0, (int) observed.stream().filter(Observed::toolRan).count(), 0));
+          Usage.toolCalls((int) observed.stream().filter(Observed::toolRan).count(),
+              observed.stream().map(o -> o.latencyMillis() == null ? null : StepCost.toolCall(o.latencyMillis())).toList()));
       EscapeException escape = observed.stream()
           .filter(o -> o.unavailable() != null && checks.toldBefore(state, o.unavailable()))
           .findFirst()
@@ -89,9 +91,9 @@ class TurnCalls {
 
   /**
    * An observation to write, whether a tool ran for it (refused or rejected calls cost no tool call),
-   * and the tool's name when its breaker refused the call.
+   * the tool's name when its breaker refused the call, and how long the call took ({@code null}: nothing ran).
    */
-  record Observed(NewStep step, boolean toolRan, String unavailable) {}
+  record Observed(NewStep step, boolean toolRan, String unavailable, Long latencyMillis) {}
 
   private boolean runs(Action call, Turn turn, AgentSettings settings) {
     return !turn.rejected(call) && refusal(turn.asRun(call), settings).isEmpty();
@@ -115,9 +117,11 @@ class TurnCalls {
     if (refusal.isPresent()) {
       return written(Observation.error(call, refusal.get().message(), refusal.get().kind()), Steps.AGENTLOOP);
     }
+    long started = CallCosts.start();
     return runner.run(call.tool(), call.arguments()).thenApply(outcome -> new Observed(
         Steps.observation(observation(call, outcome), outcome.toolRan() ? call.tool() : Steps.AGENTLOOP),
-        outcome.toolRan(), outcome.failed() && outcome.failure().kind() == FailureKind.UNAVAILABLE ? call.tool() : null));
+        outcome.toolRan(), outcome.failed() && outcome.failure().kind() == FailureKind.UNAVAILABLE ? call.tool() : null,
+        outcome.toolRan() ? CallCosts.millisSince(started) : null));
   }
 
   private Optional<ToolOutcome.Failure> refusal(Action call, AgentSettings settings) {
@@ -125,7 +129,7 @@ class TurnCalls {
   }
 
   private static CompletionStage<Observed> written(Observation observation, String author) {
-    return CompletableFuture.completedFuture(new Observed(Steps.observation(observation, author), false, null));
+    return CompletableFuture.completedFuture(new Observed(Steps.observation(observation, author), false, null, null));
   }
 
   private static Observation observation(Action action, ToolOutcome outcome) {

@@ -22,7 +22,8 @@ public class CockpitAssets extends AbstractCockpitPluginRootResource {
 
   static final String SETTINGS = "app/settings.js";
   static final List<String> MODULES = List.of("app/plugin.js", "app/plugin.css", "app/api.js", "app/dom.js",
-      "app/runs-tab.js", "app/step-editor.js", "app/trace-tab.js", "app/trace-view.js", SETTINGS);
+      "app/live-step.js", "app/prompt-view.js", "app/run-page.js", "app/runs-tab.js", "app/step-editor.js",
+      "app/step-tree.js", "app/trace-tab.js", "app/trace-view.js", SETTINGS);
 
   public CockpitAssets() {
     super(AgentLoopCockpitPlugin.ID);

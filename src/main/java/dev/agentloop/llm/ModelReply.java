@@ -10,14 +10,26 @@ import java.util.List;
  * @param reasoning what a reasoning model thought before replying ({@code <think>} blocks, DeepSeek's
  *     {@code reasoning_content}, Anthropic's thinking blocks); empty when it gave none. Kept apart so that
  *     it never becomes a plan step, an answer or text sent back to the model
- * @param tokens total tokens the provider reported for the call, 0 when it reports none
+ * @param usage the tokens the provider reported for the call (prompt and completion apart), each
+ *     {@code null} where it reported none
  */
-public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls, long tokens) {
+public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls, TokenCounts usage) {
 
   public ModelReply {
     text = text == null ? "" : text;
     reasoning = reasoning == null ? "" : reasoning;
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+    usage = usage == null ? TokenCounts.UNREPORTED : usage;
+  }
+
+  /** A reply for which the provider reported only a total; 0: it reported nothing. */
+  public ModelReply(String text, String reasoning, List<ToolCall> toolCalls, long tokens) {
+    this(text, reasoning, toolCalls, tokens == 0 ? TokenCounts.UNREPORTED : new TokenCounts(null, null, tokens));
+  }
+
+  /** Total tokens the provider reported for the call, 0 when it reported none: what budgets count. */
+  public long tokens() {
+    return usage.totalOrZero();
   }
 
   /** A reply without reasoning. */

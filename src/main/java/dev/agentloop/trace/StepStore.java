@@ -33,6 +33,7 @@ public class StepStore {
   private final StepRows rows;
   private final RowMapper<Step> stepMapper;
   private final RowMapper<RunRecord> runMapper;
+  private final PromptArchive prompts;
 
   public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json) {
     this.jdbc = jdbc;
@@ -40,6 +41,7 @@ public class StepStore {
     this.rows = new StepRows(json);
     this.stepMapper = rows::step;
     this.runMapper = rows::run;
+    this.prompts = new PromptArchive(jdbc, json);
   }
 
   public void createRun(String runId, String agentKey, String question) {
@@ -258,6 +260,10 @@ public class StepStore {
     RunHead head = new RunHead(expected.runId(), expected.version() + 1, parent, turn, parent);
     moveHead(expected, head, steps.size(), usage);
     insert(written.stream().map(rows::row).toList());
+    insertCosts(written, usage);
+    if (usage.prompt() != null) {
+      prompts.store(expected.runId(), written.get(0).stepNo(), usage.prompt());
+    }
     return new Appended(head, written);
   }
 
@@ -281,6 +287,22 @@ public class StepStore {
         expected.runId(), expected.version());
     if (updated != 1) {
       throw new StaleHeadException(expected.runId(), expected.version());
+    }
+  }
+
+  /** The cost of each written step that has one, beside the step: its content stays what the step says. */
+  private void insertCosts(List<Step> written, Usage usage) {
+    List<Object[]> costs = new ArrayList<>();
+    for (int i = 0; i < written.size(); i++) {
+      StepCost cost = usage.costOf(i);
+      if (cost != null) {
+        costs.add(new Object[] {written.get(i).runId(), written.get(i).stepNo(), cost.modelCall(), cost.latencyMillis(),
+            cost.promptTokens(), cost.completionTokens(), cost.totalTokens()});
+      }
+    }
+    if (!costs.isEmpty()) {
+      jdbc.batchUpdate("INSERT INTO agentloop_step_cost (run_id, step_no, model_call, latency_ms, prompt_tokens,"
+          + " completion_tokens, total_tokens) VALUES (?, ?, ?, ?, ?, ?, ?)", costs);
     }
   }
 

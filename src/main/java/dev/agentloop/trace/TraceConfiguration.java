@@ -21,6 +21,11 @@ public class TraceConfiguration {
   }
 
   @Bean
+  RunInsights runInsights(DataSource dataSource, ObjectMapper json) {
+    return new RunInsights(new JdbcTemplate(dataSource), json);
+  }
+
+  @Bean
   TraceRetention traceRetention(DataSource dataSource, PlatformTransactionManager transactionManager) {
     return new TraceRetention(new JdbcTemplate(dataSource), transactionManager);
   }

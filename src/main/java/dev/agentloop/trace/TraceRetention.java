@@ -70,6 +70,8 @@ public class TraceRetention {
       }
       jdbc.update("DELETE FROM agentloop_step WHERE run_id = ?", runId);
       jdbc.update("DELETE FROM agentloop_decision WHERE run_id = ?", runId);
+      jdbc.update("DELETE FROM agentloop_step_cost WHERE run_id = ?", runId);
+      jdbc.update("DELETE FROM agentloop_prompt WHERE run_id = ?", runId);
       return new TraceDeletion(runId, now, by, reason, steps == null ? 0 : steps);
     });
     if (deletion != null) {
@@ -116,6 +118,8 @@ public class TraceRetention {
           String ids = String.join(", ", Collections.nCopies(runs.size(), "?"));
           jdbc.update("DELETE FROM agentloop_step WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_decision WHERE run_id IN (" + ids + ")", runs.toArray());
+          jdbc.update("DELETE FROM agentloop_step_cost WHERE run_id IN (" + ids + ")", runs.toArray());
+          jdbc.update("DELETE FROM agentloop_prompt WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_run WHERE run_id IN (" + ids + ")", runs.toArray());
         }
         return runs.size();

@@ -72,6 +72,11 @@ class ApiProblems extends ResponseEntityExceptionHandler {
     return problem(HttpStatus.NOT_FOUND, "Unknown step", e.getMessage());
   }
 
+  @ExceptionHandler(NoPromptException.class)
+  ProblemDetail noPrompt(NoPromptException e) {
+    return problem(HttpStatus.NOT_FOUND, "No prompt for this step", e.getMessage());
+  }
+
   /**
    * An edit, regenerate, stop or restart that does not fit the run's state, a task completed by
    * another request first, or a trace deleted while its run still runs; nothing was changed. Expected when people work on one run at once, so it is

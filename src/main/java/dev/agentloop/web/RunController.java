@@ -4,15 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunView;
+import dev.agentloop.agent.UnknownAgentException;
 import dev.agentloop.review.ReviewTaskView;
+import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.RunInsights;
+import dev.agentloop.trace.RunQuery;
+import dev.agentloop.trace.SentPrompt;
+import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.TraceDeletion;
 import dev.agentloop.trace.TraceRetention;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,13 +39,16 @@ class RunController {
   private final ReviewTasks tasks;
   private final RunAccess access;
   private final TraceRetention retention;
+  private final RunInsights insights;
   private final String basePath;
 
-  RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention, String basePath) {
+  RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention, RunInsights insights,
+      String basePath) {
     this.runs = runs;
     this.tasks = tasks;
     this.access = access;
     this.retention = retention;
+    this.insights = insights;
     this.basePath = basePath;
   }
 
@@ -49,14 +59,30 @@ class RunController {
     return ResponseEntity.created(URI.create(basePath + "/runs/" + runId)).body(runs.view(runId));
   }
 
-  /** The most recent runs of an agent that the caller may read, newest first. */
+  /**
+   * The runs of an agent that the caller may read, newest first, one page of them: by status, start
+   * date, who wrote steps in them and a piece of their question. {@code X-Total-Count} tells how many
+   * match on all pages (before the read check, which may leave a page short). {@code finished=true}
+   * and {@code limit} are the older spellings of a finished status and {@code size}.
+   */
   @GetMapping
-  List<RunView> list(@RequestParam(defaultValue = ReactAgentProcess.KEY) String agent,
-      @RequestParam(defaultValue = "false") boolean finished, @RequestParam(defaultValue = "50") int limit) {
-    if (limit < 1 || limit > 500) {
-      throw new InvalidParameterException("limit", String.valueOf(limit), "between 1 and 500");
+  ResponseEntity<List<RunView>> list(@RequestParam(defaultValue = ReactAgentProcess.KEY) String agent,
+      @RequestParam(defaultValue = "false") boolean finished, @RequestParam(required = false) Integer limit,
+      @RequestParam(required = false) String status, @RequestParam(required = false) String from,
+      @RequestParam(required = false) String to, @RequestParam(required = false) String editedBy,
+      @RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int page,
+      @RequestParam(required = false) Integer size) {
+    if (limit != null && (limit < 1 || limit > RunSearchParameters.MAX_SIZE)) {
+      throw new InvalidParameterException("limit", String.valueOf(limit), "between 1 and " + RunSearchParameters.MAX_SIZE);
     }
-    return runs.recent(agent, finished, limit).stream().filter(run -> access.mayRead(run.id())).toList();
+    if (!runs.deployedAgents().contains(agent) && !runs.hasRuns(agent)) {
+      throw new UnknownAgentException(agent, runs.deployedAgents());
+    }
+    int pageSize = size != null ? size : limit != null ? limit : 50;
+    RunQuery query = RunSearchParameters.query(agent, finished, status, from, to, editedBy, q, page, pageSize);
+    AgentRuns.SearchResult found = runs.search(query, RunSearchParameters.engineStatus(status));
+    return ResponseEntity.ok().header("X-Total-Count", String.valueOf(found.total()))
+        .body(found.runs().stream().filter(run -> access.mayRead(run.id())).toList());
   }
 
   @GetMapping("/{id}")
@@ -64,6 +90,7 @@ class RunController {
     return readable(id);
   }
 
+  /** The trace, each step with what its call cost and whether its prompt can be read. */
   @GetMapping("/{id}/trace")
   TraceView trace(@PathVariable String id, @RequestParam(defaultValue = "active") String branches) {
     if (!branches.equals("active") && !branches.equals("all")) {
@@ -71,7 +98,23 @@ class RunController {
     }
     readable(id);
     boolean all = branches.equals("all");
-    return new TraceView(id, branches, runs.trace(id, all).stream().map(StepView::of).toList(), runs.decisions(id));
+    Map<Integer, StepCost> costs = insights.costs(id);
+    Set<Integer> prompts = insights.stepsWithPrompt(id);
+    return new TraceView(id, branches, runs.trace(id, all).stream()
+        .map(step -> StepView.of(step, costs.get(step.stepNo()), prompts.contains(step.stepNo()))).toList(),
+        runs.decisions(id));
+  }
+
+  /** The messages and tools the model received in the call that wrote step {@code no}. */
+  @GetMapping("/{id}/steps/{no}/prompt")
+  PromptView prompt(@PathVariable String id, @PathVariable int no) {
+    readable(id);
+    SentPrompt prompt = insights.prompt(id, no).orElseThrow(() -> runs.trace(id, true).stream()
+        .anyMatch(step -> step.stepNo() == no)
+        ? new NoPromptException("step " + no + " of run " + id + " has no stored prompt: only the first step a model"
+            + " call wrote (a plan, a thought or a final answer) has one, and not in runs or steps copied from another run")
+        : new UnknownStepException("run " + id + " has no step " + no));
+    return new PromptView(id, no, prompt.purpose(), prompt.messages(), prompt.tools());
   }
 
   /** The run's open user tasks (plan review, a question for a person, ...) with their form data. */

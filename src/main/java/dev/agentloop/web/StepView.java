@@ -2,11 +2,19 @@ package dev.agentloop.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
 import java.time.Instant;
 
-/** One step in a trace response. */
+/**
+ * One step in a trace response.
+ *
+ * @param cost what the call that wrote the step cost (a model call's latency and tokens, a tool call's
+ *     latency), {@code null} for steps without a call of their own
+ * @param prompt whether the prompt of the model call that wrote it can be read at
+ *     {@code /runs/{id}/steps/{no}/prompt}
+ */
 record StepView(
     int id,
     Integer parent,
@@ -17,10 +25,16 @@ record StepView(
     Instant createdAt,
     Integer supersedes,
     String reason,
-    JsonNode content) {
+    JsonNode content,
+    StepCost cost,
+    boolean prompt) {
 
   static StepView of(Step step) {
+    return of(step, null, false);
+  }
+
+  static StepView of(Step step, StepCost cost, boolean prompt) {
     return new StepView(step.stepNo(), step.parentNo(), step.kind(), step.turn(), step.status(), step.author(),
-        step.createdAt(), step.supersedes(), step.reason(), step.json());
+        step.createdAt(), step.supersedes(), step.reason(), step.json(), cost, prompt);
   }
 }

@@ -7,6 +7,7 @@ import dev.agentloop.resilience.Breakers;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.ApiSettings;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.TraceRetention;
 import jakarta.servlet.DispatcherType;
 import org.apache.catalina.core.StandardHost;
@@ -23,8 +24,8 @@ public class WebConfiguration {
 
   @Bean
   RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention,
-      ApiSettings api) {
-    return new RunController(runs, tasks, access, retention, api.basePath());
+      RunInsights insights, ApiSettings api) {
+    return new RunController(runs, tasks, access, retention, insights, api.basePath());
   }
 
   @Bean

@@ -59,3 +59,28 @@ CREATE TABLE IF NOT EXISTS agentloop_decision (
   decided_at TIMESTAMP WITH TIME ZONE NOT NULL
 );
 CREATE INDEX IF NOT EXISTS agentloop_decision_run ON agentloop_decision (run_id, step_no);
+-- what each model or tool call cost, beside the step it wrote (the first step of a model call, the
+-- observation of a tool call); NULL token counts: the endpoint reported none
+CREATE TABLE IF NOT EXISTS agentloop_step_cost (
+  run_id            VARCHAR(64) NOT NULL,
+  step_no           INT         NOT NULL,
+  model_call        BOOLEAN     NOT NULL,
+  latency_ms        BIGINT,
+  prompt_tokens     BIGINT,
+  completion_tokens BIGINT,
+  total_tokens      BIGINT,
+  PRIMARY KEY (run_id, step_no)
+);
+-- the messages and tools each model call received, as changes of the previous prompt (see PromptArchive)
+CREATE TABLE IF NOT EXISTS agentloop_prompt (
+  run_id    VARCHAR(64) NOT NULL,
+  step_no   INT         NOT NULL,
+  purpose   VARCHAR(16) NOT NULL,
+  base_step INT,
+  segments  VARCHAR     NOT NULL,
+  tools     VARCHAR,
+  PRIMARY KEY (run_id, step_no)
+);
+-- the search of runs by status and who wrote steps in them
+CREATE INDEX IF NOT EXISTS agentloop_run_status ON agentloop_run (agent_key, status, created_at);
+CREATE INDEX IF NOT EXISTS agentloop_step_author ON agentloop_step (author, run_id);

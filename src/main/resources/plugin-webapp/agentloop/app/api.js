@@ -36,7 +36,7 @@ export function agentLoopApi(api) {
   // the token can change with the session (a new login), so read it when it is needed
   const csrfToken = () => cookie('XSRF-TOKEN') || api.CSRFToken;
 
-  async function call(method, url, body) {
+  async function call(method, url, body, withTotal) {
     const headers = { Accept: 'application/json, application/problem+json' };
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -64,7 +64,7 @@ export function agentLoopApi(api) {
       // Spring's own error bodies (no problem document) carry `error` instead of `detail`
       throw new ApiError(response.status, json && (json.title || json.error), json ? json.detail : text.substring(0, 300));
     }
-    return json;
+    return withTotal ? { items: json, total: Number(response.headers.get('X-Total-Count') ?? (json || []).length) } : json;
   }
 
   const runs = id => `${API}/runs/${path(id)}`;
@@ -73,6 +73,11 @@ export function agentLoopApi(api) {
     trace: (id, branches) => call('GET', `${runs(id)}/trace?branches=${branches}`),
     actions: id => call('GET', `${runs(id)}/actions`),
     finishedRuns: agent => call('GET', `${API}/runs?agent=${encodeURIComponent(agent)}&finished=true&limit=50`),
+    /** One page of an agent's runs: `search` has status, from, to, editedBy, q, page, size; gives {items, total}. */
+    searchRuns: (agent, search) => call('GET', `${API}/runs?${new URLSearchParams({ agent,
+      ...Object.fromEntries(Object.entries(search).filter(([, v]) => v !== '' && v !== null && v !== undefined)) })}`,
+    undefined, true),
+    prompt: (id, stepId) => call('GET', `${runs(id)}/steps/${path(stepId)}/prompt`),
     edit: (id, stepId, content, reason, baseVersion) =>
       call('POST', `${runs(id)}/steps/${path(stepId)}/edit`, { content, reason, baseVersion }),
     regenerate: (id, reason) => call('POST', `${runs(id)}/regenerate`, { reason }),

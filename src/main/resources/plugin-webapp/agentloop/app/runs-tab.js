@@ -1,15 +1,18 @@
-// Process definition view → tab "Agent runs": the agent's finished runs (Community Cockpit shows no
-// history), each with its trace and "restart from step", which starts a new run whose trace begins
-// with the old run's path up to that step.
+// Process definition view → tab "Agent runs": the agent's runs, finished or not (Community Cockpit
+// shows no history), searched by status, start date, who wrote steps in them and their question;
+// each opens on the plugin's run page or unfolds here with its trace and "restart from step", which
+// starts a new run whose trace begins with the old run's path up to that step.
 import { agentLoopApi } from './api.js';
 import { clear, h, notice, time } from './dom.js';
 import { kindLabel, traceView } from './trace-view.js';
 
-const LIMIT = 50;
+const PAGE_SIZE = 25;
+const STATUSES = ['', 'RUNNING', 'WAITING', 'FAILED', 'ANSWERED', 'REJECTED', 'STOPPED', 'CANCELLED'];
 
-const runLink = id => h('a', { href: `#/process-instance/${encodeURIComponent(id)}/runtime`, 'data-run-link': id }, id);
+/** A run on the plugin's run page, which shows any run, finished or not. */
+export const runLink = id => h('a', { href: `#/agentloop/run/${encodeURIComponent(id)}`, 'data-run-link': id }, id);
 
-function restartForm(step, onSubmit, onCancel) {
+export function restartForm(step, onSubmit, onCancel) {
   const reason = h('input', { class: 'form-control', type: 'text', 'data-field': 'restart-reason',
     placeholder: 'why the run starts again (kept with the new run)' });
   const problem = h('div', { class: 'agentloop-form-problem' });
@@ -41,36 +44,65 @@ function restartForm(step, onSubmit, onCancel) {
   return form;
 }
 
+function searchForm(onSearch) {
+  const input = (name, attributes) => h('input', { class: 'form-control input-sm', 'data-search': name, name, ...attributes });
+  const fields = {
+    q: input('q', { type: 'search', placeholder: 'words of the question', size: 28 }),
+    status: h('select', { class: 'form-control input-sm', 'data-search': 'status', name: 'status' },
+      STATUSES.map(status => h('option', { value: status }, status || 'any status'))),
+    from: input('from', { type: 'date', title: 'started on or after' }),
+    to: input('to', { type: 'date', title: 'started on or before' }),
+    editedBy: input('editedBy', { type: 'text', placeholder: 'changed by (user id)', size: 16 })
+  };
+  const form = h('form', { class: 'form-inline agentloop-search', role: 'search' },
+    fields.q, ' ', fields.status, ' ', h('label', {}, 'from ', fields.from), ' ', h('label', {}, 'to ', fields.to), ' ',
+    fields.editedBy, ' ', h('button', { class: 'btn btn-sm btn-primary', type: 'submit', 'data-action': 'search' }, 'Search'));
+  form.addEventListener('submit', event => {
+    event.preventDefault();
+    onSearch(Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.value.trim()])));
+  });
+  return form;
+}
+
 class RunsTab {
   constructor(node, client, definitionId) {
     this.client = client;
     this.definitionId = definitionId;
+    this.search = {};
+    this.page = 0;
     this.messages = h('div', { class: 'agentloop-messages' });
-    this.list = h('div', { class: 'agentloop-runs' }, h('p', { class: 'text-muted' }, 'Loading the finished runs…'));
-    this.root = h('div', { class: 'agentloop' }, this.messages, this.list);
+    this.list = h('div', { class: 'agentloop-runs' }, h('p', { class: 'text-muted' }, 'Loading the runs…'));
+    this.root = h('div', { class: 'agentloop' }, this.messages,
+      searchForm(search => { this.search = search; this.page = 0; this.load(); }), this.list);
     node.append(this.root);
     this.load();
   }
 
   async load() {
     try {
-      const definition = await this.client.processDefinition(this.definitionId);
-      const runs = await this.client.finishedRuns(definition.key);
-      this.draw(definition.key, runs);
+      this.agent = this.agent || (await this.client.processDefinition(this.definitionId)).key;
+      const found = await this.client.searchRuns(this.agent, { ...this.search, page: this.page, size: PAGE_SIZE });
+      this.draw(this.agent, found.items, found.total);
     } catch (e) {
-      clear(this.list, notice(e.status === 400 ? 'info' : 'danger',
-        e.status === 400 ? 'This process is not an AgentLoop agent.' : e.message));
+      const notAgent = e.status === 400 && !this.agent;
+      clear(this.list, notice(notAgent ? 'info' : 'danger', notAgent ? 'This process is not an AgentLoop agent.' : e.message));
     }
   }
 
-  draw(agent, runs) {
+  draw(agent, runs, total) {
+    const searching = Object.values(this.search).some(Boolean);
     if (!runs.length) {
-      clear(this.list, h('p', { class: 'text-muted' }, `No finished runs of ${agent} yet.`));
+      clear(this.list, h('p', { class: 'text-muted', 'data-runs': 0 }, searching ? 'No run matches.' : `No runs of ${agent} yet.`));
       return;
     }
-    clear(this.list,
-      h('p', { class: 'text-muted' }, runs.length === LIMIT ? `The ${LIMIT} newest finished runs of ${agent}.`
-        : `Finished runs of ${agent}, newest first.`),
+    const first = this.page * PAGE_SIZE + 1;
+    const pager = h('div', { class: 'agentloop-pager' },
+      h('span', { 'data-runs': total }, `${first}–${first + runs.length - 1} of ${total} run${total === 1 ? '' : 's'} of ${agent}, newest first`),
+      ' ', h('button', { class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'previous-page', disabled: this.page === 0,
+        onclick: () => { this.page--; this.load(); } }, 'Newer'),
+      ' ', h('button', { class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'next-page',
+        disabled: first + runs.length - 1 >= total, onclick: () => { this.page++; this.load(); } }, 'Older'));
+    clear(this.list, pager,
       h('table', { class: 'table agentloop-run-table' },
         h('thead', {}, h('tr', {}, ['Run', 'Question', 'Status', 'Started', 'Ended', 'Steps', ''].map(l => h('th', {}, l)))),
         h('tbody', {}, runs.flatMap(run => this.rows(run)))));
@@ -89,11 +121,12 @@ class RunsTab {
       } }, 'Trace and restart');
     return [
       h('tr', { 'data-run': run.id },
-        h('td', {}, h('code', {}, run.id)),
+        h('td', {}, runLink(run.id)),
         h('td', { class: 'agentloop-question' }, run.question),
         h('td', {}, h('span', { class: `agentloop-run-status agentloop-status-${run.status.toLowerCase()}` }, run.status),
           run.statusReason && h('div', { class: 'text-muted' }, run.statusReason),
-          run.restartedFrom && h('div', { class: 'text-muted' }, `restarted from ${run.restartedFrom} at #${run.restartedFromStep}`),
+          run.restartedFrom && h('div', { class: 'text-muted' }, 'restarted from ', runLink(run.restartedFrom),
+            ` at #${run.restartedFromStep}`),
           (run.restarts || []).length > 0 && h('div', { class: 'text-muted' }, 'restarted as ',
             run.restarts.map(id => [runLink(id), ' ']))),
         h('td', {}, time(run.createdAt)),

@@ -1,11 +1,18 @@
-// Process instance view → tab "Agent trace": how the run stands, what it used, the breakers, its
-// trace with superseded branches, and the operator's actions (edit & resume, regenerate, stop).
+// A run as an operator sees it, on the process instance's tab "Agent trace" and on the plugin's run
+// page (#/agentloop/run/<id>, for any run, finished or not): how it stands and what it does right
+// now, its trace first (the step tree when people changed it, then the active path with each step's
+// cost and prompt), what it used of its budgets, the operator's actions (edit & resume, regenerate,
+// stop; restart once it ended), and the circuit breakers, folded unless one is open.
 import { agentLoopApi } from './api.js';
 import { clear, h, notice, time } from './dom.js';
+import { liveStep } from './live-step.js';
+import { showPrompt } from './prompt-view.js';
+import { restartForm, runLink } from './runs-tab.js';
 import { stepEditor } from './step-editor.js';
-import { traceView } from './trace-view.js';
+import { duration, traceView } from './trace-view.js';
 
 const POLL_MILLIS = 2000;
+const TICK_MILLIS = 1000;
 const FINISHED = ['ANSWERED', 'REJECTED', 'STOPPED', 'CANCELLED'];
 const CONTINUES_AT = {
   think: 'the agent thinks again from there',
@@ -42,8 +49,13 @@ function reasonForm(name, label, buttonClass, placeholder, onSubmit) {
   return { form, button, reason };
 }
 
-class TraceTab {
-  constructor(node, client, runId) {
+const used = budget => (budget.limit === null || budget.limit === undefined ? `${budget.used} (no limit)`
+  : `${budget.used} of ${budget.limit}`);
+
+export class RunPanel {
+  /** @param page true on the plugin's run page, false on Cockpit's process instance tab */
+  constructor(node, client, runId, page) {
+    this.page = page;
     this.client = client;
     this.runId = runId;
     this.messages = h('div', { class: 'agentloop-messages' });
@@ -54,24 +66,34 @@ class TraceTab {
         result => `A new answer is being generated; ${CONTINUES_AT[result.continuesAt] || 'the run goes on'}.${sideEffects(result)}`));
     this.stopForm = reasonForm('stop', 'Stop run', 'btn-danger', 'why the run stops', (reason, done) =>
       this.act(() => client.stop(runId, reason), Boolean(reason), done,
-        () => 'The run is stopped. Finished runs are listed in the process definition\'s tab "Agent runs".'));
+        () => 'The run is stopped. It stays readable on its run page and in the process definition\'s tab "Agent runs".'));
+    this.live = h('div', { class: 'agentloop-live', 'data-fact': 'activeStep' });
+    // the step under way, where the next step of the trace will be
+    this.pending = h('div', { class: 'agentloop-pending' });
+    this.budgets = h('div', { class: 'agentloop-usage' });
     this.breakers = h('div', { class: 'agentloop-breakers' });
     this.trace = h('div', { class: 'agentloop-trace' });
-    this.root = h('div', { class: 'agentloop', 'data-run': runId },
-      this.messages, this.summary,
+    this.root = h('div', { class: `agentloop${page ? ' agentloop-page' : ''}`, 'data-run': runId },
+      page ? h('h2', {}, 'Agent run ', h('code', {}, runId)) : null,
+      this.messages, this.live,
       h('div', { class: 'agentloop-actions' }, this.regenerateForm.form, this.stopForm.form,
         h('button', { class: 'btn btn-sm btn-link', type: 'button', 'data-action': 'refresh', onclick: () => this.load() },
-          'Refresh')),
-      this.why, this.breakers,
-      h('h4', {}, 'Trace'), this.trace);
+          'Refresh'),
+        page ? null : h('a', { class: 'btn btn-sm btn-link', href: `#/agentloop/run/${encodeURIComponent(runId)}`,
+          'data-action': 'run-page' }, 'Run page')),
+      this.why,
+      h('h4', {}, 'Trace'), this.trace, this.pending,
+      this.summary, this.budgets, this.breakers);
     node.append(this.root);
     this.fingerprint = null;
+    this.ticker = setInterval(() => this.drawLive(), TICK_MILLIS);
     this.load();
   }
 
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.ticker);
   }
 
   async load() {
@@ -87,7 +109,10 @@ class TraceTab {
         return;
       }
       this.run = run;
+      this.readAt = Date.now();
+      this.drawLive();
       this.drawSummary(run);
+      this.drawBudgets(run);
       this.drawActions(actions);
       this.drawBreakers(breakers);
       // the trace is drawn again only when it changed: a reasoning or branch the operator unfolded stays open
@@ -99,16 +124,42 @@ class TraceTab {
       polling = !FINISHED.includes(run.status);
     } catch (e) {
       if (e.status === 404) {
-        clear(this.root, notice('info', 'This process instance is not an AgentLoop run.'));
+        clear(this.root, notice('info', this.page ? `There is no AgentLoop run ${this.runId}.`
+          : 'This process instance is not an AgentLoop run.'));
         polling = false;
       } else {
         // e.g. the session ended: say so, and try again with the next poll
         clear(this.summary, notice('danger', e.message));
       }
     }
+    if (!polling) {
+      // nothing counts on in a run that has ended or is not there
+      clearInterval(this.ticker);
+    }
     if (polling && !this.stopped && this.root.isConnected) {
       this.timer = setTimeout(() => this.load(), POLL_MILLIS);
     }
+  }
+
+  /** Status and what the run does right now; the seconds count on between polls. */
+  drawLive() {
+    const run = this.run;
+    if (!run) {
+      return;
+    }
+    if (!this.root.isConnected) {
+      // Cockpit took the page away without unmounting it
+      this.stop();
+      return;
+    }
+    const status = h('span', { class: `agentloop-run-status agentloop-status-${run.status.toLowerCase()}`,
+      'data-status': run.status }, run.status);
+    const now = liveStep(run.activeStep, this.readAt);
+    clear(this.pending, now ? h('div', { class: 'agentloop-step agentloop-step-now', 'data-now': run.activeStep.kind },
+      h('span', { class: 'agentloop-kind' }, 'Now'), ' ', liveStep(run.activeStep, this.readAt)) : null);
+    clear(this.live, status, now ? [' — ', h('span', { class: 'agentloop-now', 'data-now': run.activeStep.kind }, now)]
+      : run.statusReason ? [' — ', run.statusReason] : null,
+    run.incident ? h('div', { class: 'agentloop-error' }, 'Incident: ', run.incident) : null);
   }
 
   drawSummary(run) {
@@ -119,22 +170,43 @@ class TraceTab {
         fact('Status', h('span', { class: `agentloop-run-status agentloop-status-${run.status.toLowerCase()}` }, run.status),
           'status'),
         fact('Why', run.statusReason, 'statusReason'),
-        fact('Waiting for', (run.waitingFor || []).join(', '), 'waitingFor'),
         fact('Incident', run.incident, 'incident'),
         fact('Agent', run.agent, 'agent'),
+        // Cockpit shows the diagram of running instances only
+        fact('Diagram', this.page && !FINISHED.includes(run.status)
+          ? h('a', { href: `#/process-instance/${encodeURIComponent(run.id)}/runtime`, 'data-action': 'diagram' },
+            'where the run is, in Cockpit\'s process instance view') : null, 'diagram'),
         fact('Question', run.question, 'question'),
         fact('Final answer', run.finalAnswer, 'finalAnswer'),
         fact('Started', time(run.createdAt), 'createdAt'),
         fact('Ended', time(run.endedAt), 'endedAt'),
-        fact('Restarted from', run.restartedFrom && `run ${run.restartedFrom} at step #${run.restartedFromStep}`
-          + (run.restartedBy ? ` by ${run.restartedBy}` : '') + (run.restartReason ? `: “${run.restartReason}”` : ''),
-        'restartedFrom'),
-        fact('Restarted as', (run.restarts || []).length ? h('span', {}, run.restarts.map(id =>
-          h('a', { href: `#/process-instance/${encodeURIComponent(id)}/runtime` }, id, ' '))) : null, 'restarts')),
-      h('table', { class: 'table table-condensed agentloop-budgets' },
-        h('thead', {}, h('tr', {}, ['Steps', 'Model calls', 'Tool calls', 'Tokens'].map(label => h('th', {}, label)))),
-        h('tbody', {}, h('tr', {}, [run.steps, run.modelCalls, run.toolCalls, run.tokens].map((value, i) =>
-          h('td', { 'data-budget': ['steps', 'modelCalls', 'toolCalls', 'tokens'][i] }, value ?? '–'))))));
+        fact('Restarted from', run.restartedFrom && h('span', {}, 'run ', runLink(run.restartedFrom),
+          ` at step #${run.restartedFromStep}` + (run.restartedBy ? ` by ${run.restartedBy}` : '')
+          + (run.restartReason ? `: “${run.restartReason}”` : '')), 'restartedFrom'),
+        fact('Restarted as', (run.restarts || []).length ? h('span', {}, run.restarts.map(id => [runLink(id), ' '])) : null,
+          'restarts')));
+  }
+
+  /** Budgets as used / limit, and what the calls cost in time and tokens. */
+  drawBudgets(run) {
+    const b = run.budgets || {};
+    const c = run.costs || {};
+    const tokens = c.promptTokens === null && c.completionTokens === null
+      ? (run.modelCalls ? 'not reported by the endpoint' : '–')
+      : `${c.promptTokens ?? 0} prompt + ${c.completionTokens ?? 0} completion`
+        + (c.modelCallsWithoutUsage ? ` (${c.modelCallsWithoutUsage} call${c.modelCallsWithoutUsage === 1 ? '' : 's'} reported none)` : '');
+    const row = (label, value, name) => h('tr', {}, h('th', {}, label), h('td', { 'data-budget': name }, value));
+    clear(this.budgets, h('h4', {}, 'Budgets and costs'),
+      h('table', { class: 'table table-condensed agentloop-budgets' }, h('tbody', {},
+        row('Steps', run.steps, 'steps'),
+        row('Model calls', b.modelCalls ? used(b.modelCalls) : run.modelCalls, 'modelCalls'),
+        row('Tool calls', b.toolCalls ? used(b.toolCalls) : run.toolCalls, 'toolCalls'),
+        row('Tokens', run.tokens === 0 && run.modelCalls > 0 && c.modelCallsWithoutUsage === run.modelCalls
+          ? `not reported by the endpoint${b.tokens && b.tokens.limit ? ` (limit ${b.tokens.limit})` : ''}`
+          : b.tokens ? used(b.tokens) : run.tokens, 'tokens'),
+        row('Prompt / completion tokens', tokens, 'tokenParts'),
+        row('Time in model calls', duration(c.modelLatencyMillis), 'modelTime'),
+        row('Time in tool calls', duration(c.toolLatencyMillis), 'toolTime'))));
   }
 
   drawActions(actions) {
@@ -144,22 +216,31 @@ class TraceTab {
     };
     allow(this.regenerateForm, actions.regenerate === true);
     allow(this.stopForm, actions.stop === true);
+    // an ended run offers only its restart, on its steps
+    const ended = Boolean(this.run && FINISHED.includes(this.run.status));
+    this.regenerateForm.form.hidden = ended;
+    this.stopForm.form.hidden = ended;
     this.why.textContent = actions.why || '';
   }
 
+  /** Shared by all runs, so folded unless one is not closed (the operator should see that at once). */
   drawBreakers(breakers) {
     // [{name, kind, target, state}]; anything else is no information this tab can use
     if (!Array.isArray(breakers)) {
       clear(this.breakers, h('p', { class: 'text-muted', 'data-breakers': 'none' }, 'Circuit breakers: no breaker information.'));
       return;
     }
-    clear(this.breakers, h('h4', {}, 'Circuit breakers'), breakers.length === 0
-      ? h('p', { class: 'text-muted' }, 'No circuit breaker has been used yet.')
-      : h('table', { class: 'table table-condensed' },
+    const open = breakers.filter(b => String(b.state).toUpperCase() !== 'CLOSED');
+    const details = this.breakers.querySelector('details');
+    const keepOpen = details ? details.open : false;
+    clear(this.breakers, h('details', { open: open.length > 0 || keepOpen, 'data-breakers': open.length ? 'open' : 'closed' },
+      h('summary', {}, `Circuit breakers (shared by all runs): ${breakers.length === 0 ? 'none used yet'
+        : open.length ? `${open.length} of ${breakers.length} not closed` : `all ${breakers.length} closed`}`),
+      breakers.length === 0 ? null : h('table', { class: 'table table-condensed' },
         h('thead', {}, h('tr', {}, ['Breaker', 'Kind', 'Target', 'State'].map(label => h('th', {}, label)))),
         h('tbody', {}, breakers.map(b => h('tr', { 'data-breaker': b.name },
           h('td', {}, b.name), h('td', {}, b.kind), h('td', {}, b.target),
-          h('td', { class: `agentloop-breaker-${String(b.state).toLowerCase()}` }, b.state))))));
+          h('td', { class: `agentloop-breaker-${String(b.state).toLowerCase()}` }, b.state)))))));
   }
 
   drawTrace(active, all, actions) {
@@ -169,11 +250,31 @@ class TraceTab {
       return;
     }
     this.fingerprint = fingerprint;
-    clear(this.trace, traceView(active, all, step => step.kind === 'FINAL_ANSWER' ? null : h('button', {
-      class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'edit', disabled: actions.edit !== true,
-      title: actions.edit === true ? 'edit this step and resume the run from it' : actions.why || '',
-      onclick: event => this.openEditor(step, event.target.closest('.agentloop-step'))
-    }, 'Edit')));
+    const finished = FINISHED.includes(this.run.status);
+    // a final answer ends a run: edit or restart from the step before it for a new answer
+    clear(this.trace, traceView(active, all, step => (step.kind === 'FINAL_ANSWER' ? null : finished
+      ? h('button', {
+        class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'restart', disabled: actions.restart !== true,
+        title: actions.restart === true ? 'start a new run from this step' : actions.why || '',
+        onclick: event => this.openRestart(step, event.target.closest('.agentloop-step'))
+      }, 'Restart from here')
+      : h('button', {
+        class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'edit', disabled: actions.edit !== true,
+        title: actions.edit === true ? 'edit this step and resume the run from it' : actions.why || '',
+        onclick: event => this.openEditor(step, event.target.closest('.agentloop-step'))
+      }, 'Edit')), (step, row) => showPrompt(this.client, this.runId, step, row)));
+  }
+
+  openRestart(step, row) {
+    const slot = row.querySelector('.agentloop-step-slot');
+    clear(slot, restartForm(step, async reason => {
+      const restarted = await this.client.restart(this.runId, step.id, reason);
+      clear(slot);
+      clear(this.messages, h('div', { class: 'alert alert-success agentloop-notice', role: 'status' },
+        `Run ${this.runId} restarted from #${step.id} as run `, runLink(restarted.id), ` (${restarted.status}).`));
+      this.load();
+    }, () => clear(slot)));
+    slot.querySelector('input')?.focus();
   }
 
   openEditor(step, row) {
@@ -221,7 +322,7 @@ export default {
   properties: { label: 'Agent trace' },
   render(node, { api, processInstanceId }) {
     mounted?.stop();
-    mounted = new TraceTab(node, agentLoopApi(api), processInstanceId);
+    mounted = new RunPanel(node, agentLoopApi(api), processInstanceId, false);
   },
   unmount() {
     mounted?.stop();

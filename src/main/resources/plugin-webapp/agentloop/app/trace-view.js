@@ -1,6 +1,7 @@
 // A run's trace: the active path (what the model sees), and at each place where a person changed
 // it the superseded branch, collapsed, beside the step that replaced it.
-import { h, json, time } from './dom.js';
+import { clear, h, json, time } from './dom.js';
+import { edits, stepTree } from './step-tree.js';
 
 const KIND_LABELS = {
   PLAN: 'Plan', THOUGHT: 'Thought', ACTION: 'Action', OBSERVATION: 'Observation',
@@ -44,8 +45,32 @@ function reasoning(step) {
     h('div', { class: 'agentloop-text' }, text));
 }
 
-function stepRow(step, extra) {
+/** Seconds with one decimal below a minute, else minutes and seconds. */
+export function duration(millis) {
+  if (millis === null || millis === undefined) {
+    return '–';
+  }
+  const seconds = millis / 1000;
+  return seconds < 60 ? `${seconds.toFixed(seconds < 10 ? 1 : 0)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+/** What the call behind a step cost: "model call 1.2 s · 120 prompt + 30 completion tokens". */
+export function costText(cost) {
+  if (!cost) {
+    return null;
+  }
+  if (!cost.modelCall) {
+    return `tool call ${duration(cost.latencyMillis)}`;
+  }
+  const tokens = cost.promptTokens !== null || cost.completionTokens !== null
+    ? `${cost.promptTokens ?? '?'} prompt + ${cost.completionTokens ?? '?'} completion tokens`
+    : cost.totalTokens !== null ? `${cost.totalTokens} tokens` : 'tokens not reported by the endpoint';
+  return `model call ${duration(cost.latencyMillis)} · ${tokens}`;
+}
+
+export function stepRow(step, extra, onPrompt) {
   const superseded = step.status === 'SUPERSEDED';
+  const cost = costText(step.cost);
   return h('li', {
     class: `agentloop-step agentloop-${step.kind.toLowerCase()}${superseded ? ' agentloop-superseded' : ''}`,
     'data-step': step.id, 'data-kind': step.kind, 'data-status': step.status
@@ -57,7 +82,12 @@ function stepRow(step, extra) {
     superseded && h('span', { class: 'label label-default agentloop-status' }, 'superseded'),
     h('span', { class: 'agentloop-author', title: 'author' }, step.author),
     h('span', { class: 'agentloop-time' }, time(step.createdAt)),
-    h('span', { class: 'agentloop-step-actions' }, extra ? extra(step) : null)),
+    cost && h('span', { class: 'agentloop-cost', 'data-cost': step.id }, cost),
+    h('span', { class: 'agentloop-step-actions' },
+      step.prompt && onPrompt && h('button', { class: 'btn btn-xs btn-link', type: 'button', 'data-action': 'prompt',
+        title: 'the messages the model received in this call', onclick: event => onPrompt(step, event.target.closest('.agentloop-step')) },
+      'Prompt'),
+      extra ? extra(step) : null)),
   (step.supersedes !== null && step.supersedes !== undefined || step.reason) && h('div', { class: 'agentloop-reason' },
     step.supersedes !== null && step.supersedes !== undefined ? `replaces #${step.supersedes}` : null,
     step.supersedes !== null && step.supersedes !== undefined && step.reason ? ': ' : null,
@@ -68,62 +98,33 @@ function stepRow(step, extra) {
 }
 
 /**
- * Groups the steps off the active path into branches: each branch is the subtree below one step
- * whose parent is on the path (or that has none).
+ * The trace: when people changed the run, its step tree as a picture (superseded branches beside
+ * the step they branched from, the edits as old → new) with the step picked in it; then the active
+ * path as a list. `stepActions(step)` gives the controls for a step of the active path, and each step
+ * has an empty `.agentloop-step-slot` for a form under it; `onPrompt(step, row)` shows a prompt.
  */
-function branches(activeSteps, allSteps) {
-  const onPath = new Set(activeSteps.map(s => s.id));
-  const byId = new Map(allSteps.map(s => [s.id, s]));
-  const groups = new Map();
-  for (const step of allSteps) {
-    if (onPath.has(step.id)) {
-      continue;
-    }
-    let root = step;
-    while (root.parent !== null && root.parent !== undefined && !onPath.has(root.parent) && byId.has(root.parent)) {
-      root = byId.get(root.parent);
-    }
-    if (!groups.has(root.id)) {
-      groups.set(root.id, { root, steps: [] });
-    }
-    groups.get(root.id).steps.push(step);
+export function traceView(activeSteps, allSteps, stepActions, onPrompt) {
+  const all = allSteps || activeSteps;
+  if (!activeSteps.length) {
+    return h('p', { class: 'agentloop-empty' }, 'No steps yet.');
   }
-  return [...groups.values()].map(group => ({ ...group, steps: group.steps.sort((a, b) => a.id - b.id) }));
-}
-
-/** Where a branch shows: before the step that replaced its root, else after its fork point. */
-function placeBranches(activeSteps, groups) {
-  const before = new Map();
-  const after = new Map();
-  for (const group of groups) {
-    const replacement = activeSteps.find(s => s.supersedes === group.root.id);
-    const [map, key] = replacement ? [before, replacement.id] : [after, group.root.parent ?? 'top'];
-    map.set(key, [...(map.get(key) || []), group]);
+  const path = h('ol', { class: 'agentloop-steps agentloop-active-path' },
+    activeSteps.map(step => stepRow(step, stepActions, onPrompt)));
+  if (all.length === activeSteps.length) {
+    return path;
   }
-  return { before, after };
-}
-
-function branchView(group) {
-  const count = group.steps.length;
-  return h('li', { class: 'agentloop-branch', 'data-branch': group.root.id },
-    h('details', {},
-      h('summary', {}, `Superseded branch from #${group.root.id}: ${count} step${count === 1 ? '' : 's'}`),
-      h('ol', { class: 'agentloop-steps' }, group.steps.map(step => stepRow(step)))));
-}
-
-/**
- * The trace as a list; `stepActions(step)` gives the controls for a step of the active path,
- * and each step has an empty `.agentloop-step-slot` for a form under it.
- */
-export function traceView(activeSteps, allSteps, stepActions) {
-  const { before, after } = placeBranches(activeSteps, branches(activeSteps, allSteps || activeSteps));
-  const items = [...(after.get('top') || []).map(branchView)];
-  for (const step of activeSteps) {
-    items.push(...(before.get(step.id) || []).map(branchView));
-    items.push(stepRow(step, stepActions));
-    items.push(...(after.get(step.id) || []).map(branchView));
-  }
-  return items.length
-    ? h('ol', { class: 'agentloop-steps agentloop-active-path' }, items)
-    : h('p', { class: 'agentloop-empty' }, 'No steps yet.');
+  const picked = h('ol', { class: 'agentloop-steps agentloop-picked' });
+  const select = step => {
+    if (step.status === 'ACTIVE') {
+      clear(picked);
+      path.querySelector(`li[data-step="${step.id}"]`)?.scrollIntoView({ block: 'center' });
+    } else {
+      clear(picked, stepRow(step, null, onPrompt));
+    }
+  };
+  return h('div', { class: 'agentloop-trace-parts' },
+    h('div', { class: 'agentloop-tree-box' },
+      h('p', { class: 'text-muted' }, 'Step tree: the active path on the left, superseded branches beside the step they branched from. Pick a step to read it.'),
+      stepTree(activeSteps, all, select), edits(all), picked),
+    path);
 }

@@ -83,22 +83,33 @@ class CockpitBrowserTest {
     String run = waitingForAnswer("multi-step: the trace in Cockpit");
     JsonNode view = body(api.get("/api/runs/" + run), 200);
 
+    String task = api.awaitTask(run, "reviewAnswer").get("id").asText();
+
     cockpit.openTrace(run);
 
     assertThat(cockpit.fact("status")).isEqualTo("WAITING");
-    assertThat(cockpit.fact("waitingFor")).isEqualTo("reviewAnswer");
+    // the person's task by its name, with a link to it in Tasklist, not the diagram's id
+    assertThat(cockpit.live()).startsWith("WAITING — waiting for a person in Review the answer (").doesNotContain("reviewAnswer");
+    assertThat(browser.await(By.cssSelector("[data-task-link]")).getAttribute("href"))
+        .endsWith("/camunda/app/tasklist/default/#/?task=" + task);
     assertThat(cockpit.fact("finalAnswer")).isEqualTo("757");
     assertThat(cockpit.budget("steps")).isEqualTo(view.get("steps").asText());
-    assertThat(cockpit.budget("modelCalls")).isEqualTo(view.get("modelCalls").asText()).isNotEqualTo("0");
-    assertThat(cockpit.budget("toolCalls")).isEqualTo("2");
-    assertThat(cockpit.budget("tokens")).isEqualTo(view.get("tokens").asText());
+    assertThat(cockpit.budget("modelCalls")).isEqualTo(view.get("modelCalls").asText() + " of "
+        + view.at("/budgets/modelCalls/limit").asText()).doesNotStartWith("0");
+    assertThat(cockpit.budget("toolCalls")).isEqualTo("2 of " + view.at("/budgets/toolCalls/limit").asText());
+    // the scripted model of this run reports no usage: said so, not counted as 0
+    assertThat(view.get("tokens").asInt()).isZero();
+    assertThat(cockpit.budget("tokens")).isEqualTo("not reported by the endpoint (limit "
+        + view.at("/budgets/tokens/limit").asText() + ")");
     assertThat(cockpit.activePath()).containsExactly("#1 PLAN ACTIVE", "#2 THOUGHT ACTIVE", "#3 ACTION ACTIVE",
         "#4 OBSERVATION ACTIVE", "#5 THOUGHT ACTIVE", "#6 ACTION ACTIVE", "#7 OBSERVATION ACTIVE",
         "#8 FINAL_ANSWER ACTIVE");
     assertThat(cockpit.activeStep(1).getText()).contains("model", "Compute the product", "Add the days of a leap year");
     assertThat(cockpit.activeStep(3).getText()).contains("calculator", "\"expression\": \"17 * 23\"");
     assertThat(cockpit.activeStep(4).getText()).contains("calculator", "391");
-    assertThat(cockpit.breakers()).contains("Circuit breakers", "model:scripted", "CLOSED").doesNotContain("no breaker information");
+    // shared by all runs and all closed: folded under the trace
+    assertThat(cockpit.breakers()).contains("Circuit breakers (shared by all runs): all").doesNotContain("no breaker information");
+    assertThat(browser.await(By.cssSelector(".agentloop-breakers details")).getAttribute("open")).isNull();
     browser.screenshot("cockpit-1-agent-trace");
   }
 
@@ -138,10 +149,16 @@ class CockpitBrowserTest {
     cockpit.awaitFact("status", "WAITING");
     assertThat(cockpit.activeStep(9).getText())
         .contains("operator", "replaces #4", "the calculator was wrong", "400");
-    List<String> superseded = cockpit.branch(4).findElements(By.cssSelector("li.agentloop-step")).stream()
-        .map(step -> "#" + step.getAttribute("data-step") + " " + step.getAttribute("data-status")).toList();
-    assertThat(superseded).containsExactly("#4 SUPERSEDED", "#5 SUPERSEDED", "#6 SUPERSEDED", "#7 SUPERSEDED",
-        "#8 SUPERSEDED");
+    // the step tree: the old branch in a column beside the edited step, which replaced its first step
+    assertThat(cockpit.treeNodes()).containsExactly("#1 ACTIVE col 0 row 0", "#2 ACTIVE col 0 row 1",
+        "#3 ACTIVE col 0 row 2", "#4 SUPERSEDED col 1 row 3", "#5 SUPERSEDED col 1 row 4", "#6 SUPERSEDED col 1 row 5",
+        "#7 SUPERSEDED col 1 row 6", "#8 SUPERSEDED col 1 row 7", "#9 ACTIVE col 0 row 3", "#10 ACTIVE col 0 row 4",
+        "#11 ACTIVE col 0 row 5", "#12 ACTIVE col 0 row 6", "#13 ACTIVE col 0 row 7");
+    assertThat(cockpit.edits()).singleElement().asString()
+        .contains("#4 → #9", "by operator", "the calculator was wrong", "391", "400");
+    assertThat(browser.all(By.cssSelector(".agentloop-active-path .agentloop-superseded"))).as("no struck-through lists")
+        .isEmpty();
+    assertThat(cockpit.pick(4).getText()).contains("superseded", "391");
     browser.screenshot("cockpit-3-resumed-with-superseded-branch");
     assertThat(trace(run, "all")).contains("#4 OBSERVATION SUPERSEDED", "#8 FINAL_ANSWER SUPERSEDED",
         "#9 OBSERVATION ACTIVE");
@@ -158,7 +175,8 @@ class CockpitBrowserTest {
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::activePath,
         path -> path.equals(List.of("#1 PLAN ACTIVE", "#3 FINAL_ANSWER ACTIVE")));
     assertThat(cockpit.activeStep(3).getText()).contains("second answer");
-    assertThat(cockpit.branch(2).getText()).contains("first answer", "superseded");
+    assertThat(cockpit.treeNodes()).contains("#2 SUPERSEDED col 1 row 1", "#3 ACTIVE col 0 row 1");
+    assertThat(cockpit.pick(2).getText()).contains("first answer", "superseded");
 
     // a stop needs a reason, which the tab asks for before it calls the API
     cockpit.act("stop", "");
@@ -199,7 +217,9 @@ class CockpitBrowserTest {
     await().atMost(Runs.PATIENCE).until(() -> body(api.get("/api/runs/" + run), 200).get("status").asText(),
         "ANSWERED"::equals);
 
-    cockpit.openRuns(definitionOf(TestAgent.KEY)).showRun(run).restartFrom(run, 4);
+    cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("restart in Cockpit");
+    assertThat(cockpit.listedRuns()).contains(run);
+    cockpit.showRun(run).restartFrom(run, 4);
     cockpit.type("restart-reason", "check the sum again");
     browser.screenshot("cockpit-6-restart-from-step");
     cockpit.submit("submit-restart");
@@ -215,6 +235,62 @@ class CockpitBrowserTest {
     assertThat(trace(restarted, "active")).containsExactly("#1 PLAN ACTIVE", "#2 THOUGHT ACTIVE", "#3 ACTION ACTIVE",
         "#4 OBSERVATION ACTIVE", "#5 THOUGHT ACTIVE", "#6 ACTION ACTIVE", "#7 OBSERVATION ACTIVE",
         "#8 FINAL_ANSWER ACTIVE");
+
+    // "restarted as" and "restarted from" open the finished runs on the plugin's run page
+    cockpit.followRunLink(restarted);
+    cockpit.awaitFact("status", "ANSWERED");
+    assertThat(cockpit.fact("restartedFrom")).contains(run, "#4", "operator", "check the sum again");
+    cockpit.followRunLink(run);
+    assertThat(cockpit.fact("restarts")).contains(restarted);
+    assertThat(cockpit.activePath()).hasSize(8);
+  }
+
+  @Test
+  void should_open_a_finished_runs_whole_trace_from_the_agent_runs_tab_with_the_trace_first() {
+    String run = start(TestAgent.KEY, "multi-step: read it after it ended");
+    await().atMost(Runs.PATIENCE).until(() -> body(api.get("/api/runs/" + run), 200).get("status").asText(),
+        "ANSWERED"::equals);
+    browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1440, 900));
+    try {
+      cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("read it after it ended");
+      assertThat(cockpit.listedRuns()).containsExactly(run);
+      browser.screenshot("cockpit-8-search-runs");
+      cockpit.followRunLink(run);
+
+      assertThat(cockpit.live()).isEqualTo("ANSWERED");
+      assertThat(cockpit.activePath()).hasSize(8);
+      assertThat(cockpit.stepButton(4, "restart").isEnabled()).isTrue();
+      // the trace comes first: its first steps are on the first screen, the breakers are folded below it
+      WebElement first = cockpit.activeStep(1);
+      assertThat(first.getRect().getY()).isLessThan(700);
+      // (below the first screen, inside Cockpit's scrolling pane, so present rather than visible)
+      assertThat(browser.all(By.cssSelector(".agentloop-breakers details"))).singleElement()
+          .satisfies(breakers -> assertThat(breakers.getAttribute("open")).isNull());
+      browser.screenshot("cockpit-9-finished-run-page-1440x900");
+    } finally {
+      browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 1800));
+    }
+  }
+
+  @Test
+  void should_show_the_active_step_live_while_the_model_thinks_and_then_each_steps_cost_and_prompt() {
+    String run = start(TestAgent.KEY, "slow-thinking: watch it work");
+
+    cockpit.openTrace(run);
+    await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::live,
+        live -> live.matches("RUNNING — thinking \\(model call, [1-9]\\d* s\\)"));
+    browser.screenshot("cockpit-10-live-model-call");
+    await().atMost(Runs.PATIENCE).ignoreExceptions().until(() -> cockpit.fact("status"), "ANSWERED"::equals);
+
+    assertThat(cockpit.cost(5)).matches("model call \\d+(\\.\\d)? s · 90 prompt \\+ 3 completion tokens");
+    assertThat(cockpit.cost(2)).matches("model call \\d+\\.\\d s · tokens not reported by the endpoint");
+    assertThat(cockpit.cost(4)).matches("tool call \\d+\\.\\d s");
+    assertThat(cockpit.budget("tokenParts")).isEqualTo("90 prompt + 3 completion (2 calls reported none)");
+    assertThat(cockpit.budget("modelTime")).matches("\\d+(\\.\\d)? s");
+    WebElement prompt = cockpit.prompt(5);
+    assertThat(prompt.getText()).contains("What the model received for #5 (thinking): 4 messages",
+        "SYSTEM", "USER", "slow-thinking: watch it work", "ASSISTANT", "calculator", "TOOL RESULT", "391");
+    browser.screenshot("cockpit-11-costs-and-prompt");
   }
 
   @Test

@@ -73,14 +73,71 @@ final class CockpitPage {
         .toList();
   }
 
-  /** The superseded branch whose first step has that id, unfolded. */
-  WebElement branch(int rootStepId) {
-    String branch = ".agentloop-branch[data-branch='" + rootStepId + "']";
-    WebElement details = browser.await(By.cssSelector(branch + " > details"));
-    if (details.getAttribute("open") == null) {
-      browser.click(By.cssSelector(branch + " summary"));
-    }
-    return browser.await(By.cssSelector(branch));
+  /** The steps of the step tree (the picture), each as "#id STATUS col row". */
+  List<String> treeNodes() {
+    return browser.all(By.cssSelector("svg.agentloop-tree g[data-node]")).stream()
+        .map(node -> "#" + node.getAttribute("data-node") + " " + node.getAttribute("data-status") + " col "
+            + node.getAttribute("data-col") + " row " + node.getAttribute("data-row"))
+        .toList();
+  }
+
+  /** Picks a superseded step in the step tree and gives it as shown under the picture. */
+  WebElement pick(int stepId) {
+    WebElement node = browser.await(By.cssSelector("svg.agentloop-tree g[data-node='" + stepId + "']"));
+    // an SVG element has no click(): send the event a mouse would
+    ((JavascriptExecutor) browser.driver).executeScript(
+        "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", node);
+    return browser.await(By.cssSelector(".agentloop-picked li.agentloop-step[data-step='" + stepId + "']"));
+  }
+
+  /** The edits listed under the step tree: "#old → #new …". */
+  List<String> edits() {
+    return browser.all(By.cssSelector(".agentloop-edits li")).stream().map(WebElement::getText).toList();
+  }
+
+  /** The line that says what the run does right now, e.g. "RUNNING — thinking (model call, 3 s)". */
+  String live() {
+    return browser.await(By.cssSelector(".agentloop-live")).getText();
+  }
+
+  /** What the call behind a step cost, as its head shows it. */
+  String cost(int stepId) {
+    return browser.await(By.cssSelector("li.agentloop-step[data-step='" + stepId + "'] [data-cost]")).getText();
+  }
+
+  /** Opens the prompt of a step on the active path and gives the panel that shows it. */
+  WebElement prompt(int stepId) {
+    WebElement button = stepButton(stepId, "prompt");
+    browser.clickNow(button);
+    return browser.await(By.cssSelector(".agentloop-prompt[data-prompt='" + stepId + "']"));
+  }
+
+  /** Opens a run, finished or not, on the plugin's run page and waits for its trace. */
+  CockpitPage openRun(String runId) {
+    browser.go("/camunda/app/cockpit/default/#/agentloop/run/" + runId);
+    browser.await(By.cssSelector(".agentloop-page[data-run='" + runId + "'] .agentloop-active-path"));
+    return this;
+  }
+
+  /** Follows a link to a run (restarted from / as, a run of the list) to its run page. */
+  CockpitPage followRunLink(String runId) {
+    browser.click(By.cssSelector("a[data-run-link='" + runId + "']"));
+    browser.await(By.cssSelector(".agentloop-page[data-run='" + runId + "'] .agentloop-active-path"));
+    return this;
+  }
+
+  /** Searches the tab "Agent runs" for words of the question and waits for the list. */
+  CockpitPage searchRuns(String words) {
+    type("q", words);
+    browser.click(By.cssSelector("[data-action='search']"));
+    browser.await(By.cssSelector(".agentloop-runs [data-runs]"));
+    return this;
+  }
+
+  /** The ids of the runs the tab "Agent runs" lists. */
+  List<String> listedRuns() {
+    return browser.all(By.cssSelector(".agentloop-run-table tr[data-run]")).stream()
+        .map(row -> row.getAttribute("data-run")).toList();
   }
 
   String fact(String name) {
@@ -116,9 +173,9 @@ final class CockpitPage {
     return this;
   }
 
-  /** Types over a form field ({@code data-field}) of the open form. */
+  /** Types over a form field ({@code data-field}, or {@code data-search} of the runs search) of the open form. */
   CockpitPage type(String field, String text) {
-    WebElement input = browser.await(By.cssSelector("[data-field='" + field + "']"));
+    WebElement input = browser.await(By.cssSelector("[data-field='" + field + "'], [data-search='" + field + "']"));
     input.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
     input.sendKeys(text);
     return this;

@@ -47,7 +47,8 @@ class StepStoreOnPostgresTest {
     List<String> indexes = new JdbcTemplate(dataSource).queryForList(
         "SELECT indexdef FROM pg_indexes WHERE tablename = 'agentloop_step' ORDER BY indexname", String.class);
 
-    assertThat(indexes).hasSize(3);
+    assertThat(indexes).hasSize(4);
+    assertThat(indexes).anySatisfy(index -> assertThat(index).contains("(author, run_id)"));
     assertThat(indexes).anySatisfy(index -> assertThat(index).contains("(run_id, status, step_no DESC)"));
     assertThat(indexes).anySatisfy(index -> assertThat(index).contains("(run_id, kind, step_no DESC)"));
   }
@@ -148,6 +149,40 @@ class StepStoreOnPostgresTest {
 
     assertThat(store.run(runId).status()).isEqualTo(RunStatus.ANSWERED);
     assertThat(store.run(runId).endedAt()).isNotNull();
+  }
+
+  @Test
+  void should_keep_costs_and_prompts_beside_the_steps_and_search_runs() {
+    // given two model calls of one run, the second with a prompt that grew from the first
+    String runId = newRun();
+    RunInsights insights = new RunInsights(new JdbcTemplate(dataSource), new ObjectMapper());
+    ObjectMapper json = new ObjectMapper();
+    com.fasterxml.jackson.databind.node.ArrayNode first = json.createArrayNode();
+    first.addObject().put("role", "system").put("text", "Be brief.");
+    first.addObject().put("role", "user").put("text", "a question");
+    com.fasterxml.jackson.databind.node.ArrayNode second = first.deepCopy();
+    second.addObject().put("role", "assistant").put("text", "thinking");
+    RunHead head = store.append(store.run(runId).head(), List.of(step(StepKind.PLAN)),
+        Usage.modelCall(StepCost.modelCall(12, 100L, 20L, null), new SentPrompt("PLAN", first, json.createArrayNode())))
+        .head();
+    head = store.append(head, List.of(step(StepKind.THOUGHT), step(StepKind.ACTION)),
+        Usage.modelCall(StepCost.modelCall(30, null, null, null), new SentPrompt("PLAN", second, json.createArrayNode())))
+        .head();
+    store.append(head, List.of(step(StepKind.OBSERVATION)), Usage.toolCalls(1, List.of(StepCost.toolCall(7L))));
+
+    // then
+    assertThat(insights.costs(runId)).containsOnlyKeys(1, 2, 4);
+    assertThat(insights.costs(runId).get(1).totalTokens()).isEqualTo(120);
+    assertThat(insights.totals(runId)).isEqualTo(new RunCosts(42, 7, 100L, 20L, 1));
+    assertThat(insights.prompt(runId, 2).orElseThrow().messages()).isEqualTo(second);
+    assertThat(new JdbcTemplate(dataSource).queryForObject(
+        "SELECT segments FROM agentloop_prompt WHERE run_id = ? AND step_no = 2", String.class, runId))
+        .isEqualTo("[{\"ref\":[0,2]},{\"role\":\"assistant\",\"text\":\"thinking\"}]");
+    RunInsights.Page found = insights.search(new RunQuery("react-agent", java.util.Set.of(RunStatus.RUNNING),
+        Instant.now().minusSeconds(3600), null, "model", "A QUES", 0, 500));
+    assertThat(found.runs()).extracting(RunRecord::runId).contains(runId);
+    assertThat(insights.search(new RunQuery("react-agent", java.util.Set.of(), null, null, null, "50%_", 0, 10))
+        .total()).isZero();
   }
 
   private static String newRun() {

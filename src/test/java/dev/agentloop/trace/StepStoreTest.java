@@ -3,19 +3,32 @@ package dev.agentloop.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.AgentLoopTest;
 import java.util.List;
 import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The step store on the real database: chains, turns, counters and the versioned head. */
 @AgentLoopTest
 class StepStoreTest {
 
   @Autowired StepStore store;
+  @Autowired RunInsights insights;
+  @Autowired DataSource dataSource;
+  private JdbcTemplate jdbc;
+
+  @BeforeEach
+  void jdbc() {
+    jdbc = new JdbcTemplate(dataSource);
+  }
 
   @Test
   void should_append_a_chain_below_the_head_and_move_the_head() {
@@ -83,6 +96,34 @@ class StepStoreTest {
     assertThat(run.status()).isEqualTo(RunStatus.STOPPED);
     assertThat(run.statusReason()).isEqualTo("operator stopped it");
     assertThat(run.endedAt()).isAfterOrEqualTo(run.createdAt());
+  }
+
+  @Test
+  void should_store_the_prompts_of_a_long_run_in_space_that_grows_with_the_run_not_with_its_square() {
+    // given a run of 300 model calls whose prompts each repeat the whole conversation so far
+    String runId = newRun();
+    ArrayNode conversation = JsonNodeFactory.instance.arrayNode();
+    conversation.addObject().put("role", "system").put("text", "Be careful. ".repeat(20));
+    conversation.addObject().put("role", "user").put("text", "a question");
+    RunHead head = store.run(runId).head();
+    JsonNode middle = null;
+    for (int call = 1; call <= 300; call++) {
+      conversation.addObject().put("role", "assistant").put("text", "thought " + call + " " + "x".repeat(200));
+      conversation.addObject().put("role", "tool").put("callId", "c" + call).put("tool", "calculator")
+          .put("text", "result " + call + " " + "y".repeat(200));
+      SentPrompt prompt = new SentPrompt("THINK", conversation.deepCopy(), JsonNodeFactory.instance.arrayNode());
+      head = store.append(head, List.of(step(StepKind.THOUGHT)),
+          Usage.modelCall(StepCost.modelCall(1, 10L, 2L, null), prompt)).head();
+      middle = call == 150 ? prompt.messages() : middle;
+    }
+
+    // then what is stored is about one conversation long, not 150 of them
+    Long stored = jdbc.queryForObject("SELECT SUM(LENGTH(segments)) FROM agentloop_prompt WHERE run_id = ?",
+        Long.class, runId);
+    assertThat(stored).isLessThan(2L * conversation.toString().length());
+    // and each prompt reads back as it was sent
+    assertThat(insights.prompt(runId, 150).orElseThrow().messages()).isEqualTo(middle);
+    assertThat(insights.prompt(runId, 300).orElseThrow().messages()).isEqualTo(conversation);
   }
 
   @Test

@@ -53,6 +53,7 @@ abstract class TraceRetentionScenarios {
     String kept = answered(TestAgent.KEY, "multi-step: keep me");
     int keptSteps = store.allSteps(kept).size();
     assertThat(store.allSteps(due)).isNotEmpty();
+    assertThat(costAndPromptRows(due)).isPositive();
 
     // when Camunda's history cleanup runs
     engine.getHistoryService().cleanUpHistoryAsync(true);
@@ -61,6 +62,8 @@ abstract class TraceRetentionScenarios {
     await().atMost(Runs.PATIENCE).until(() -> store.findRun(due).isEmpty());
     assertThat(engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceId(due).count()).isZero();
     assertThat(stepRows(due)).isZero();
+    assertThat(costAndPromptRows(due)).as("what the calls cost and the prompts go with the steps").isZero();
+    assertThat(costAndPromptRows(kept)).isPositive();
     assertThat(engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceId(kept).count()).isOne();
     assertThat(store.allSteps(kept)).hasSize(keptSteps);
     assertThat(store.run(kept).question()).isEqualTo("multi-step: keep me");
@@ -72,6 +75,7 @@ abstract class TraceRetentionScenarios {
     String finished = answered(TestAgent.KEY, "multi-step: personal data inside");
     String running = waitingForReview("review-plan: still running");
     int steps = store.allSteps(finished).size();
+    assertThat(costAndPromptRows(finished)).isPositive();
 
     // when a running run's trace, or no run's, is to be deleted
     assertThatThrownBy(() -> retention.deleteTrace(running, "operator", "too early"))
@@ -92,6 +96,7 @@ abstract class TraceRetentionScenarios {
     assertThat(again).isEqualTo(deletion);
     assertThat(retention.deletion(finished)).contains(deletion);
     assertThat(stepRows(finished)).isZero();
+    assertThat(costAndPromptRows(finished)).isZero();
     RunRecord run = store.run(finished);
     assertThat(run.question()).isEmpty();
     assertThat(run.status()).isEqualTo(RunStatus.ANSWERED);
@@ -110,6 +115,13 @@ abstract class TraceRetentionScenarios {
         ReactAgentProcess.QUESTION.with(question)).getId();
     await().atMost(Runs.PATIENCE).until(() -> !store.allSteps(run).isEmpty());
     return run;
+  }
+
+  /** The rows kept beside a run's steps: what each call cost and each prompt. */
+  long costAndPromptRows(String run) {
+    JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+    return jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_step_cost WHERE run_id = ?", Long.class, run)
+        + jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_prompt WHERE run_id = ?", Long.class, run);
   }
 
   long stepRows(String run) {

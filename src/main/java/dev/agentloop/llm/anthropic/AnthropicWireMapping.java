@@ -3,6 +3,7 @@ package dev.agentloop.llm.anthropic;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.TokenCounts;
 import dev.agentloop.llm.ToolCall;
 import dev.agentloop.llm.langchain4j.ToolMapping;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -69,7 +70,8 @@ final class AnthropicWireMapping {
       }
     }
     TokenUsage usage = response.tokenUsage();
-    long tokens = usage == null || usage.totalTokenCount() == null ? 0 : usage.totalTokenCount();
+    TokenCounts tokens = usage == null ? TokenCounts.UNREPORTED
+        : TokenCounts.of(usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount());
     return new ModelReply(message.text(), message.thinking(), calls, tokens);
   }
 

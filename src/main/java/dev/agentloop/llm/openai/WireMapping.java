@@ -3,6 +3,7 @@ package dev.agentloop.llm.openai;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.TokenCounts;
 import dev.agentloop.llm.ToolCall;
 import dev.agentloop.llm.langchain4j.ToolMapping;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -43,7 +44,8 @@ final class WireMapping {
       }
     }
     TokenUsage usage = response.tokenUsage();
-    long tokens = usage == null || usage.totalTokenCount() == null ? 0 : usage.totalTokenCount();
+    TokenCounts tokens = usage == null ? TokenCounts.UNREPORTED
+        : TokenCounts.of(usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount());
     ThinkTags.Split split = ThinkTags.split(message.text());
     return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()), calls, tokens);
   }

@@ -82,6 +82,8 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
    * {@code reasoning} is what a reasoning model thought before replying (kept apart from the text);
    * {@code fail} injects a failure: {@code http-429}, {@code http-500}, {@code http-400},
    * {@code timeout}, or {@code hang} (never answers); {@code empty} answers with nothing at all.
+   * {@code tokens} is the total the "provider" reports, {@code promptTokens} and {@code completionTokens}
+   * its parts; a reply with none of them reports no usage, as some endpoints do.
    */
   public record Reply(
       String thought,
@@ -92,7 +94,9 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
       String fail,
       Long latencyMillis,
       Long tokens,
-      String reasoning) {
+      String reasoning,
+      Long promptTokens,
+      Long completionTokens) {
 
     private static final Set<String> FAILURES = Set.of("http-429", "http-500", "http-400", "timeout", "hang");
 
@@ -105,7 +109,7 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
     }
 
     static Reply answer(String text) {
-      return new Reply(null, null, text, null, false, null, null, null, null);
+      return new Reply(null, null, text, null, false, null, null, null, null, null, null);
     }
   }
 

@@ -6,6 +6,7 @@ import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.TokenCounts;
 import dev.agentloop.llm.ToolCall;
 import dev.agentloop.llm.scripted.Script.Reply;
 import dev.agentloop.llm.scripted.Script.Scenario;
@@ -104,7 +105,7 @@ public class ScriptedChatModel implements ChatModel {
           : call.arguments() == null ? "{}" : call.arguments().toString();
       calls.add(new ToolCall("call_" + request.run().turn() + "_" + (i + 1), call.tool(), arguments));
     }
-    long tokens = reply.tokens() == null ? 0 : reply.tokens();
+    TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens());
     return new ModelReply(text(reply, request.run().attempt()), reply.reasoning(), calls, tokens);
   }
 

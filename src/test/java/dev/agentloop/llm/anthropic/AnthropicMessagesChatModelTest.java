@@ -86,6 +86,7 @@ class AnthropicMessagesChatModelTest {
     });
     assertThat(first.text()).isEqualTo("Let me compute that.");
     assertThat(first.tokens()).isEqualTo(150);
+    assertThat(first.usage().prompt() + first.usage().completion()).as("input and output apart").isEqualTo(150);
     assertThat(second.text()).isEqualTo("17 * 23 = 391.");
     assertThat(second.toolCalls()).isEmpty();
     assertThat(second.reasoning()).isEmpty();

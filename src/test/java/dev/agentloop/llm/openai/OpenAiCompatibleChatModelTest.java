@@ -71,6 +71,8 @@ class OpenAiCompatibleChatModelTest {
     assertThat(reply.toolCalls()).containsExactly(new ToolCall("call_abc123", "web_search", arguments));
     assertThat(reply.text()).isEmpty();
     assertThat(reply.tokens()).isEqualTo(75);
+    assertThat(reply.usage()).as("prompt and completion apart, for the operator")
+        .isEqualTo(new dev.agentloop.llm.TokenCounts(57L, 18L, 75L));
   }
 
   @Test

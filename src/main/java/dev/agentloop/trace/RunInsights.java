@@ -1,0 +1,113 @@
+package dev.agentloop.trace;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * What operators look up about runs beside their steps: what each call cost, the prompt a model
+ * call received, and which runs match a search. Read-only; thread-safe.
+ */
+public class RunInsights {
+
+  private final JdbcTemplate jdbc;
+  private final PromptArchive prompts;
+  private final StepRows rows;
+
+  public RunInsights(JdbcTemplate jdbc, ObjectMapper json) {
+    this.jdbc = jdbc;
+    this.prompts = new PromptArchive(jdbc, json);
+    this.rows = new StepRows(json);
+  }
+
+  /** The cost of each step of the run that has one, by step number. */
+  public Map<Integer, StepCost> costs(String runId) {
+    Map<Integer, StepCost> costs = new HashMap<>();
+    jdbc.query("SELECT step_no, model_call, latency_ms, prompt_tokens, completion_tokens, total_tokens"
+        + " FROM agentloop_step_cost WHERE run_id = ?", rs -> {
+          costs.put(rs.getInt(1), new StepCost(rs.getObject(3, Long.class), rs.getBoolean(2),
+              rs.getObject(4, Long.class), rs.getObject(5, Long.class), rs.getObject(6, Long.class)));
+        }, runId);
+    return costs;
+  }
+
+  public RunCosts totals(String runId) {
+    return jdbc.queryForObject("SELECT"
+        + " SUM(CASE WHEN model_call THEN latency_ms ELSE 0 END), SUM(CASE WHEN model_call THEN 0 ELSE latency_ms END),"
+        + " SUM(prompt_tokens), SUM(completion_tokens),"
+        + " SUM(CASE WHEN model_call AND prompt_tokens IS NULL AND completion_tokens IS NULL AND total_tokens IS NULL"
+        + " THEN 1 ELSE 0 END) FROM agentloop_step_cost WHERE run_id = ?",
+        (rs, row) -> new RunCosts(rs.getLong(1), rs.getLong(2), sum(rs, 3), sum(rs, 4), rs.getInt(5)), runId);
+  }
+
+  /** A sum that is {@code null} when nothing was summed; PostgreSQL sums BIGINT as NUMERIC, hence not getObject. */
+  private static Long sum(ResultSet rs, int column) throws SQLException {
+    long value = rs.getLong(column);
+    return rs.wasNull() ? null : value;
+  }
+
+  /** The prompt of the model call that wrote this step, if it was recorded (model steps only). */
+  public Optional<SentPrompt> prompt(String runId, int stepNo) {
+    return prompts.read(runId, stepNo);
+  }
+
+  /** The steps of the run whose model call's prompt is recorded. */
+  public Set<Integer> stepsWithPrompt(String runId) {
+    return new HashSet<>(jdbc.queryForList("SELECT step_no FROM agentloop_prompt WHERE run_id = ?", Integer.class,
+        runId));
+  }
+
+  /** One page of the runs that match, newest first, and how many match altogether. */
+  public Page search(RunQuery query) {
+    List<Object> arguments = new ArrayList<>();
+    String where = where(query, arguments);
+    Long total = jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_run r" + where, Long.class, arguments.toArray());
+    arguments.add(query.limit());
+    arguments.add(query.offset());
+    List<RunRecord> runs = jdbc.query("SELECT * FROM agentloop_run r" + where
+        + " ORDER BY r.created_at DESC, r.run_id LIMIT ? OFFSET ?", rows::run, arguments.toArray());
+    return new Page(runs, total == null ? 0 : total);
+  }
+
+  /** @param total how many runs match, on all pages */
+  public record Page(List<RunRecord> runs, long total) {}
+
+  private static String where(RunQuery query, List<Object> arguments) {
+    StringBuilder where = new StringBuilder(" WHERE r.agent_key = ?");
+    arguments.add(query.agentKey());
+    if (!query.statuses().isEmpty()) {
+      where.append(" AND r.status IN (").append(String.join(", ", Collections.nCopies(query.statuses().size(), "?")))
+          .append(')');
+      query.statuses().stream().map(Enum::name).sorted().forEach(arguments::add);
+    }
+    if (query.from() != null) {
+      where.append(" AND r.created_at >= ?");
+      arguments.add(query.from().atOffset(ZoneOffset.UTC));
+    }
+    if (query.to() != null) {
+      where.append(" AND r.created_at < ?");
+      arguments.add(query.to().atOffset(ZoneOffset.UTC));
+    }
+    if (query.editedBy() != null) {
+      where.append(" AND (r.restarted_by = ? OR EXISTS (SELECT 1 FROM agentloop_step s WHERE s.author = ?"
+          + " AND s.run_id = r.run_id))");
+      arguments.add(query.editedBy());
+      arguments.add(query.editedBy());
+    }
+    if (query.text() != null) {
+      where.append(" AND LOWER(r.question) LIKE ? ESCAPE '\\'");
+      arguments.add("%" + query.text().toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+    }
+    return where.toString();
+  }
+}

@@ -1,0 +1,33 @@
+package dev.agentloop.trace;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Which runs of an agent to list, newest first.
+ *
+ * @param statuses stored statuses to keep, empty: any
+ * @param from runs started at or after this instant, or {@code null}
+ * @param to runs started before this instant, or {@code null}
+ * @param editedBy runs in which this person wrote a step (an edit, a note, an approval, an answer) or
+ *     which they restarted, or {@code null}
+ * @param text a piece of the question, any case, or {@code null}
+ */
+public record RunQuery(String agentKey, Set<RunStatus> statuses, Instant from, Instant to, String editedBy,
+    String text, int offset, int limit) {
+
+  public RunQuery {
+    Objects.requireNonNull(agentKey, "agentKey");
+    statuses = statuses == null ? Set.of() : Set.copyOf(statuses);
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset must not be negative, but was " + offset);
+    }
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
+    }
+    if (from != null && to != null && !from.isBefore(to)) {
+      throw new IllegalArgumentException("from (" + from + ") must be before to (" + to + ")");
+    }
+  }
+}
