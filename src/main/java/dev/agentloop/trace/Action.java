@@ -56,8 +56,14 @@ public record Action(String callId, String tool, JsonNode arguments, String rawA
     return new Action(callId, tool, arguments, rawArguments, observationStep);
   }
 
-  /** This call with other arguments (a person's edit) and no mark: what runs. */
+  /**
+   * This call with other arguments (a person's edit) and no mark: what runs. Arguments that are no
+   * JSON object are kept as written, for the check that refuses them to quote.
+   */
   public Action withArguments(JsonNode newArguments) {
-    return new Action(callId, tool, newArguments, null);
+    if (newArguments == null || newArguments.isObject()) {
+      return new Action(callId, tool, newArguments, null);
+    }
+    return new Action(callId, tool, null, newArguments.isTextual() ? newArguments.asText() : newArguments.toString());
   }
 }

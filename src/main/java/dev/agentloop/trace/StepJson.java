@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -112,8 +113,11 @@ final class StepJson {
       case PLAN -> new Plan(editedPlan(json));
       case ACTION -> {
         Action action = (Action) original.content();
-        yield new Action(action.callId(), json.hasNonNull(TOOL) ? json.get(TOOL).asText() : action.tool(),
-            json.get(ARGUMENTS), null);
+        // arguments that are no JSON object come back as written, so that the refusal can quote them
+        JsonNode arguments = json.has(ARGUMENTS) || !json.has(RAW_ARGUMENTS) ? json.get(ARGUMENTS)
+            : TextNode.valueOf(text(json, RAW_ARGUMENTS));
+        yield new Action(action.callId(), json.hasNonNull(TOOL) ? json.get(TOOL).asText() : action.tool(), arguments,
+            null);
       }
       case OBSERVATION -> {
         Observation observation = (Observation) original.content();

@@ -242,7 +242,7 @@ class TasklistBrowserTest {
     tasklist.complete();
     String error = tasklist.awaitErrorShown();
     browser.screenshot("tasklist-9-edit-refused");
-    assertThat(error).contains("the new arguments must be a JSON object").doesNotContain("ENGINE-", "Cannot submit",
+    assertThat(error).contains("the arguments of 'calculator' must be a JSON object, but were: 17 * 24").doesNotContain("ENGINE-", "Cannot submit",
         "TaskListener", task);
     tasklist.dismissNotifications();
     assertThat(body(api.get("/api/runs/" + run + "/tasks"), 200).get(0).get("id").asText()).isEqualTo(task);
