@@ -4,7 +4,7 @@
 // starts a new run whose trace begins with the old run's path up to that step.
 import { agentLoopApi } from './api.js';
 import { clear, h, notice, time } from './dom.js';
-import { kindLabel, traceView } from './trace-view.js';
+import { decidedSteps, kindLabel, traceView } from './trace-view.js';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['', 'RUNNING', 'WAITING', 'FAILED', 'ANSWERED', 'REJECTED', 'STOPPED', 'CANCELLED'];
@@ -145,7 +145,7 @@ class RunsTab {
         run.finalAnswer && h('p', {}, h('strong', {}, 'Final answer: '), run.finalAnswer),
         actions.restart === true ? null : h('p', { class: 'agentloop-why text-muted' }, actions.why || 'Restart is not available.'),
         // a final answer ends a run: restart from the step before it for a new answer
-        traceView(trace.steps, all.steps, step => step.kind === 'FINAL_ANSWER' ? null : h('button', {
+        traceView(decidedSteps(trace), decidedSteps(all), step => step.kind === 'FINAL_ANSWER' ? null : h('button', {
           class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'restart', disabled: actions.restart !== true,
           title: actions.restart === true ? 'start a new run from this step' : actions.why || '',
           onclick: event => this.openRestart(run, step, event.target.closest('.agentloop-step'))

@@ -9,7 +9,7 @@ import { liveStep } from './live-step.js';
 import { showPrompt } from './prompt-view.js';
 import { restartForm, runLink } from './runs-tab.js';
 import { stepEditor } from './step-editor.js';
-import { duration, traceView } from './trace-view.js';
+import { decidedSteps, duration, traceView } from './trace-view.js';
 
 const POLL_MILLIS = 2000;
 const TICK_MILLIS = 1000;
@@ -119,7 +119,7 @@ export class RunPanel {
       const traceKey = JSON.stringify([run.version, run.status, run.waitingFor, actions]);
       if (traceKey !== this.traceKey) {
         this.traceKey = traceKey;
-        this.drawTrace(active.steps, all.steps, actions);
+        this.drawTrace(decidedSteps(active), decidedSteps(all), actions);
       }
       polling = !FINISHED.includes(run.status);
     } catch (e) {
@@ -170,6 +170,7 @@ export class RunPanel {
         fact('Status', h('span', { class: `agentloop-run-status agentloop-status-${run.status.toLowerCase()}` }, run.status),
           'status'),
         fact('Why', run.statusReason, 'statusReason'),
+        fact('Ended by', run.endedBy, 'endedBy'),
         fact('Incident', run.incident, 'incident'),
         fact('Agent', run.agent, 'agent'),
         // Cockpit shows the diagram of running instances only
@@ -244,7 +245,8 @@ export class RunPanel {
   }
 
   drawTrace(active, all, actions) {
-    const fingerprint = JSON.stringify([all.map(s => [s.id, s.status]), active.map(s => s.id), actions.edit]);
+    const fingerprint = JSON.stringify([all.map(s => [s.id, s.status, s.decisions.length]), active.map(s => s.id),
+      actions.edit]);
     // never pull a form away from under the operator's fingers
     if (fingerprint === this.fingerprint || this.trace.querySelector('form')) {
       return;

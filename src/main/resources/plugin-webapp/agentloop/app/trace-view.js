@@ -68,6 +68,25 @@ export function costText(cost) {
   return `model call ${duration(cost.latencyMillis)} · ${tokens}`;
 }
 
+/** What a decision did, in words: the values are those of the review forms and the API. */
+const DECIDED = {
+  accept: 'accepted', revise: 'sent back', reject: 'rejected', regenerate: 'regenerated', feedback: 'answered with feedback',
+  edit: 'edited', guide: 'guided', retry: 'had the calls run again', stop: 'stopped the run'
+};
+
+/** The trace's steps, each with the decisions made on it without a step of their own (accepted, regenerated …). */
+export function decidedSteps(trace) {
+  const decisions = trace.decisions || [];
+  return trace.steps.map(step => ({ ...step, decisions: decisions.filter(d => d.stepNo === step.id) }));
+}
+
+function decisions(step) {
+  return step.decisions && step.decisions.length ? h('ul', { class: 'agentloop-decisions' },
+    step.decisions.map(d => h('li', { 'data-decision': d.decision },
+      `${d.author} ${DECIDED[d.decision] || d.decision} · ${time(d.decidedAt)}`,
+      d.reason ? ` — “${d.reason}”` : null))) : null;
+}
+
 export function stepRow(step, extra, onPrompt) {
   const superseded = step.status === 'SUPERSEDED';
   const cost = costText(step.cost);
@@ -94,6 +113,7 @@ export function stepRow(step, extra, onPrompt) {
     step.reason ? `“${step.reason}”` : null),
   h('div', { class: 'agentloop-content' }, stepContent(step)),
   reasoning(step),
+  decisions(step),
   h('div', { class: 'agentloop-step-slot' }));
 }
 

@@ -176,7 +176,7 @@ class CockpitBrowserTest {
         path -> path.equals(List.of("#1 PLAN ACTIVE", "#3 FINAL_ANSWER ACTIVE")));
     assertThat(cockpit.activeStep(3).getText()).contains("second answer");
     assertThat(cockpit.treeNodes()).contains("#2 SUPERSEDED col 1 row 1", "#3 ACTIVE col 0 row 1");
-    assertThat(cockpit.pick(2).getText()).contains("first answer", "superseded");
+    assertThat(cockpit.pick(2).getText()).contains("first answer", "superseded", "operator regenerated", "too short");
 
     // a stop needs a reason, which the tab asks for before it calls the API
     cockpit.act("stop", "");
@@ -185,6 +185,7 @@ class CockpitBrowserTest {
     assertThat(cockpit.awaitMessage("success")).contains("The run is stopped");
     cockpit.awaitFact("status", "STOPPED");
     assertThat(cockpit.fact("statusReason")).contains("operator", "enough answers for today");
+    assertThat(cockpit.fact("endedBy")).isEqualTo("operator");
     browser.screenshot("cockpit-4-stopped");
     assertThat(body(api.get("/api/runs/" + run), 200).get("status").asText()).isEqualTo("STOPPED");
   }
