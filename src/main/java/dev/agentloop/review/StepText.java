@@ -1,5 +1,6 @@
 package dev.agentloop.review;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -19,7 +20,8 @@ import dev.agentloop.trace.Thought;
  */
 final class StepText {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Reads what was typed whole: "17 * 24" is not the number 17 followed by something else. */
+  private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private static final int LINE_CHARS = 300;
 
   private StepText() {}
