@@ -1,8 +1,8 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.resilience.RunLimits;
 import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.FinalAnswer;
-import dev.agentloop.resilience.RunLimits;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunQuery;
 import dev.agentloop.trace.RunRecord;

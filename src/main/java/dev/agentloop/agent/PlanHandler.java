@@ -6,7 +6,6 @@ import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.ModelRequest.Purpose;
 import dev.agentloop.llm.ModelRequest.RunInfo;
 import dev.agentloop.trace.NewStep;
-import dev.agentloop.trace.Usage;
 import dev.agentloop.worker.TaskResult;
 import dev.agentloop.worker.TopicHandler;
 import java.util.List;

@@ -9,7 +9,6 @@ import dev.agentloop.llm.ToolSpec;
 import dev.agentloop.resilience.EscapeException;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
-import dev.agentloop.trace.Usage;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,11 +2,11 @@ package dev.agentloop.review;
 
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.LoopStateReader;
-import dev.agentloop.agent.Router;
 import dev.agentloop.agent.ReviewKind;
-import dev.agentloop.resume.ResumeService;
+import dev.agentloop.agent.Router;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resilience.Budgets;
+import dev.agentloop.resume.ResumeService;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;

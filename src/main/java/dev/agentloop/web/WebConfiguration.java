@@ -1,9 +1,9 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.RunRestarts;
-import dev.agentloop.resilience.Breakers;
 import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.ApiSettings;
 import dev.agentloop.security.RunAccess;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentloop.TestTools;
 import dev.agentloop.Runs;
+import dev.agentloop.TestTools;
 import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolException;

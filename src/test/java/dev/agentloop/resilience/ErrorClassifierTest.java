@@ -8,15 +8,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import dev.agentloop.async.AsyncFailures;
-import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.llm.ModelCallException;
+import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
 import dev.agentloop.tool.ToolException;
 import dev.agentloop.tool.ToolUnavailableException;
 import dev.failsafe.CircuitBreaker;
 import dev.failsafe.CircuitBreakerOpenException;
 import dev.failsafe.FailsafeException;
-import dev.failsafe.TimeoutExceededException;
 import dev.failsafe.Timeout;
+import dev.failsafe.TimeoutExceededException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
