@@ -70,6 +70,7 @@ class RunsTab {
     this.definitionId = definitionId;
     this.search = {};
     this.page = 0;
+    this.loads = 0;
     this.messages = h('div', { class: 'agentloop-messages' });
     this.list = h('div', { class: 'agentloop-runs' }, h('p', { class: 'text-muted' }, 'Loading the runs…'));
     this.root = h('div', { class: 'agentloop' }, this.messages,
@@ -79,9 +80,15 @@ class RunsTab {
   }
 
   async load() {
+    // a slower earlier search must not overwrite the answer to a later one
+    const sequence = ++this.loads;
     try {
       this.agent = this.agent || (await this.client.processDefinition(this.definitionId)).key;
       const found = await this.client.searchRuns(this.agent, { ...this.search, page: this.page, size: PAGE_SIZE });
+      if (sequence !== this.loads) {
+        return;
+      }
+      this.list.setAttribute('data-q', this.search.q || '');
       this.draw(this.agent, found.items, found.total);
     } catch (e) {
       const notAgent = e.status === 400 && !this.agent;

@@ -116,7 +116,9 @@ export class RunPanel {
       this.drawActions(actions);
       this.drawBreakers(breakers);
       // the trace is drawn again only when it changed: a reasoning or branch the operator unfolded stays open
-      const traceKey = JSON.stringify([run.version, run.status, run.waitingFor, actions]);
+      // with the steps themselves: the two traces are read side by side and may straddle a write
+      const traceKey = JSON.stringify([run.version, run.status, run.waitingFor, actions,
+        all.steps.map(step => [step.id, step.status]), active.steps.map(step => step.id)]);
       if (traceKey !== this.traceKey) {
         this.traceKey = traceKey;
         this.drawTrace(decidedSteps(active), decidedSteps(all), actions);

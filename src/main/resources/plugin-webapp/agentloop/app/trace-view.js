@@ -124,7 +124,9 @@ export function stepRow(step, extra, onPrompt) {
  * has an empty `.agentloop-step-slot` for a form under it; `onPrompt(step, row)` shows a prompt.
  */
 export function traceView(activeSteps, allSteps, stepActions, onPrompt) {
-  const all = allSteps || activeSteps;
+  // every step of the active path is one of all steps, even when `all` was read a moment earlier
+  const known = new Set((allSteps || []).map(step => step.id));
+  const all = [...(allSteps || []), ...activeSteps.filter(step => !known.has(step.id))];
   if (!activeSteps.length) {
     return h('p', { class: 'agentloop-empty' }, 'No steps yet.');
   }

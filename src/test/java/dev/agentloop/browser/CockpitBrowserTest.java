@@ -150,6 +150,7 @@ class CockpitBrowserTest {
     assertThat(cockpit.activeStep(9).getText())
         .contains("operator", "replaces #4", "the calculator was wrong", "400");
     // the step tree: the old branch in a column beside the edited step, which replaced its first step
+    await().atMost(Runs.PATIENCE).until(cockpit::treeNodes, nodes -> nodes.size() == 13);
     assertThat(cockpit.treeNodes()).containsExactly("#1 ACTIVE col 0 row 0", "#2 ACTIVE col 0 row 1",
         "#3 ACTIVE col 0 row 2", "#4 SUPERSEDED col 1 row 3", "#5 SUPERSEDED col 1 row 4", "#6 SUPERSEDED col 1 row 5",
         "#7 SUPERSEDED col 1 row 6", "#8 SUPERSEDED col 1 row 7", "#9 ACTIVE col 0 row 3", "#10 ACTIVE col 0 row 4",
@@ -175,7 +176,8 @@ class CockpitBrowserTest {
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::activePath,
         path -> path.equals(List.of("#1 PLAN ACTIVE", "#3 FINAL_ANSWER ACTIVE")));
     assertThat(cockpit.activeStep(3).getText()).contains("second answer");
-    assertThat(cockpit.treeNodes()).contains("#2 SUPERSEDED col 1 row 1", "#3 ACTIVE col 0 row 1");
+    await().atMost(Runs.PATIENCE).until(cockpit::treeNodes,
+        nodes -> nodes.containsAll(List.of("#2 SUPERSEDED col 1 row 1", "#3 ACTIVE col 0 row 1")));
     assertThat(cockpit.pick(2).getText()).contains("first answer", "superseded", "operator regenerated", "too short");
 
     // a stop needs a reason, which the tab asks for before it calls the API
@@ -219,7 +221,8 @@ class CockpitBrowserTest {
         "ANSWERED"::equals);
 
     cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("restart in Cockpit");
-    assertThat(cockpit.listedRuns()).contains(run);
+    // the table is drawn again when the search answers: read it once it lists the run
+    await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::listedRuns, listed -> listed.contains(run));
     cockpit.showRun(run).restartFrom(run, 4);
     cockpit.type("restart-reason", "check the sum again");
     browser.screenshot("cockpit-6-restart-from-step");

@@ -130,7 +130,7 @@ final class CockpitPage {
   CockpitPage searchRuns(String words) {
     type("q", words);
     browser.click(By.cssSelector("[data-action='search']"));
-    browser.await(By.cssSelector(".agentloop-runs [data-runs]"));
+    browser.await(By.cssSelector(".agentloop-runs[data-q='" + words + "'] [data-runs]"));
     return this;
   }
 
