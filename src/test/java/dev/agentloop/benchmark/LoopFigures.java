@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
@@ -114,7 +115,9 @@ abstract class LoopFigures {
       bareCost = bare;
     }
     List<Step> thoughts = new ArrayList<>();
+    Map<String, Long> statementsBefore = SqlCounter.byText();
     Measured agent1000 = measure(1000, () -> thoughts.addAll(agentLoop(1000)));
+    String frequent = SqlCounter.mostFrequent(statementsBefore, SqlCounter.byText(), 1000, 15);
     Measured bare1000 = measure(1000, () -> bareLoop(1000));
     double a100 = median(agent100);
     double b100 = median(bare100);
@@ -128,11 +131,14 @@ abstract class LoopFigures {
             + "(c)   agent loop ms/iteration around step 50: %.2f, around step 500: %.2f, ratio %.2f (target <= 1.2)%n"
             + "      per iteration, agent loop: %s%n"
             + "      per iteration, bare loop:  %s%n"
-            + "      load average at the start: %.1f",
+            + "      load average at the start: %.1f%n"
+            + "      the agent loop's most frequent statements per iteration, 1000 steps (the benchmark's polls"
+            + " included):%n%s",
         a100, b100, a100 / b100, agent1000.msPerIteration(), bare1000.msPerIteration(),
         agent1000.msPerIteration() / bare1000.msPerIteration(), agent1000.cpuMsPerIteration(),
         bare1000.cpuMsPerIteration(), agent1000.cpuMsPerIteration() / bare1000.cpuMsPerIteration(),
-        early, late, late / early, agentCost.sql().per(100), bareCost.sql().per(100), agentCost.load());
+        early, late, late / early, agentCost.sql().per(100), bareCost.sql().per(100), agentCost.load(),
+        frequent.stripTrailing());
   }
 
   private String throughput() {

@@ -6,7 +6,10 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -25,6 +28,7 @@ final class SqlCounter implements BeanPostProcessor {
   private static final AtomicLong DELETES = new AtomicLong();
   private static final AtomicLong OTHERS = new AtomicLong();
   private static final AtomicLong COMMITS = new AtomicLong();
+  private static final Map<String, AtomicLong> BY_TEXT = new ConcurrentHashMap<>();
 
   /** What was counted so far; the difference of two is what happened in between. */
   record Counts(long selects, long inserts, long updates, long deletes, long others, long commits) {
@@ -100,7 +104,30 @@ final class SqlCounter implements BeanPostProcessor {
     return (Statement) Proxy.newProxyInstance(SqlCounter.class.getClassLoader(), new Class<?>[] {type}, handler);
   }
 
+  /** How often each statement ran so far, by its text (whitespace collapsed, cut at 90 characters). */
+  static Map<String, Long> byText() {
+    Map<String, Long> counts = new HashMap<>();
+    BY_TEXT.forEach((sql, count) -> {
+      String text = sql.strip().replaceAll("\\s+", " ");
+      counts.merge(text.length() > 90 ? text.substring(0, 90) : text, count.get(), Long::sum);
+    });
+    return counts;
+  }
+
+  /** The statements that ran most often between two {@link #byText()}, per unit of work, one a line. */
+  static String mostFrequent(Map<String, Long> before, Map<String, Long> after, double units, int limit) {
+    StringBuilder lines = new StringBuilder();
+    after.entrySet().stream()
+        .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+        .filter(e -> e.getValue() > 0)
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(limit)
+        .forEach(e -> lines.append(String.format(Locale.ROOT, "      %5.2f  %s%n", e.getValue() / units, e.getKey())));
+    return lines.toString();
+  }
+
   private static void count(String sql) {
+    BY_TEXT.computeIfAbsent(sql == null ? "?" : sql, k -> new AtomicLong()).incrementAndGet();
     String verb = sql == null ? "" : sql.stripLeading().toLowerCase(Locale.ROOT);
     (verb.startsWith("select") ? SELECTS : verb.startsWith("insert") ? INSERTS : verb.startsWith("update") ? UPDATES
         : verb.startsWith("delete") ? DELETES : OTHERS).incrementAndGet();
