@@ -15,6 +15,7 @@ import org.camunda.bpm.model.bpmn.instance.ServiceTask;
 import org.camunda.bpm.model.bpmn.instance.Task;
 import org.camunda.bpm.model.bpmn.instance.UserTask;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperties;
+import org.camunda.bpm.model.bpmn.instance.camunda.CamundaField;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperty;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -94,9 +95,18 @@ public class AgentDefinitions {
     return tasks;
   }
 
+  /**
+   * A task's settings: its extension properties, and its fields ({@code camunda:field}), which
+   * Modeler edits as multi-line text and the element templates use for prompts. The engine ignores
+   * fields on external tasks; AgentLoop reads them as it reads properties.
+   */
   private static Map<String, String> propertiesOf(Task task) {
     Map<String, String> properties = new LinkedHashMap<>();
     if (task.getExtensionElements() != null) {
+      for (CamundaField field : task.getExtensionElements().getChildElementsByType(CamundaField.class)) {
+        properties.put(field.getCamundaName(), field.getCamundaStringValue() != null ? field.getCamundaStringValue()
+            : field.getCamundaString() == null ? "" : field.getCamundaString().getTextContent());
+      }
       for (CamundaProperties list : task.getExtensionElements().getChildElementsByType(CamundaProperties.class)) {
         for (CamundaProperty property : list.getCamundaProperties()) {
           properties.put(property.getCamundaName(), property.getCamundaValue());

@@ -11,6 +11,7 @@ import dev.agentloop.security.AgentGrants;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -186,9 +187,22 @@ class AgentParseListener extends AbstractBpmnParseListener {
     }
   }
 
+  /** The task's extension properties and its fields, which hold the multi-line settings (prompts), as one map. */
   private static Map<String, String> camundaProperties(Element element) {
-    Map<String, String> properties = BpmnParseUtil.parseCamundaExtensionProperties(element);
-    return properties == null ? Map.of() : properties;
+    Map<String, String> properties = new LinkedHashMap<>();
+    Element extensions = element.element("extensionElements");
+    if (extensions != null) {
+      for (Element field : extensions.elementsNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "field")) {
+        Element string = field.elementNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "string");
+        String value = field.attribute("stringValue");
+        properties.put(field.attribute("name"), value != null ? value : string == null ? "" : string.getText());
+      }
+    }
+    Map<String, String> declared = BpmnParseUtil.parseCamundaExtensionProperties(element);
+    if (declared != null) {
+      properties.putAll(declared);
+    }
+    return properties;
   }
 
   @SuppressWarnings("unchecked")

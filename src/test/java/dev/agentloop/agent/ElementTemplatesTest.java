@@ -19,6 +19,7 @@ import org.camunda.bpm.model.bpmn.impl.BpmnModelConstants;
 import org.camunda.bpm.model.bpmn.instance.ServiceTask;
 import org.camunda.bpm.model.bpmn.instance.Task;
 import org.camunda.bpm.model.bpmn.instance.UserTask;
+import org.camunda.bpm.model.bpmn.instance.camunda.CamundaField;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperties;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperty;
 import org.junit.jupiter.api.Test;
@@ -105,10 +106,10 @@ class ElementTemplatesTest {
       String name = field.at("/binding/name").asText();
       String actual = switch (binding) {
         case "property" -> attribute(task, name);
-        case "camunda:property" -> properties.get(name);
+        case "camunda:property", "camunda:field" -> properties.get(name);
         default -> throw new IllegalStateException("this test does not know the binding " + binding + " of " + id);
       };
-      if (binding.equals("camunda:property")) {
+      if (binding.equals("camunda:property") || binding.equals("camunda:field")) {
         offered.add(name);
       }
       boolean fixed = field.get("type").asText().equals("Hidden") || !field.path("editable").asBoolean(true);
@@ -136,6 +137,8 @@ class ElementTemplatesTest {
   private static Map<String, String> properties(Task task) {
     Map<String, String> properties = new LinkedHashMap<>();
     if (task.getExtensionElements() != null) {
+      task.getExtensionElements().getChildElementsByType(CamundaField.class)
+          .forEach(field -> properties.put(field.getCamundaName(), field.getCamundaString().getTextContent()));
       task.getExtensionElements().getElementsQuery().filterByType(CamundaProperties.class)
           .list().forEach(list -> list.getCamundaProperties()
               .forEach((CamundaProperty p) -> properties.put(p.getCamundaName(), p.getCamundaValue())));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.agentloop.AgentLoopTest;
+import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.ReviewKind;
@@ -22,7 +23,9 @@ import org.camunda.bpm.model.bpmn.instance.ExtensionElements;
 import org.camunda.bpm.model.bpmn.instance.Process;
 import org.camunda.bpm.model.bpmn.instance.ServiceTask;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperties;
+import org.camunda.bpm.model.bpmn.instance.camunda.CamundaField;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaProperty;
+import org.camunda.bpm.model.bpmn.instance.camunda.CamundaString;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -35,6 +38,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 class AgentDeploymentCheckTest {
 
   @Autowired ProcessEngine engine;
+  @Autowired AgentDefinitions definitions;
 
   @Test
   void should_refuse_an_agent_that_allows_a_tool_nobody_registered() {
@@ -220,6 +224,23 @@ class AgentDeploymentCheckTest {
     assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key).count()).isOne();
   }
 
+  @Test
+  void should_read_a_prompt_of_several_lines_from_the_field_modeler_edits_it_in() {
+    String key = deploy("multi-line-prompt", field(ReactAgentProcess.THINK, AgentSettings.SYSTEM_PROMPT,
+        "You answer in French.\nYou never guess a number: you compute it."));
+
+    String definition = engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key)
+        .singleResult().getId();
+    assertThat(definitions.settings(definition).systemPrompt())
+        .isEqualTo("You answer in French.\nYou never guess a number: you compute it.");
+  }
+
+  @Test
+  void should_refuse_a_field_that_is_no_setting_as_it_refuses_such_a_property() {
+    assertRefused("slip-field", field(ReactAgentProcess.THINK, "sytemPrompt", "a typo"), ReactAgentProcess.THINK,
+        "'sytemPrompt'");
+  }
+
   // ---- helpers -----------------------------------------------------------------------------------
 
   private static final Map<String, String> MINIMAL_SETTINGS = Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "true",
@@ -315,6 +336,24 @@ class AgentDeploymentCheckTest {
             return added;
           });
       property.setCamundaValue(value);
+    };
+  }
+
+  /** Sets a field ({@code camunda:field} with a {@code camunda:string}) of an element, as Modeler writes a multi-line text. */
+  private static Consumer<BpmnModelInstance> field(String elementId, String name, String text) {
+    return model -> {
+      BaseElement element = model.getModelElementById(elementId);
+      ExtensionElements extensions = element.getExtensionElements();
+      CamundaField field = extensions.getChildElementsByType(CamundaField.class).stream()
+          .filter(f -> f.getCamundaName().equals(name)).findFirst()
+          .orElseGet(() -> {
+            CamundaField added = model.newInstance(CamundaField.class);
+            added.setCamundaName(name);
+            added.setCamundaString(model.newInstance(CamundaString.class));
+            extensions.addChildElement(added);
+            return added;
+          });
+      field.getCamundaString().setTextContent(text);
     };
   }
 
