@@ -4,6 +4,7 @@ import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
+import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.impl.persistence.entity.ExternalTaskEntity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,9 +97,15 @@ public class RemoteToolCalls {
             execution.getProcessInstanceId());
         return;
       }
-      Observation observation = observation(call.get(), result, error, settings).byWorker(workerOf(execution));
+      Optional<ExternalTaskEntity> task = completedTask(execution);
+      Observation observation = observation(call.get(), result, error, settings)
+          .byWorker(task.map(ExternalTaskEntity::getWorkerId).orElse(null));
+      // what the run waited: from the task's creation, when the call left, to its completion
+      Long latency = task.map(ExternalTaskEntity::getCreateTime).filter(Objects::nonNull)
+          .map(created -> Math.max(0, ClockUtil.getCurrentTime().getTime() - created.getTime())).orElse(null);
       // authored by the tool, as a local tool's observation is
-      store.append(state.head(), List.of(new NewStep(observation, observation.tool())), new Usage(0, 1, 0));
+      store.append(state.head(), List.of(new NewStep(observation, observation.tool())),
+          Usage.toolCalls(1, List.of(StepCost.toolCall(latency))));
     };
   }
 
@@ -129,15 +137,13 @@ public class RemoteToolCalls {
   }
 
   /** The completed task left the execution already, but it is still in this command's cache. */
-  private static String workerOf(DelegateExecution execution) {
+  private static Optional<ExternalTaskEntity> completedTask(DelegateExecution execution) {
     CommandContext command = Context.getCommandContext();
     if (command == null) {
-      return null;
+      return Optional.empty();
     }
     return command.getDbEntityManager().getCachedEntitiesByType(ExternalTaskEntity.class).stream()
         .filter(task -> execution.getId().equals(task.getExecutionId()))
-        .map(ExternalTaskEntity::getWorkerId)
-        .filter(Objects::nonNull)
-        .findFirst().orElse(null);
+        .findFirst();
   }
 }

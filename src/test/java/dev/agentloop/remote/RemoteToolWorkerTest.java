@@ -18,12 +18,15 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunView;
 import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepCost;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.camunda.bpm.client.backoff.ErrorAwareBackoffStrategy;
@@ -54,6 +57,7 @@ class RemoteToolWorkerTest {
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
   @Autowired AgentRuns runs;
+  @Autowired RunInsights insights;
 
   private final List<CrmLookupWorker> workers = new ArrayList<>();
 
@@ -98,6 +102,11 @@ class RemoteToolWorkerTest {
     assertThat(missing.text("worker")).isEqualTo(WORKER_ID);
     assertThat(missing.text("callId")).isEqualTo(trace.get(5).text("callId"));
     assertThat(missing.text("error")).isEqualTo("there is no customer with id C-999");
+    // what the run waited for each remote call is kept beside its observation, as for a local one
+    Map<Integer, StepCost> costs = insights.costs(run);
+    assertThat(costs.get(found.stepNo()).latencyMillis()).isNotNull().isNotNegative();
+    assertThat(costs.get(missing.stepNo()).latencyMillis()).isNotNull().isNotNegative();
+    assertThat(costs.get(calculator.stepNo()).latencyMillis()).isNotNull();
     assertThat(view.toolCalls()).isEqualTo(3);
     assertThat(view.finalAnswer()).isEqualTo("C-100 is Ada Lovelace; there is no customer C-999.");
     BpmnAwareTests.assertThat(instance).isEnded()
