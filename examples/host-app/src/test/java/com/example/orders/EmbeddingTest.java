@@ -44,7 +44,7 @@ class EmbeddingTest {
   static final String QUESTION = "What is 17 * 23 plus the number of days in a leap year?";
   static final List<String> AGENTLOOP_FILES = List.of("processes/react-agent.bpmn",
       "forms/react-agent-agent-stuck.form", "forms/react-agent-approve-action.form", "forms/react-agent-ask-human.form",
-      "forms/react-agent-review-answer.form", "forms/react-agent-review-plan.form");
+      "forms/react-agent-review-answer.form", "forms/react-agent-review-plan.form", "forms/react-agent-start.form");
   static final List<String> AGENTLOOP_GROUPS = List.of("agent-reviewers", "agent-operators", "agent-workers");
   static final Duration PATIENCE = Duration.ofSeconds(60);
 

@@ -32,7 +32,7 @@ class SwitchesTest {
 
     Deployment agentloop = repository.createDeploymentQuery().deploymentName("agentloop").singleResult();
 
-    assertThat(repository.getDeploymentResourceNames(agentloop.getId())).hasSize(5).allMatch(name -> name.endsWith(".form"));
+    assertThat(repository.getDeploymentResourceNames(agentloop.getId())).hasSize(6).allMatch(name -> name.endsWith(".form"));
     assertThat(repository.createProcessDefinitionQuery().processDefinitionKey("react-agent").count()).isZero();
   }
 
