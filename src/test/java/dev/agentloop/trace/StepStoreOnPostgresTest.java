@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.cluster.PostgresServer;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -197,15 +195,6 @@ class StepStoreOnPostgresTest {
   }
 
   private static NewStep step(StepKind kind) {
-    return step(kind, kind + " in ünïcode", "model");
-  }
-
-  /** A step of this kind whose text is {@code text}: each kind reads its own fields of the JSON form. */
-  private static NewStep step(StepKind kind, String text, String author) {
-    ObjectNode json = JsonNodeFactory.instance.objectNode().put("text", text).put("callId", "call_1").put("tool", "echo")
-        .put("result", text);
-    json.putArray("steps").add(text);
-    json.putObject("arguments").put("text", text);
-    return new NewStep(StepContent.fromJson(kind, json), author);
+    return TestSteps.step(kind, kind + " in ünïcode", "model");
   }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.AgentLoopTest;
 import java.util.List;
 import java.util.UUID;
@@ -138,15 +137,6 @@ class StepStoreTest {
   }
 
   private static NewStep step(StepKind kind) {
-    return step(kind, kind.name(), "test");
-  }
-
-  /** A step of this kind whose text is {@code text}: each kind reads its own fields of the JSON form. */
-  private static NewStep step(StepKind kind, String text, String author) {
-    ObjectNode json = JsonNodeFactory.instance.objectNode().put("text", text).put("callId", "call_1").put("tool", "echo")
-        .put("result", text);
-    json.putArray("steps").add(text);
-    json.putObject("arguments").put("text", text);
-    return new NewStep(StepContent.fromJson(kind, json), author);
+    return TestSteps.step(kind, kind.name(), "test");
   }
 }
