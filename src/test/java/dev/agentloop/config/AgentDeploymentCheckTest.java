@@ -238,7 +238,7 @@ class AgentDeploymentCheckTest {
   @Test
   void should_refuse_a_field_that_is_no_setting_as_it_refuses_such_a_property() {
     assertRefused("slip-field", field(ReactAgentProcess.THINK, "sytemPrompt", "a typo"), ReactAgentProcess.THINK,
-        "'sytemPrompt'");
+        "agent property 'sytemPrompt' is not an AgentLoop setting");
   }
 
   // ---- helpers -----------------------------------------------------------------------------------
