@@ -103,7 +103,8 @@ public class AgentRuns {
         status = RunStatus.WAITING;
       }
     }
-    String answer = store.latestActive(runId, StepKind.FINAL_ANSWER).map(step -> ((FinalAnswer) step.content()).text()).orElse(null);
+    String answer = store.latestActive(runId, StepKind.FINAL_ANSWER)
+        .map(step -> ((FinalAnswer) step.content()).text()).orElse(null);
     RunRecord.Restart from = run.restartedFrom();
     ActiveStep active = run.status() == RunStatus.RUNNING ? withoutAuthorization(() -> activeSteps.of(runId)) : null;
     return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,

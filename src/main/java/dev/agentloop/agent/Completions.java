@@ -41,8 +41,8 @@ final class Completions {
    * The BPMN error of the escape; for a diagram without the escape route, the escape is thrown: a
    * technical failure (retries, then an incident).
    */
-  TaskResult<LoopState> escape(LockedExternalTask task, String topic, EscapeException escape, LoopState state, Written written,
-      AgentSettings settings) {
+  TaskResult<LoopState> escape(LockedExternalTask task, String topic, EscapeException escape, LoopState state,
+      Written written, AgentSettings settings) {
     if (!definitions.catches(task.getProcessDefinitionId(), Escapes.errorCode(escape.reason()))) {
       throw escape;
     }
@@ -57,8 +57,8 @@ final class Completions {
     return () -> {
       Appended appended = store.append(state.head(), written.steps(), written.usage());
       if (written.autoAccepted() != null) {
-        store.recordDecision(state.run().runId(), appended.head().headStep(), "accept", Steps.AGENTLOOP,
-            "accepted automatically (" + written.autoAccepted() + ")");
+        store.recordDecision(state.run().runId(), appended.head().headStep(), ReviewGate.ACCEPT.value(),
+            Steps.AGENTLOOP, "accepted automatically (" + written.autoAccepted() + ")");
       }
       return state.advance(appended, written.usage(), settings.contextWindowSteps());
     };

@@ -117,7 +117,8 @@ final class PromptBuilder {
         while (i + 1 < steps.size() && steps.get(i + 1).content() instanceof Action action) {
           i++;
           JsonNode edited = editedArguments.get(action.callId());
-          calls.add(new ToolCall(action.callId(), action.tool(), edited != null ? edited.toString() : action.argumentsText()));
+          calls.add(new ToolCall(action.callId(), action.tool(),
+              edited != null ? edited.toString() : action.argumentsText()));
         }
         if (!calls.isEmpty() || !thought.text().isBlank()) {
           messages.add(new AssistantMessage(thought.text(), calls));

@@ -15,8 +15,13 @@ enum ReviewGate {
     return autoAccept ? ACCEPT : REVIEW;
   }
 
+  /** As the gateways compare it, and as a decision in the trace. */
+  String value() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
   /** The transient {@code decision} variable to complete a task with. */
   Map<String, Object> asVariable() {
-    return ReactAgentProcess.DECISION.transientWith(name().toLowerCase(Locale.ROOT));
+    return ReactAgentProcess.DECISION.transientWith(value());
   }
 }

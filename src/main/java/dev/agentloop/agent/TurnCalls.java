@@ -77,7 +77,8 @@ class TurnCalls {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
       Written written = new Written(observed.stream().map(Observed::step).toList(),
           Usage.toolCalls((int) observed.stream().filter(Observed::toolRan).count(),
-              observed.stream().map(o -> o.latencyMillis() == null ? null : StepCost.toolCall(o.latencyMillis())).toList()));
+              observed.stream().map(o -> o.latencyMillis() == null ? null : StepCost.toolCall(o.latencyMillis()))
+                  .toList()));
       EscapeException escape = observed.stream()
           .filter(o -> o.unavailable() != null && checks.toldBefore(state, o.unavailable()))
           .findFirst()
