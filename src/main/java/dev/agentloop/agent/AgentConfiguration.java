@@ -11,6 +11,7 @@ import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
 import dev.agentloop.tool.ToolSettings;
+import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.worker.TopicHandler;
@@ -49,8 +50,9 @@ public class AgentConfiguration {
   }
 
   @Bean
-  AgentRuns agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights) {
-    return new AgentRuns(engine, store, definitions, insights);
+  AgentRuns agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
+      DecisionLog decisions) {
+    return new AgentRuns(engine, store, definitions, insights, decisions);
   }
 
   /**
@@ -86,8 +88,9 @@ public class AgentConfiguration {
   }
 
   @Bean
-  Completions agentCompletions(AgentDefinitions definitions, StepStore store, Escapes escapes) {
-    return new Completions(definitions, store, escapes);
+  Completions agentCompletions(AgentDefinitions definitions, StepStore store, DecisionLog decisions,
+      Escapes escapes) {
+    return new Completions(definitions, store, decisions, escapes);
   }
 
   /** Model calls go through the guard: retries, the endpoint's circuit breaker, a time-out. */

@@ -2,6 +2,7 @@ package dev.agentloop.agent;
 
 import dev.agentloop.resilience.RunLimits;
 import dev.agentloop.trace.Decision;
+import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunQuery;
@@ -30,13 +31,16 @@ public class AgentRuns {
   private final StepStore store;
   private final AgentDefinitions definitions;
   private final RunInsights insights;
+  private final DecisionLog decisions;
   private final ActiveSteps activeSteps;
 
-  public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights) {
+  public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
+      DecisionLog decisions) {
     this.engine = engine;
     this.store = store;
     this.definitions = definitions;
     this.insights = insights;
+    this.decisions = decisions;
     this.activeSteps = new ActiveSteps(engine, store);
   }
 
@@ -119,13 +123,13 @@ public class AgentRuns {
     if (run.status() != RunStatus.ANSWERED && run.status() != RunStatus.REJECTED && run.status() != RunStatus.STOPPED) {
       return null;
     }
-    List<Decision> decisions = store.decisions(run.runId());
-    return decisions.isEmpty() ? null : decisions.get(decisions.size() - 1).author();
+    List<Decision> made = decisions.of(run.runId());
+    return made.isEmpty() ? null : made.get(made.size() - 1).author();
   }
 
   /** What people decided on the run's steps without writing one, in the order they decided. */
   public List<Decision> decisions(String runId) {
-    return store.decisions(runId);
+    return decisions.of(runId);
   }
 
   /** Used / limit, the limits of the agent version the run runs (or ran) on. */

@@ -3,6 +3,7 @@ package dev.agentloop.agent;
 import dev.agentloop.resilience.EscapeException;
 import dev.agentloop.resilience.Escapes;
 import dev.agentloop.trace.Appended;
+import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
@@ -23,11 +24,13 @@ final class Completions {
 
   private final AgentDefinitions definitions;
   private final StepStore store;
+  private final DecisionLog decisions;
   private final Escapes escapes;
 
-  Completions(AgentDefinitions definitions, StepStore store, Escapes escapes) {
+  Completions(AgentDefinitions definitions, StepStore store, DecisionLog decisions, Escapes escapes) {
     this.definitions = definitions;
     this.store = store;
+    this.decisions = decisions;
     this.escapes = escapes;
   }
 
@@ -57,7 +60,7 @@ final class Completions {
     return () -> {
       Appended appended = store.append(state.head(), written.steps(), written.usage());
       if (written.autoAccepted() != null) {
-        store.recordDecision(state.run().runId(), appended.head().headStep(), ReviewGate.ACCEPT.value(),
+        decisions.record(state.run().runId(), appended.head().headStep(), ReviewGate.ACCEPT.value(),
             Steps.AGENTLOOP, "accepted automatically (" + written.autoAccepted() + ")");
       }
       return state.advance(appended, written.usage(), settings.contextWindowSteps());

@@ -6,6 +6,7 @@ import dev.agentloop.agent.RepeatedSideEffects;
 import dev.agentloop.agent.Router;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.StepStore;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.springframework.context.annotation.Bean;
@@ -29,8 +30,8 @@ public class ResumeConfiguration {
 
   @Bean
   ResumeService resumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
-      ToolRegistry tools, RunAccess access, RunChanges changes) {
-    return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes);
+      ToolRegistry tools, RunAccess access, RunChanges changes, DecisionLog decisions) {
+    return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes, decisions);
   }
 
   @Bean

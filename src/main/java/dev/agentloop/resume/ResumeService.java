@@ -7,6 +7,7 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.Turn;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
@@ -38,11 +39,13 @@ public class ResumeService {
   private final LoopJump jump;
   private final RunAccess access;
   private final RunChanges changes;
+  private final DecisionLog decisions;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
-      EditedContent contents, RunAccess access, RunChanges changes) {
+      EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions) {
     this.engine = engine;
     this.store = store;
+    this.decisions = decisions;
     this.reader = reader;
     this.surgery = surgery;
     this.contents = contents;
@@ -110,7 +113,7 @@ public class ResumeService {
             + " is " + (head == null ? "none" : head.stepNo() + " (" + head.kind() + ")"));
       }
       TraceSurgery.Outcome outcome = surgery.regenerate(run, head);
-      store.recordDecision(runId, head.stepNo(), "regenerate", author, reason == null || reason.isBlank() ? null : reason);
+      decisions.record(runId, head.stepNo(), "regenerate", author, reason);
       jump.to(runId, outcome.continuation(), Map.of());
       return result(runId, head.stepNo(), outcome);
     });
@@ -129,7 +132,7 @@ public class ResumeService {
     changes.apply(runId, () -> {
       RunRecord run = changes.unfinished(runId, "be stopped");
       if (run.head().headStep() != null) {
-        store.recordDecision(runId, run.head().headStep(), "stop", author, reason);
+        decisions.record(runId, run.head().headStep(), "stop", author, reason);
       }
       String stopped = "stopped by " + author + ": " + reason;
       List<NewStep> steps = new ArrayList<>();

@@ -70,7 +70,7 @@ class ActionApproval implements Review {
   }
 
   @Override
-  public Enum<?> decide(ReviewTask task) {
+  public Decided decide(ReviewTask task) {
     List<Approval> decisions = new ArrayList<>();
     List<String> summary = new ArrayList<>();
     List<Action> waiting = waiting(task);

@@ -81,14 +81,11 @@ class AgentStuckReview implements Review {
   }
 
   @Override
-  public Decision decide(ReviewTask task) {
+  public Decided decide(ReviewTask task) {
     Decision decision = task.decision(Decision.class);
     String note = task.text("note");
     String code = code(task);
     RunRecord run = store.run(task.runId());
-    if (run.head().headStep() != null) {
-      task.recordDecision(store, run.head().headStep(), decision, note);
-    }
     switch (decision) {
       case GUIDE -> {
         if (note.isEmpty()) {
@@ -114,7 +111,7 @@ class AgentStuckReview implements Review {
         task.delegate().getExecution().setVariables(ReactAgentProcess.STATUS_REASON.transientWith(reason));
       }
     }
-    return decision;
+    return new Decided(decision, run.head().headStep(), note);
   }
 
   private void closeOpenCalls(String runId, String why) {

@@ -51,7 +51,7 @@ class AnswerReview implements Review {
   }
 
   @Override
-  public Decision decide(ReviewTask task) {
+  public Decided decide(ReviewTask task) {
     Decision decision = task.decision(Decision.class);
     RunRecord run = store.run(task.runId());
     Step answer = latestAnswer(task);
@@ -67,9 +67,8 @@ class AnswerReview implements Review {
       case EDIT -> stepEdit.apply(task, "edited in answer review");
       case ACCEPT -> { }
     }
-    task.recordDecision(store, answer.stepNo(), decision,
+    return new Decided(decision, answer.stepNo(),
         decision == Decision.EDIT ? task.text("editReason") : task.text("feedback"));
-    return decision;
   }
 
   private static String text(Step answer) {

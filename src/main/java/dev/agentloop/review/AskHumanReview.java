@@ -30,7 +30,7 @@ class AskHumanReview implements Review {
   }
 
   @Override
-  public Enum<?> decide(ReviewTask task) {
+  public Decided decide(ReviewTask task) {
     StringBuilder answers = new StringBuilder();
     boolean answered = false;
     List<String> questions = questions(task);

@@ -46,7 +46,7 @@ class PlanReview implements Review {
   }
 
   @Override
-  public Decision decide(ReviewTask task) {
+  public Decided decide(ReviewTask task) {
     Decision decision = task.decision(Decision.class);
     List<Step> path = store.activePath(task.runId());
     AgentSettings settings = settings(task);
@@ -63,8 +63,7 @@ class PlanReview implements Review {
       case REVISE -> revise(task);
       case REJECT -> reject(task, reason);
     };
-    task.recordDecision(store, plan.stepNo(), decided, reason);
-    return decided;
+    return new Decided(decided, plan.stepNo(), reason);
   }
 
   private Decision accept(ReviewTask task, Step plan) {

@@ -8,10 +8,10 @@ interface Review {
 
   /**
    * Called when the task completes: checks the submission, writes the steps it stands for, and
-   * returns the decision for the gateway after the task (its name in lower case is the value the
-   * diagram's gateway compares, e.g. {@code ${decision == 'revise'}}), or {@code null} when there is none.
+   * returns the decision, which goes to the gateway after the task and into the trace, or
+   * {@code null} when the submission writes steps of its own and no gateway follows.
    *
    * @throws ReviewException when the submission cannot be used; nothing is written
    */
-  Enum<?> decide(ReviewTask task);
+  Decided decide(ReviewTask task);
 }

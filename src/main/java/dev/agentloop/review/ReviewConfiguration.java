@@ -8,6 +8,7 @@ import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resilience.Budgets;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.tool.ToolRegistry;
+import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -23,7 +24,7 @@ import org.springframework.context.annotation.Configuration;
 public class ReviewConfiguration {
 
   @Bean
-  Reviews reviews(StepStore store, LoopStateReader reader, AgentDefinitions definitions, Router router,
+  Reviews reviews(StepStore store, DecisionLog decisions, LoopStateReader reader, AgentDefinitions definitions, Router router,
       ToolRegistry tools, Breakers breakers, Budgets budgets, ObjectProvider<ResumeService> resume) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
     FormStepEdit stepEdit = new FormStepEdit(store, resume::getObject);
@@ -33,7 +34,8 @@ public class ReviewConfiguration {
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools, store),
         ReviewKind.ANSWER, new AnswerReview(store, stepEdit),
-        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)), calls, definitions);
+        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)),
+        calls, definitions, decisions);
   }
 
   /**

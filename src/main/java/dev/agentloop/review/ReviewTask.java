@@ -1,7 +1,6 @@
 package dev.agentloop.review;
 
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.trace.StepStore;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
@@ -89,15 +88,6 @@ class ReviewTask {
   String text(String name) {
     Object value = task.getVariableLocal(name);
     return value == null ? "" : value.toString().strip();
-  }
-
-  /**
-   * Keeps the decision with the step it was made on, for the trace: who decided what, when and why.
-   *
-   * @param reason why, or blank when the person gave no reason
-   */
-  void recordDecision(StepStore store, int stepNo, Enum<?> decision, String reason) {
-    store.recordDecision(runId(), stepNo, value(decision), actor(), reason == null || reason.isBlank() ? null : reason);
   }
 
   /** The decision field, one of the task's choices: the form's values are the choices' names in lower case. */

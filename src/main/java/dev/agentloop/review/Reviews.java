@@ -5,6 +5,7 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.ReviewKind;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
+import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.Observation;
 import java.util.Map;
 import org.camunda.bpm.engine.delegate.DelegateTask;
@@ -22,9 +23,11 @@ public class Reviews {
   private final Map<ReviewKind, Review> reviews;
   private final PendingCalls calls;
   private final AgentDefinitions definitions;
+  private final DecisionLog decisions;
 
-  Reviews(Map<ReviewKind, Review> reviews, PendingCalls calls, AgentDefinitions definitions) {
+  Reviews(Map<ReviewKind, Review> reviews, PendingCalls calls, AgentDefinitions definitions, DecisionLog decisions) {
     this.reviews = Map.copyOf(reviews);
+    this.decisions = decisions;
     this.calls = calls;
     this.definitions = definitions;
   }
@@ -41,7 +44,7 @@ public class Reviews {
       } else if (TaskListener.EVENTNAME_COMPLETE.equals(task.getEventName())) {
         try {
           requireFieldsOnTheTask(task);
-          decide(task, review.decide(reviewTask));
+          decide(reviewTask, review.decide(reviewTask));
         } catch (ReviewException refusal) {
           throw RefusalMessages.refuse(refusal);
         }
@@ -81,9 +84,14 @@ public class Reviews {
     };
   }
 
-  private static void decide(DelegateTask task, Enum<?> decision) {
-    if (decision != null) {
-      task.getExecution().setVariables(ReactAgentProcess.DECISION.transientWith(ReviewTask.value(decision)));
+  /** The decision goes to the gateway after the task, and into the trace with who made it. */
+  private void decide(ReviewTask task, Decided decided) {
+    if (decided != null) {
+      String value = ReviewTask.value(decided.decision());
+      if (decided.stepNo() != null) {
+        decisions.record(task.runId(), decided.stepNo(), value, task.actor(), decided.reason());
+      }
+      task.delegate().getExecution().setVariables(ReactAgentProcess.DECISION.transientWith(value));
     }
   }
 }

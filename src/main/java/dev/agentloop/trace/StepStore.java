@@ -225,20 +225,6 @@ public class StepStore {
         + " AND status = 'SUPERSEDED' AND author IN (" + names + ") ORDER BY step_no", stepMapper, arguments.toArray());
   }
 
-  /** Records a decision on a step of the run, in the caller's transaction. */
-  public void recordDecision(String runId, int stepNo, String decision, String author, String reason) {
-    jdbc.update("INSERT INTO agentloop_decision (run_id, step_no, decision, author, reason, decided_at)"
-        + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, decision, author, reason, now());
-  }
-
-  /** The decisions on the run's steps, in the order they were made. */
-  public List<Decision> decisions(String runId) {
-    return jdbc.query("SELECT step_no, decision, author, reason, decided_at FROM agentloop_decision WHERE run_id = ?"
-        + " ORDER BY decided_at, step_no", (rs, row) -> new Decision(rs.getInt("step_no"), rs.getString("decision"),
-            rs.getString("author"), rs.getString("reason"), rs.getObject("decided_at", OffsetDateTime.class).toInstant()),
-        runId);
-  }
-
   /** Records how a run ended; the trace itself is untouched. */
   public void markEnded(String runId, RunStatus status, String reason) {
     jdbc.update("UPDATE agentloop_run SET status = ?, status_reason = ?, ended_at = ? WHERE run_id = ?",

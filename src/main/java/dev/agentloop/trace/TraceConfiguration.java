@@ -21,6 +21,11 @@ public class TraceConfiguration {
   }
 
   @Bean
+  DecisionLog decisionLog(DataSource dataSource) {
+    return new DecisionLog(new JdbcTemplate(dataSource));
+  }
+
+  @Bean
   RunInsights runInsights(DataSource dataSource, ObjectMapper json) {
     return new RunInsights(new JdbcTemplate(dataSource), json);
   }
