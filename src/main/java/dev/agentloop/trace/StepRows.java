@@ -8,6 +8,8 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Steps and runs to and from the rows of {@code agentloop_step} and {@code agentloop_run}. Thread-safe. */
 class StepRows {
@@ -22,6 +24,19 @@ class StepRows {
     return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
         write(step.json()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
         step.supersedes(), step.reason()};
+  }
+
+  /** The rows of {@code agentloop_step_cost} for the steps written with this usage: one per step that has a cost. */
+  List<Object[]> costRows(List<Step> written, Usage usage) {
+    List<Object[]> costs = new ArrayList<>();
+    for (int i = 0; i < written.size(); i++) {
+      StepCost cost = usage.costOf(i);
+      if (cost != null) {
+        costs.add(new Object[] {written.get(i).runId(), written.get(i).stepNo(), cost.modelCall(), cost.latencyMillis(),
+            cost.promptTokens(), cost.completionTokens(), cost.totalTokens()});
+      }
+    }
+    return costs;
   }
 
   private String write(JsonNode content) {

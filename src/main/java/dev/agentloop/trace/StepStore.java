@@ -278,14 +278,7 @@ public class StepStore {
 
   /** The cost of each written step that has one, beside the step: its content stays what the step says. */
   private void insertCosts(List<Step> written, Usage usage) {
-    List<Object[]> costs = new ArrayList<>();
-    for (int i = 0; i < written.size(); i++) {
-      StepCost cost = usage.costOf(i);
-      if (cost != null) {
-        costs.add(new Object[] {written.get(i).runId(), written.get(i).stepNo(), cost.modelCall(), cost.latencyMillis(),
-            cost.promptTokens(), cost.completionTokens(), cost.totalTokens()});
-      }
-    }
+    List<Object[]> costs = rows.costRows(written, usage);
     if (!costs.isEmpty()) {
       jdbc.batchUpdate("INSERT INTO agentloop_step_cost (run_id, step_no, model_call, latency_ms, prompt_tokens,"
           + " completion_tokens, total_tokens) VALUES (?, ?, ?, ?, ?, ?, ?)", costs);
