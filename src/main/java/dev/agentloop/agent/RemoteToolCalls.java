@@ -58,7 +58,11 @@ public class RemoteToolCalls {
    * call, not rejected, with arguments that fit the tool's schema. {@code act} reports the others.
    */
   List<Action> pending(LoopState state, AgentSettings settings) {
-    Turn turn = state.turn();
+    return pending(state.turn(), settings);
+  }
+
+  /** The same, for a turn the caller holds already. */
+  List<Action> pending(Turn turn, AgentSettings settings) {
     return turn.open().stream()
         .filter(call -> !turn.rejected(call))
         .map(turn::asRun)

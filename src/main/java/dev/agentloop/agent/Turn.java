@@ -7,6 +7,7 @@ import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepContent;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,9 +31,11 @@ public final class Turn {
   public static final int WINDOW = 4 * MAX_CALLS;
 
   private final List<Step> steps;
+  private final Map<String, Approval> approvals;
 
   private Turn(List<Step> steps) {
     this.steps = List.copyOf(steps);
+    this.approvals = approvalsOf(this.steps);
   }
 
   /** The newest turn of a path (root first): the calls, observations and approvals after its last thought. */
@@ -67,13 +70,17 @@ public final class Turn {
 
   /** What people decided about the turn's calls, by call id, each with who decided; the latest decision counts. */
   public Map<String, Approval> approvals() {
+    return approvals;
+  }
+
+  private static Map<String, Approval> approvalsOf(List<Step> steps) {
     Map<String, Approval> approvals = new LinkedHashMap<>();
     for (Step step : steps) {
       if (step.content() instanceof Approvals decided) {
         decided.approvals().forEach(approval -> approvals.put(approval.callId(), approval.by(step.author())));
       }
     }
-    return approvals;
+    return Collections.unmodifiableMap(approvals);
   }
 
   /** Whether a person rejected the call. */

@@ -56,7 +56,7 @@ class TurnCalls {
 
   CompletionStage<Acted> run(LoopState state, AgentSettings settings) {
     Turn turn = state.turn();
-    Set<String> remote = remoteCalls.pending(state, settings).stream().map(Action::callId).collect(Collectors.toSet());
+    Set<String> remote = remoteCalls.pending(turn, settings).stream().map(Action::callId).collect(Collectors.toSet());
     Route route = remote.isEmpty() ? Route.THINK : Route.CALL_REMOTE_TOOL;
     List<Action> local = turn.open().stream().filter(action -> !remote.contains(action.callId())).toList();
     try {
