@@ -118,11 +118,24 @@ class AgentParseListener extends AbstractBpmnParseListener {
       activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, remoteCalls.endListener());
     } else if (agentTask) {
       activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, arrivals.startListener());
+      runInLoopExecution(activity);
     }
     if (agentTask || "external".equals(serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "type"))) {
       check.note(activity.getProcessDefinition(), serviceTaskElement, activity.getId(), topic, null,
           agentTask ? camundaProperties(serviceTaskElement) : Map.of());
     }
+  }
+
+  /**
+   * Camunda makes every external task a scope, so that a completion's local variables have an
+   * execution of their own: each step would create a child execution and delete it again, with its
+   * reads, for nothing, since AgentLoop's own steps set no local variables. Those of an agent's
+   * embedded topics run in their loop's execution instead, like a user task. What needs a scope
+   * makes the task one again, since the engine parses it after this: input/output mappings on the
+   * task, a boundary event attached to it.
+   */
+  private static void runInLoopExecution(ActivityImpl activity) {
+    activity.setScope(false);
   }
 
   @Override
