@@ -24,8 +24,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * square of its length, and a sliding context window (older steps left out) stays a few ranges. The
  * tools are stored only when they differ from the base's. Reading one prompt reads the rows of its
  * run once and follows its ranges back through its bases, visiting only what it needs; writing one
- * diffs against the run's last prompt, remembered in memory (read from the database after a restart,
- * on another node, or for a prompt of another branch).
+ * diffs against the run's last prompt, remembered in memory, and costs one insert (the base is read
+ * from the database only after a restart, or when another node ran the run's last step).
  *
  * <p>Why not rebuild prompts from the trace: what the model read also depended on the agent's
  * settings, escape checks, warnings and the context window of that moment; storing it is the only
@@ -35,8 +35,13 @@ class PromptArchive {
 
   private static final String REF = "ref";
 
-  /** How many runs' last prompts are kept in memory: a run's next call diffs against its last one. */
-  private static final int REMEMBERED_RUNS = 512;
+  /**
+   * How many runs' last prompts are kept in memory: a run's next call diffs against its last one.
+   * Twice the worker's default tasks in flight ({@code agentloop.worker.max-concurrency}), so that a
+   * node that runs that many at once finds every run's last prompt here instead of reading all of
+   * the run's prompts back from the database for each call.
+   */
+  private static final int REMEMBERED_RUNS = 2048;
 
   private final JdbcTemplate jdbc;
   private final ObjectMapper json;
@@ -58,21 +63,33 @@ class PromptArchive {
 
   /** Stores the prompt of the call that wrote step {@code stepNo}; joins the caller's transaction. */
   void store(String runId, int stepNo, SentPrompt prompt) {
+    Last base = base(runId, stepNo, prompt.purpose());
+    ArrayNode segments = base == null ? literal(prompt.messages()) : diff(base.prompt().messages(), prompt.messages());
+    boolean sameTools = base != null && base.prompt().tools().equals(prompt.tools());
+    jdbc.update("INSERT INTO agentloop_prompt (run_id, step_no, purpose, base_step, segments, tools)"
+            + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, prompt.purpose(), base == null ? null : base.stepNo(),
+        write(segments), sameTools ? null : write(prompt.tools()));
+    remember(runId, new Last(stepNo, prompt));
+  }
+
+  /**
+   * The prompt to store a new one as a change of: the run's last prompt of the same purpose as
+   * remembered here, without a query; otherwise (after a restart, when another node ran the run's
+   * last step, for the first prompt of a purpose) the last one of that purpose on the active path.
+   * An edit may have superseded the remembered one since: it is a stored prompt all the same, so the
+   * change reads back exactly, only less compactly than against the new branch's last.
+   */
+  private Last base(String runId, int stepNo, String purpose) {
+    Last last = lastPrompts.get(runId);
+    if (last != null && last.prompt().purpose().equals(purpose) && last.stepNo() < stepNo) {
+      return last;
+    }
     List<Integer> bases = jdbc.queryForList("SELECT p.step_no FROM agentloop_prompt p JOIN agentloop_step s"
         + " ON s.run_id = p.run_id AND s.step_no = p.step_no WHERE p.run_id = ? AND p.purpose = ?"
         + " AND s.status = 'ACTIVE' AND p.step_no < ? ORDER BY p.step_no DESC LIMIT 1",
-        Integer.class, runId, prompt.purpose(), stepNo);
-    Integer base = bases.isEmpty() ? null : bases.get(0);
-    Last last = lastPrompts.get(runId);
-    SentPrompt previous = base == null ? null
-        : last != null && last.stepNo() == base && last.prompt().purpose().equals(prompt.purpose()) ? last.prompt()
-        : read(runId, base).orElse(null);
-    ArrayNode segments = previous == null ? literal(prompt.messages()) : diff(previous.messages(), prompt.messages());
-    boolean sameTools = previous != null && previous.tools().equals(prompt.tools());
-    jdbc.update("INSERT INTO agentloop_prompt (run_id, step_no, purpose, base_step, segments, tools)"
-            + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, prompt.purpose(), previous == null ? null : base,
-        write(segments), sameTools ? null : write(prompt.tools()));
-    remember(runId, new Last(stepNo, prompt));
+        Integer.class, runId, purpose, stepNo);
+    return bases.isEmpty() ? null
+        : read(runId, bases.get(0)).map(prompt -> new Last(bases.get(0), prompt)).orElse(null);
   }
 
   /** Only after the commit: a rolled-back step number is used again by the write that wins. */
