@@ -15,7 +15,7 @@ import org.springframework.test.context.ActiveProfiles;
 @Tag("benchmark")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @SpringBootTest(classes = AgentLoopApplication.class, properties = {
-    "spring.datasource.url=jdbc:h2:file:./target/benchmark/loop-${random.uuid};DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
+    "spring.datasource.url=jdbc:h2:file:./target/benchmark/loop-${random.uuid};DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;QUERY_CACHE_SIZE=128",
     "camunda.bpm.process-engine-name=loopbenchmark",
     "agentloop.llm.scripted.script=classpath:scripts/benchmark-script.json",
     "logging.level.dev.agentloop=WARN"})

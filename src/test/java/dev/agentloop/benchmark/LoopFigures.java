@@ -142,8 +142,10 @@ abstract class LoopFigures {
   }
 
   private String throughput() {
+    Map<String, Long> statementsBefore = SqlCounter.byText();
     Measured agent = measure(RUNS * ITERATIONS,
         () -> throughputOf(RUNS, i -> runs.start(LoopShapes.AGENT, "slow10: run " + i)));
+    String frequent = SqlCounter.mostFrequent(statementsBefore, SqlCounter.byText(), RUNS * ITERATIONS, 25);
     Measured bare = measure(RUNS * ITERATIONS,
         () -> throughputOf(RUNS, i -> LoopShapes.startBare(engine, LoopShapes.BARE, ITERATIONS)));
     Measured minimal = measure(RUNS * ITERATIONS,
@@ -154,11 +156,12 @@ abstract class LoopFigures {
             + "      bare loop of the same shape, no latency           %6.0f   %10.2f      %6.1f%n"
             + "      minimal bare loop (think, act, one gateway)       %6.0f   %10.2f      %6.1f%n"
             + "      per iteration, agent loop: %s%n"
-            + "      per iteration, bare loop:  %s",
+            + "      per iteration, bare loop:  %s%n"
+            + "      the agent loop's most frequent statements per iteration (the benchmark's polls included):%n%s",
         RUNS, ITERATIONS, agent.iterationsPerSecond(), agent.cpuMsPerIteration(), agent.load(),
         bare.iterationsPerSecond(), bare.cpuMsPerIteration(), bare.load(),
         minimal.iterationsPerSecond(), minimal.cpuMsPerIteration(), minimal.load(),
-        agent.sql().per(RUNS * ITERATIONS), bare.sql().per(RUNS * ITERATIONS));
+        agent.sql().per(RUNS * ITERATIONS), bare.sql().per(RUNS * ITERATIONS), frequent.stripTrailing());
   }
 
   /** Starts {@code count} instances and waits until the last one ended. */
@@ -167,7 +170,7 @@ abstract class LoopFigures {
     for (int i = 0; i < count; i++) {
       ids.add(start.apply(i));
     }
-    await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(100)).until(() -> POLLS.incrementAndGet() > 0
+    await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(250)).until(() -> POLLS.incrementAndGet() > 0
         && engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceIds(Set.copyOf(ids))
             .finished().count() == count);
   }
