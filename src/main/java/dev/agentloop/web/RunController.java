@@ -12,6 +12,7 @@ import dev.agentloop.security.RunAccess;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunQuery;
 import dev.agentloop.trace.SentPrompt;
+import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.TraceDeletion;
 import dev.agentloop.trace.TraceRetention;
@@ -97,10 +98,12 @@ class RunController {
       throw new InvalidParameterException("branches", branches, "'active' (the path the model sees) or 'all'");
     }
     readable(id);
-    boolean all = branches.equals("all");
+    // the steps first: a step read is committed, and so are the cost and prompt written with it, which
+    // the reads after it see; read before the steps, they could miss a step committed in between
+    List<Step> steps = runs.trace(id, branches.equals("all"));
     Map<Integer, StepCost> costs = insights.costs(id);
     Set<Integer> prompts = insights.stepsWithPrompt(id);
-    return new TraceView(id, branches, runs.trace(id, all).stream()
+    return new TraceView(id, branches, steps.stream()
         .map(step -> StepView.of(step, costs.get(step.stepNo()), prompts.contains(step.stepNo()))).toList(),
         runs.decisions(id));
   }
