@@ -82,7 +82,8 @@ class TaskCompleter<S> {
   }
 
   /**
-   * Completes several tasks, each with its own command, in one transaction and so with one commit.
+   * Completes several tasks in one command, and so in one transaction with one commit and one flush
+   * of the engine's changes, in which the engine reads what they share (the process definition) once.
    * All or none: when any of them fails (a conflict, a stale head, a task gone, a broken write), the
    * whole transaction rolls back, nothing of it is written, and the result is empty; the caller then
    * completes each task {@link #complete alone}, where a failure is that task's and no other's.
@@ -91,10 +92,10 @@ class TaskCompleter<S> {
    */
   Optional<List<Continuation<S>>> completeTogether(List<GroupCommit.Completion<S>> batch, int maxNext) {
     try {
-      return Optional.of(transaction.execute(status -> batch.stream()
+      return Optional.of(transaction.execute(status -> commands.execute(context -> batch.stream()
           .map(completion -> ExternalTaskWorker.withMdc(completion.task(),
-              () -> commands.execute(context -> apply(context, completion.task(), completion.result(), maxNext))))
-          .toList()));
+              () -> apply(context, completion.task(), completion.result(), maxNext)))
+          .toList())));
     } catch (RuntimeException | Error e) {
       LOG.debug("a batch of {} completions rolled back; completing each alone", batch.size(), e);
       return Optional.empty();
