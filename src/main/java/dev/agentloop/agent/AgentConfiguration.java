@@ -14,6 +14,7 @@ import dev.agentloop.tool.ToolSettings;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.worker.ExternalTaskWorker;
 import dev.agentloop.worker.TopicHandler;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -51,8 +52,8 @@ public class AgentConfiguration {
 
   @Bean
   AgentRuns agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions) {
-    return new AgentRuns(engine, store, definitions, insights, decisions);
+      DecisionLog decisions, ObjectProvider<ExternalTaskWorker<?>> worker) {
+    return new AgentRuns(engine, store, definitions, insights, decisions, worker);
   }
 
   /**

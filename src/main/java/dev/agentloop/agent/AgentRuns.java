@@ -11,6 +11,7 @@ import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.worker.ExternalTaskWorker;
 import java.util.List;
 import java.util.function.Supplier;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -20,6 +21,7 @@ import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.runtime.Incident;
 import org.camunda.bpm.engine.task.Task;
+import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * Starts agent runs and tells how they stand: the public API behind the REST resource and any
@@ -33,10 +35,13 @@ public class AgentRuns {
   private final RunInsights insights;
   private final DecisionLog decisions;
   private final ActiveSteps activeSteps;
+  /** The embedded worker, where this node has one: it takes a new run's first step as the run starts. */
+  private final ObjectProvider<ExternalTaskWorker<?>> worker;
 
   public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions) {
+      DecisionLog decisions, ObjectProvider<ExternalTaskWorker<?>> worker) {
     this.engine = engine;
+    this.worker = worker;
     this.store = store;
     this.definitions = definitions;
     this.insights = insights;
@@ -54,9 +59,11 @@ public class AgentRuns {
     if (!deployedAgents().contains(agentKey)) {
       throw new UnknownAgentException(agentKey, deployedAgents());
     }
-    return engine.getRuntimeService()
+    Supplier<String> start = () -> engine.getRuntimeService()
         .startProcessInstanceByKey(agentKey, ReactAgentProcess.QUESTION.with(question))
         .getId();
+    ExternalTaskWorker<?> embedded = worker.getIfAvailable();
+    return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
   }
 
   /**

@@ -1,7 +1,5 @@
 package dev.agentloop.worker;
 
-import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.Set;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
@@ -9,14 +7,11 @@ import org.camunda.bpm.engine.impl.cmd.CompleteExternalTaskCmd;
 import org.camunda.bpm.engine.impl.cmd.HandleExternalTaskBpmnErrorCmd;
 import org.camunda.bpm.engine.impl.interceptor.Command;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
-import org.camunda.bpm.engine.impl.persistence.entity.ExternalTaskEntity;
-import org.camunda.bpm.engine.impl.util.ClockUtil;
 
 /**
  * Completes a task (or raises its BPMN error) and, in the same command, locks for this worker the
- * tasks on its topics that the process instance created while continuing. Those are new entities in
- * the command's cache, so the lock is written with their insert: taking the next step of a run
- * costs no query, no update and no transaction of its own.
+ * tasks on its topics that the process instance created while continuing ({@link CreatedTasks}):
+ * taking the next step of a run costs no query, no update and no transaction of its own.
  */
 class CompleteAndContinueCmd implements Command<List<LockedExternalTask>> {
 
@@ -43,23 +38,7 @@ class CompleteAndContinueCmd implements Command<List<LockedExternalTask>> {
     } else {
       new CompleteExternalTaskCmd(task.getId(), settings.workerId(), result.variables(), null).execute(context);
     }
-    List<LockedExternalTask> next = new ArrayList<>();
-    long lockMillis = settings.lockDuration().toMillis();
-    for (ExternalTaskEntity created : context.getDbEntityManager().getCachedEntitiesByType(ExternalTaskEntity.class)) {
-      if (next.size() < maxNext && isNextStep(created)) {
-        created.lock(settings.workerId(), lockMillis);
-        next.add(new ChainedTask(created, settings.workerId(),
-            new Date(ClockUtil.getCurrentTime().getTime() + lockMillis)));
-      }
-    }
-    return next;
-  }
-
-  private boolean isNextStep(ExternalTaskEntity created) {
-    return !created.getId().equals(task.getId())
-        && task.getProcessInstanceId().equals(created.getProcessInstanceId())
-        && topics.contains(created.getTopicName())
-        && created.getWorkerId() == null
-        && !created.isSuspended();
+    return CreatedTasks.lock(context, settings, topics, maxNext, created -> !created.getId().equals(task.getId())
+        && task.getProcessInstanceId().equals(created.getProcessInstanceId()));
   }
 }

@@ -18,6 +18,7 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.externaltask.ExternalTaskQueryTopicBuilder;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.cfg.TransactionState;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.impl.util.SingleConsumerCondition;
 import org.slf4j.Logger;
@@ -63,10 +64,13 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private final TaskArrivals arrivals;
   private final ThreadFactory threads;
   private final WorkerIdentity identity;
+  private final CommandExecutor commands;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
   private volatile boolean active;
+  /** Whether this process holds its worker id and serves tasks (set by the fetcher). */
+  private volatile boolean serving;
   private ExecutorService pool;
   private GroupCommit<S> completions;
   private Thread fetcher;
@@ -78,7 +82,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     this.externalTasks = engine.getExternalTaskService();
     this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, handler -> handler));
     this.settings = settings;
-    CommandExecutor commands =
+    this.commands =
         ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
     this.completer = new TaskCompleter<>(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
     this.identity = new WorkerIdentity(new WorkerLease(commands, settings.workerId()), externalTasks, settings,
@@ -110,6 +114,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
       return;
     }
     active = false;
+    serving = false;
     arrivals.onArrival(() -> { });
     wakeUp.signal();
     try {
@@ -146,6 +151,11 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     return Integer.MAX_VALUE - 100;
   }
 
+  /** Whether this process holds its worker id and serves tasks. */
+  boolean serving() {
+    return serving;
+  }
+
   /** Tasks locked and not yet completed or failed. */
   public int inFlight() {
     return inFlight.get();
@@ -154,7 +164,8 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private void fetchLoop() {
     while (active) {
       try {
-        if (!identity.holds(() -> running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet()))) {
+        serving = identity.holds(() -> running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet()));
+        if (!serving) {
           wakeUp.await(WorkerLease.RENEWAL.toMillis());
           continue;
         }
@@ -170,6 +181,30 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
         wakeUp.await(settings.idleWait().toMillis());
       }
     }
+  }
+
+  /**
+   * Runs {@code start}, which starts process instances, in a command that also locks for this worker
+   * the tasks on its topics they created, and hands those to it once the transaction committed: a new
+   * run's first step begins at once, without a fetch and its transaction. A worker that does not serve
+   * (stopped, or another process holds its id) or has no task to spare leaves them to the fetchers.
+   * Between counting the free tasks and handing them over, others may be handed over too: in flight
+   * can exceed {@code maxConcurrency} by the few tasks a start creates.
+   */
+  public <T> T startTakingFirstSteps(Supplier<T> start) {
+    int free = serving ? settings.maxConcurrency() - inFlight.get() : 0;
+    if (free <= 0) {
+      return start.get();
+    }
+    return commands.execute(context -> {
+      T started = start.get();
+      List<LockedExternalTask> taken = CreatedTasks.lock(context, settings, handlers.keySet(), free, created -> true);
+      if (!taken.isEmpty()) {
+        context.getTransactionContext().addTransactionListener(TransactionState.COMMITTED,
+            committed -> taken.forEach(task -> dispatch(task, null)));
+      }
+      return started;
+    });
   }
 
   private List<LockedExternalTask> fetch(int maxTasks) {

@@ -249,6 +249,34 @@ class ExternalTaskWorkerTest {
         .containsExactlyInAnyOrder(keys.get(1), keys.get(2), keys.get(3));
   }
 
+  @Test
+  void should_take_the_first_step_of_an_instance_it_starts_without_waiting_for_a_fetch() {
+    // given a worker whose fetcher found nothing and looks again only in an hour
+    worker = newWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> null)), 3, 2,
+        Duration.ofHours(1));
+    worker.start();
+    await().pollDelay(Duration.ofMillis(500)).atMost(Runs.PATIENCE).until(worker::serving);
+
+    // when an instance is started through it
+    String instance = worker.startTakingFirstSteps(this::startInstance);
+
+    // then its task was locked in the starting transaction, and the worker completes it at once
+    await().atMost(Runs.PATIENCE).until(() -> ended(instance));
+  }
+
+  @Test
+  void should_leave_the_first_step_to_the_fetchers_when_it_does_not_serve() {
+    // given a worker that is not started
+    worker = newWorker(task -> new CompletableFuture<>());
+
+    // when an instance is started through it
+    String instance = worker.startTakingFirstSteps(this::startInstance);
+
+    // then its task waits unlocked for whichever worker fetches it
+    assertThat(task(instance).getWorkerId()).isNull();
+    assertThat(worker.inFlight()).isZero();
+  }
+
   private static Object awaitQuietly(CountDownLatch latch) {
     try {
       return latch.await(Runs.PATIENCE.toSeconds(), TimeUnit.SECONDS);
@@ -281,8 +309,13 @@ class ExternalTaskWorkerTest {
 
   private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
       int threads) {
-    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK,
-        Duration.ofMillis(200), retries, Duration.ofMinutes(1), threads, Duration.ofSeconds(5));
+    return newWorker(handler, retries, threads, Duration.ofMillis(200));
+  }
+
+  private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
+      int threads, Duration idleWait) {
+    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK, idleWait, retries, Duration.ofMinutes(1), threads,
+        Duration.ofSeconds(5));
     return new ExternalTaskWorker<>(engine, transactionManager, List.of(new TopicHandler<Object>() {
       @Override
       public String topic() {
