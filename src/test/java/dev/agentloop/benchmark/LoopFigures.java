@@ -39,6 +39,11 @@ abstract class LoopFigures {
   /** The benchmark's own queries, one select and one commit each, that wait for runs to end: not counted as the runs' work. */
   private static final AtomicLong POLLS = new AtomicLong();
 
+  static {
+    // before this class's Spring context opens a database of its own
+    BenchmarkReport.deleteEarlierDatabases();
+  }
+
   @Autowired ProcessEngine engine;
   @Autowired AgentRuns runs;
   @Autowired StepStore store;

@@ -13,8 +13,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * {@link LoopFigures}' throughput on PostgreSQL 17 (embedded, PostgreSQL's defaults: fsync and
- * synchronous commit on) with one node and the postgres profile's settings, and beside it, on the
+ * {@link LoopFigures}' throughput on PostgreSQL 17 (embedded, with io.zonky's defaults: fsync on,
+ * {@code synchronous_commit} off) with one node and the postgres profile's settings, and beside it, on the
  * same server, LangGraph.js with its PostgresSaver doing the same loop ({@link LangGraphPeer}).
  */
 @Tag("benchmark")
