@@ -41,12 +41,12 @@ public class AgentRuns {
   public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
       DecisionLog decisions, ObjectProvider<ExternalTaskWorker<?>> worker) {
     this.engine = engine;
-    this.worker = worker;
     this.store = store;
     this.definitions = definitions;
     this.insights = insights;
     this.decisions = decisions;
     this.activeSteps = new ActiveSteps(engine, store);
+    this.worker = worker;
   }
 
   /**

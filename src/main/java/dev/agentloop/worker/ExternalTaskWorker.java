@@ -31,7 +31,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * Serves the agent topics inside the engine's JVM. One fetcher thread locks up to
  * {@code maxConcurrency} tasks at a time; a small pool prepares and completes them; waiting on
  * models and tools holds no thread. The next step of a run is locked in the transaction that
- * completes the step before it (see {@link TaskCompleter}); other tasks committed in this JVM wake
+ * completes the step before it (see {@link TaskCompleter}), the first in the one that starts the run
+ * where it starts through {@link #startTakingFirstSteps}; other tasks committed in this JVM wake
  * the fetcher at once ({@link TaskArrivals}); tasks created on other nodes are found within
  * {@code idleWait}.
  *
@@ -201,10 +202,19 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
       List<LockedExternalTask> taken = CreatedTasks.lock(context, settings, handlers.keySet(), free, created -> true);
       if (!taken.isEmpty()) {
         context.getTransactionContext().addTransactionListener(TransactionState.COMMITTED,
-            committed -> taken.forEach(task -> dispatch(task, null)));
+            committed -> taken.forEach(this::handOver));
       }
       return started;
     });
+  }
+
+  /** Hands a task locked for this worker to it, or unlocks it for the others if the worker stopped meanwhile. */
+  private void handOver(LockedExternalTask task) {
+    if (active) {
+      dispatch(task, null);
+    } else {
+      completer.unlockQuietly(task);
+    }
   }
 
   private List<LockedExternalTask> fetch(int maxTasks) {
