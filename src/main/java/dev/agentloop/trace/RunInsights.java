@@ -33,8 +33,8 @@ public class RunInsights {
   /** The cost of each step of the run that has one, by step number. */
   public Map<Integer, StepCost> costs(String runId) {
     Map<Integer, StepCost> costs = new HashMap<>();
-    jdbc.query("SELECT step_no, model_call, latency_ms, prompt_tokens, completion_tokens, total_tokens"
-        + " FROM agentloop_step_cost WHERE run_id = ?", rs -> {
+    jdbc.query("SELECT step_no, cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens,"
+        + " cost_total_tokens FROM agentloop_step WHERE run_id = ? AND cost_model_call IS NOT NULL", rs -> {
           costs.put(rs.getInt(1), new StepCost(rs.getObject(3, Long.class), rs.getBoolean(2),
               rs.getObject(4, Long.class), rs.getObject(5, Long.class), rs.getObject(6, Long.class)));
         }, runId);
@@ -43,10 +43,12 @@ public class RunInsights {
 
   public RunCosts totals(String runId) {
     return jdbc.queryForObject("SELECT"
-        + " SUM(CASE WHEN model_call THEN latency_ms ELSE 0 END), SUM(CASE WHEN model_call THEN 0 ELSE latency_ms END),"
-        + " SUM(prompt_tokens), SUM(completion_tokens),"
-        + " SUM(CASE WHEN model_call AND prompt_tokens IS NULL AND completion_tokens IS NULL AND total_tokens IS NULL"
-        + " THEN 1 ELSE 0 END) FROM agentloop_step_cost WHERE run_id = ?",
+        + " SUM(CASE WHEN cost_model_call THEN cost_latency_ms ELSE 0 END),"
+        + " SUM(CASE WHEN cost_model_call THEN 0 ELSE cost_latency_ms END),"
+        + " SUM(cost_prompt_tokens), SUM(cost_completion_tokens),"
+        + " SUM(CASE WHEN cost_model_call AND cost_prompt_tokens IS NULL AND cost_completion_tokens IS NULL"
+        + " AND cost_total_tokens IS NULL THEN 1 ELSE 0 END)"
+        + " FROM agentloop_step WHERE run_id = ? AND cost_model_call IS NOT NULL",
         (rs, row) -> new RunCosts(rs.getLong(1), rs.getLong(2), sum(rs, 3), sum(rs, 4), rs.getInt(5)), runId);
   }
 

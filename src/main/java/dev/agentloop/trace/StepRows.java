@@ -20,23 +20,18 @@ class StepRows {
     this.json = json;
   }
 
+  /** The row of a step that no call of its own wrote: a person's, or a copy of another run's. */
   Object[] row(Step step) {
-    return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
-        write(step.json()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
-        step.supersedes(), step.reason()};
+    return row(step, null);
   }
 
-  /** The rows of {@code agentloop_step_cost} for the steps written with this usage: one per step that has a cost. */
-  List<Object[]> costRows(List<Step> written, Usage usage) {
-    List<Object[]> costs = new ArrayList<>();
-    for (int i = 0; i < written.size(); i++) {
-      StepCost cost = usage.costOf(i);
-      if (cost != null) {
-        costs.add(new Object[] {written.get(i).runId(), written.get(i).stepNo(), cost.modelCall(), cost.latencyMillis(),
-            cost.promptTokens(), cost.completionTokens(), cost.totalTokens()});
-      }
-    }
-    return costs;
+  /** The row of {@code agentloop_step}, with what the call that wrote the step cost. */
+  Object[] row(Step step, StepCost cost) {
+    return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
+        write(step.json()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
+        step.supersedes(), step.reason(), cost == null ? null : cost.modelCall(),
+        cost == null ? null : cost.latencyMillis(), cost == null ? null : cost.promptTokens(),
+        cost == null ? null : cost.completionTokens(), cost == null ? null : cost.totalTokens()};
   }
 
   private String write(JsonNode content) {

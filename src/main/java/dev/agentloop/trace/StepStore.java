@@ -27,6 +27,9 @@ public class StepStore {
 
   static final String STEP_COLUMNS =
       "run_id, step_no, parent_no, kind, turn, content, status, author, created_at, supersedes, reason";
+  /** A step's row: the step, and what the call that wrote it cost ({@link RunInsights#costs}). */
+  private static final String ROW_COLUMNS = STEP_COLUMNS
+      + ", cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens";
 
   private final JdbcTemplate jdbc;
   private final TransactionTemplate transaction;
@@ -245,8 +248,11 @@ public class StepStore {
     }
     RunHead head = new RunHead(expected.runId(), expected.version() + 1, parent, turn, parent);
     moveHead(expected, head, steps.size(), usage);
-    insert(written.stream().map(rows::row).toList());
-    insertCosts(written, usage);
+    List<Object[]> stepRows = new ArrayList<>(written.size());
+    for (int i = 0; i < written.size(); i++) {
+      stepRows.add(rows.row(written.get(i), usage.costOf(i)));
+    }
+    insert(stepRows);
     if (usage.prompt() != null) {
       prompts.store(expected.runId(), written.get(0).stepNo(), usage.prompt());
     }
@@ -276,17 +282,8 @@ public class StepStore {
     }
   }
 
-  /** The cost of each written step that has one, beside the step: its content stays what the step says. */
-  private void insertCosts(List<Step> written, Usage usage) {
-    List<Object[]> costs = rows.costRows(written, usage);
-    if (!costs.isEmpty()) {
-      jdbc.batchUpdate("INSERT INTO agentloop_step_cost (run_id, step_no, model_call, latency_ms, prompt_tokens,"
-          + " completion_tokens, total_tokens) VALUES (?, ?, ?, ?, ?, ?, ?)", costs);
-    }
-  }
-
   private void insert(List<Object[]> rows) {
-    String sql = "INSERT INTO agentloop_step (" + STEP_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    String sql = "INSERT INTO agentloop_step (" + ROW_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     if (rows.size() == 1) {
       jdbc.update(sql, rows.get(0));
     } else {

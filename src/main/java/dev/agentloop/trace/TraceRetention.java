@@ -70,7 +70,6 @@ public class TraceRetention {
       }
       jdbc.update("DELETE FROM agentloop_step WHERE run_id = ?", runId);
       jdbc.update("DELETE FROM agentloop_decision WHERE run_id = ?", runId);
-      jdbc.update("DELETE FROM agentloop_step_cost WHERE run_id = ?", runId);
       jdbc.update("DELETE FROM agentloop_prompt WHERE run_id = ?", runId);
       return new TraceDeletion(runId, now, by, reason, steps == null ? 0 : steps);
     });
@@ -118,7 +117,6 @@ public class TraceRetention {
           String ids = String.join(", ", Collections.nCopies(runs.size(), "?"));
           jdbc.update("DELETE FROM agentloop_step WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_decision WHERE run_id IN (" + ids + ")", runs.toArray());
-          jdbc.update("DELETE FROM agentloop_step_cost WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_prompt WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_run WHERE run_id IN (" + ids + ")", runs.toArray());
         }

@@ -59,18 +59,15 @@ CREATE TABLE IF NOT EXISTS agentloop_decision (
   decided_at TIMESTAMP WITH TIME ZONE NOT NULL
 );
 CREATE INDEX IF NOT EXISTS agentloop_decision_run ON agentloop_decision (run_id, step_no);
--- what each model or tool call cost, beside the step it wrote (the first step of a model call, the
--- observation of a tool call); NULL token counts: the endpoint reported none
-CREATE TABLE IF NOT EXISTS agentloop_step_cost (
-  run_id            VARCHAR(64) NOT NULL,
-  step_no           INT         NOT NULL,
-  model_call        BOOLEAN     NOT NULL,
-  latency_ms        BIGINT,
-  prompt_tokens     BIGINT,
-  completion_tokens BIGINT,
-  total_tokens      BIGINT,
-  PRIMARY KEY (run_id, step_no)
-);
+-- what each model or tool call cost, on the step it wrote (the first step of a model call, the
+-- observation of a tool call), NULL on other steps; NULL token counts on a model call's step: the
+-- endpoint reported none. Added later: databases of then get the columns here, and TraceSchema moves
+-- the rows of their agentloop_step_cost, where the costs were kept before, into them.
+ALTER TABLE agentloop_step ADD COLUMN IF NOT EXISTS cost_model_call BOOLEAN;
+ALTER TABLE agentloop_step ADD COLUMN IF NOT EXISTS cost_latency_ms BIGINT;
+ALTER TABLE agentloop_step ADD COLUMN IF NOT EXISTS cost_prompt_tokens BIGINT;
+ALTER TABLE agentloop_step ADD COLUMN IF NOT EXISTS cost_completion_tokens BIGINT;
+ALTER TABLE agentloop_step ADD COLUMN IF NOT EXISTS cost_total_tokens BIGINT;
 -- the messages and tools each model call received, as changes of the previous prompt (see PromptArchive)
 CREATE TABLE IF NOT EXISTS agentloop_prompt (
   run_id    VARCHAR(64) NOT NULL,

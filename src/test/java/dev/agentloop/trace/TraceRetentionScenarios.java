@@ -117,10 +117,11 @@ abstract class TraceRetentionScenarios {
     return run;
   }
 
-  /** The rows kept beside a run's steps: what each call cost and each prompt. */
+  /** What is kept of a run's calls: the steps' costs and the prompts. */
   long costAndPromptRows(String run) {
     JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-    return jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_step_cost WHERE run_id = ?", Long.class, run)
+    return jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_step WHERE run_id = ? AND cost_model_call IS NOT NULL",
+        Long.class, run)
         + jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_prompt WHERE run_id = ?", Long.class, run);
   }
 
