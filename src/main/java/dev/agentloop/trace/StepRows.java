@@ -8,8 +8,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Steps and runs to and from the rows of {@code agentloop_step} and {@code agentloop_run}. Thread-safe. */
 class StepRows {
@@ -27,11 +25,11 @@ class StepRows {
 
   /** The row of {@code agentloop_step}, with what the call that wrote the step cost. */
   Object[] row(Step step, StepCost cost) {
+    Object[] paid = cost == null ? new Object[5] : new Object[] {cost.modelCall(), cost.latencyMillis(),
+        cost.promptTokens(), cost.completionTokens(), cost.totalTokens()};
     return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
         write(step.json()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
-        step.supersedes(), step.reason(), cost == null ? null : cost.modelCall(),
-        cost == null ? null : cost.latencyMillis(), cost == null ? null : cost.promptTokens(),
-        cost == null ? null : cost.completionTokens(), cost == null ? null : cost.totalTokens()};
+        step.supersedes(), step.reason(), paid[0], paid[1], paid[2], paid[3], paid[4]};
   }
 
   private String write(JsonNode content) {
