@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -181,6 +182,27 @@ class StepStoreOnPostgresTest {
     assertThat(found.runs()).extracting(RunRecord::runId).contains(runId);
     assertThat(insights.search(new RunQuery("react-agent", java.util.Set.of(), null, null, null, "50%_", 0, 10))
         .total()).isZero();
+  }
+
+  @Test
+  void should_move_the_costs_a_database_kept_in_a_table_of_their_own_onto_their_steps() {
+    // given a step, and its cost where a database of the version before kept it
+    String runId = newRun();
+    store.append(store.run(runId).head(), List.of(step(StepKind.PLAN)), Usage.NONE);
+    JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+    jdbc.execute("CREATE TABLE agentloop_step_cost (run_id VARCHAR(64) NOT NULL, step_no INT NOT NULL,"
+        + " model_call BOOLEAN NOT NULL, latency_ms BIGINT, prompt_tokens BIGINT, completion_tokens BIGINT,"
+        + " total_tokens BIGINT, PRIMARY KEY (run_id, step_no))");
+    jdbc.update("INSERT INTO agentloop_step_cost VALUES (?, 1, TRUE, 120, 30, 7, 37)", runId);
+
+    // when a node starts on it
+    TraceSchema.create(dataSource);
+
+    // then the cost is on its step, and the old table is gone
+    assertThat(new RunInsights(jdbc, new ObjectMapper()).costs(runId))
+        .containsExactly(Map.entry(1, new StepCost(120L, true, 30L, 7L, 37L)));
+    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'agentloop_step_cost'",
+        Integer.class)).isZero();
   }
 
   private static String newRun() {
