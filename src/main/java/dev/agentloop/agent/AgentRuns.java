@@ -56,11 +56,15 @@ public class AgentRuns {
    * @throws UnknownAgentException when no agent with that key is deployed
    */
   public String start(String agentKey, String question) {
-    if (!deployedAgents().contains(agentKey)) {
+    List<String> latest = latestAgentVersions(agentKey);
+    if (latest.isEmpty()) {
       throw new UnknownAgentException(agentKey, deployedAgents());
     }
-    Supplier<String> start = () -> engine.getRuntimeService()
-        .startProcessInstanceByKey(agentKey, ReactAgentProcess.QUESTION.with(question))
+    // by id where the key is unambiguous: the engine takes it from its cache instead of asking the
+    // database for the latest version once more; by key across tenants, so the engine says which to pick
+    Supplier<String> start = () -> (latest.size() == 1
+        ? engine.getRuntimeService().startProcessInstanceById(latest.get(0), ReactAgentProcess.QUESTION.with(question))
+        : engine.getRuntimeService().startProcessInstanceByKey(agentKey, ReactAgentProcess.QUESTION.with(question)))
         .getId();
     ExternalTaskWorker<?> embedded = worker.getIfAvailable();
     return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
@@ -76,6 +80,16 @@ public class AgentRuns {
             .filter(definition -> definitions.isAgent(definition.getId()))
             .map(ProcessDefinition::getKey)
             .sorted()
+            .toList());
+  }
+
+  /** The ids of the latest versions of the agent, one per tenant; none when that key is no agent. */
+  private List<String> latestAgentVersions(String agentKey) {
+    return withoutAuthorization(() ->
+        engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(agentKey).latestVersion()
+            .list().stream()
+            .map(ProcessDefinition::getId)
+            .filter(definitions::isAgent)
             .toList());
   }
 

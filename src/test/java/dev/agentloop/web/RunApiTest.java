@@ -11,6 +11,8 @@ import dev.agentloop.Runs;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.trace.RunStatus;
 import java.net.http.HttpResponse;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.model.bpmn.Bpmn;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -21,6 +23,7 @@ class RunApiTest {
 
   @LocalServerPort int port;
   @Autowired AgentRuns runs;
+  @Autowired ProcessEngine engine;
 
   @Test
   void should_start_a_run_and_show_its_status_and_trace() throws Exception {
@@ -74,6 +77,17 @@ class RunApiTest {
     assertProblem(post("{\"question\": \"hi\", \"agent\": \"nope\"}"), 400, "there is no agent 'nope'");
     assertThat(JSON.readTree(post("{\"question\": \"hi\", \"agent\": \"nope\"}").body()).get("detail").asText())
         .contains("react-agent").contains("test-agent");
+  }
+
+  @Test
+  void should_answer_400_and_start_nothing_when_the_process_named_is_no_agent() throws Exception {
+    // given a process of the host, deployed next to the agents
+    engine.getRepositoryService().createDeployment().addModelInstance("expenses.bpmn",
+        Bpmn.createExecutableProcess("expenses").startEvent().userTask("approve").endEvent().done()).deploy();
+
+    assertProblem(post("{\"question\": \"hi\", \"agent\": \"expenses\"}"), 400, "there is no agent 'expenses'");
+    assertThat(engine.getRuntimeService().createProcessInstanceQuery().processDefinitionKey("expenses").count())
+        .isZero();
   }
 
   @Test
