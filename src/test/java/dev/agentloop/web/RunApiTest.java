@@ -12,7 +12,11 @@ import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.trace.RunStatus;
 import java.net.http.HttpResponse;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.repository.ProcessDefinition;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.model.bpmn.Bpmn;
+import org.camunda.bpm.model.bpmn.BpmnModelInstance;
+import org.camunda.bpm.model.bpmn.instance.Process;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -88,6 +92,25 @@ class RunApiTest {
     assertProblem(post("{\"question\": \"hi\", \"agent\": \"expenses\"}"), 400, "there is no agent 'expenses'");
     assertThat(engine.getRuntimeService().createProcessInstanceQuery().processDefinitionKey("expenses").count())
         .isZero();
+  }
+
+  @Test
+  void should_start_a_run_on_the_latest_version_of_its_agent() throws Exception {
+    // given an agent deployed twice
+    ProcessDefinition testAgent = engine.getRepositoryService().createProcessDefinitionQuery()
+        .processDefinitionKey("test-agent").latestVersion().singleResult();
+    BpmnModelInstance model = engine.getRepositoryService().getBpmnModelInstance(testAgent.getId());
+    model.getModelElementsByType(Process.class).iterator().next().setId("versioned-agent");
+    for (int i = 0; i < 2; i++) {
+      engine.getRepositoryService().createDeployment().addModelInstance("versioned-agent.bpmn", model).deploy();
+    }
+
+    String id = JSON.readTree(post("{\"question\": \"multi-step: versions\", \"agent\": \"versioned-agent\"}").body())
+        .get("id").asText();
+
+    ProcessInstance run = engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(id).singleResult();
+    assertThat(engine.getRepositoryService().getProcessDefinition(run.getProcessDefinitionId()).getVersion())
+        .isEqualTo(2);
   }
 
   @Test
