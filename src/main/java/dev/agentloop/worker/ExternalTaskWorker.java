@@ -15,12 +15,10 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.externaltask.ExternalTaskQueryTopicBuilder;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.cfg.TransactionState;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
-import org.camunda.bpm.engine.impl.util.SingleConsumerCondition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -28,7 +26,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * Serves the agent topics inside the engine's JVM. One fetcher thread locks up to
+ * Serves the agent topics inside the engine's JVM. One fetcher thread ({@link TaskFetcher}) locks up to
  * {@code maxConcurrency} tasks at a time; a small pool prepares and completes them; waiting on
  * models and tools holds no thread. The next step of a run is locked in the transaction that
  * completes the step before it (see {@link TaskCompleter}), the first in the one that starts the run
@@ -58,7 +56,6 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   static final int MAX_BATCH = 16;
   private static final Logger LOG = LoggerFactory.getLogger(ExternalTaskWorker.class);
 
-  private final ExternalTaskService externalTasks;
   private final Map<String, TopicHandler<S>> handlers;
   private final WorkerSettings settings;
   private final TaskCompleter<S> completer;
@@ -69,18 +66,15 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
+  private final TaskFetcher fetcher;
   private volatile boolean active;
-  /** Whether this process holds its worker id and serves tasks (set by the fetcher). */
-  private volatile boolean serving;
   private ExecutorService pool;
   private GroupCommit<S> completions;
-  private Thread fetcher;
-  private SingleConsumerCondition wakeUp;
 
   public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
       List<? extends TopicHandler<S>> handlers, WorkerSettings settings, TaskArrivals arrivals,
       ThreadFactory threads) {
-    this.externalTasks = engine.getExternalTaskService();
+    ExternalTaskService externalTasks = engine.getExternalTaskService();
     this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, handler -> handler));
     this.settings = settings;
     this.commands =
@@ -88,6 +82,9 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     this.completer = new TaskCompleter<>(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
     this.identity = new WorkerIdentity(new WorkerLease(commands, settings.workerId()), externalTasks, settings,
         this.handlers.keySet(), completer);
+    this.fetcher = new TaskFetcher(externalTasks, settings, this.handlers.keySet(), identity, inFlight::get,
+        () -> running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet()),
+        task -> dispatch(task, null));
     this.arrivals = arrivals;
     this.threads = threads;
   }
@@ -101,11 +98,8 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     identity.reset();
     pool = Executors.newFixedThreadPool(settings.threads(), threads);
     completions = new GroupCommit<>(pool, MAX_BATCH, this::finishTogether);
-    fetcher = threads.newThread(this::fetchLoop);
-    fetcher.setName("agentloop-fetcher");
-    wakeUp = new SingleConsumerCondition(fetcher);
-    arrivals.onArrival(wakeUp::signal);
-    fetcher.start();
+    fetcher.start(threads);
+    arrivals.onArrival(fetcher::wakeUp);
     LOG.info("worker {} serves topics {}", settings.workerId(), handlers.keySet());
   }
 
@@ -115,11 +109,9 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
       return;
     }
     active = false;
-    serving = false;
     arrivals.onArrival(() -> { });
-    wakeUp.signal();
     try {
-      fetcher.join(settings.idleWait().toMillis() + 5_000);
+      fetcher.stop();
       awaitInFlight(System.nanoTime() + settings.shutdownGrace().toNanos());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -154,34 +146,12 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
 
   /** Whether this process holds its worker id and serves tasks. */
   boolean serving() {
-    return serving;
+    return fetcher.serving();
   }
 
   /** Tasks locked and not yet completed or failed. */
   public int inFlight() {
     return inFlight.get();
-  }
-
-  private void fetchLoop() {
-    while (active) {
-      try {
-        serving = identity.holds(() -> running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet()));
-        if (!serving) {
-          wakeUp.await(WorkerLease.RENEWAL.toMillis());
-          continue;
-        }
-        int free = settings.maxConcurrency() - inFlight.get();
-        int wanted = Math.min(free, settings.maxTasksPerFetch());
-        List<LockedExternalTask> tasks = wanted > 0 ? fetch(wanted) : List.of();
-        tasks.forEach(task -> dispatch(task, null));
-        if (tasks.size() < wanted || wanted == 0) {
-          wakeUp.await(settings.idleWait().toMillis());
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("fetching tasks failed; trying again in {}", settings.idleWait(), e);
-        wakeUp.await(settings.idleWait().toMillis());
-      }
-    }
   }
 
   /**
@@ -193,7 +163,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
    * can exceed {@code maxConcurrency} by the few tasks a start creates.
    */
   public <T> T startTakingFirstSteps(Supplier<T> start) {
-    int free = serving ? settings.maxConcurrency() - inFlight.get() : 0;
+    int free = fetcher.serving() ? settings.maxConcurrency() - inFlight.get() : 0;
     if (free <= 0) {
       return start.get();
     }
@@ -215,19 +185,6 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     } else {
       completer.unlockQuietly(task);
     }
-  }
-
-  private List<LockedExternalTask> fetch(int maxTasks) {
-    ExternalTaskQueryTopicBuilder query = externalTasks.fetchAndLock()
-        .workerId(settings.workerId())
-        .maxTasks(maxTasks)
-        .orderByCreateTime().asc()
-        .subscribe();
-    long lockMillis = settings.lockDuration().toMillis();
-    for (String topic : handlers.keySet()) {
-      query = query.topic(topic, lockMillis).variables(List.of());
-    }
-    return query.execute();
   }
 
   private void dispatch(LockedExternalTask task, S carried) {
@@ -303,7 +260,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     running.remove(task);
     int before = inFlight.getAndDecrement();
     if (before == settings.maxConcurrency()) {
-      wakeUp.signal();
+      fetcher.wakeUp();
     }
     if (before == 1 && !active) {
       synchronized (drained) {
