@@ -13,8 +13,10 @@ import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.worker.ExternalTaskWorker;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
@@ -60,12 +62,13 @@ public class AgentRuns {
     if (latest.isEmpty()) {
       throw new UnknownAgentException(agentKey, deployedAgents());
     }
+    RuntimeService runtime = engine.getRuntimeService();
+    Map<String, Object> variables = ReactAgentProcess.QUESTION.with(question);
     // by id where the key is unambiguous: the engine takes it from its cache instead of asking the
     // database for the latest version once more; by key across tenants, so the engine says which to pick
     Supplier<String> start = () -> (latest.size() == 1
-        ? engine.getRuntimeService().startProcessInstanceById(latest.get(0), ReactAgentProcess.QUESTION.with(question))
-        : engine.getRuntimeService().startProcessInstanceByKey(agentKey, ReactAgentProcess.QUESTION.with(question)))
-        .getId();
+        ? runtime.startProcessInstanceById(latest.get(0), variables)
+        : runtime.startProcessInstanceByKey(agentKey, variables)).getId();
     ExternalTaskWorker<?> embedded = worker.getIfAvailable();
     return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
   }
