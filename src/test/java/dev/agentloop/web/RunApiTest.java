@@ -100,7 +100,10 @@ class RunApiTest {
     ProcessDefinition testAgent = engine.getRepositoryService().createProcessDefinitionQuery()
         .processDefinitionKey("test-agent").latestVersion().singleResult();
     BpmnModelInstance model = engine.getRepositoryService().getBpmnModelInstance(testAgent.getId());
-    model.getModelElementsByType(Process.class).iterator().next().setId("versioned-agent");
+    Process process = model.getModelElementsByType(Process.class).iterator().next();
+    process.setId("versioned-agent");
+    // kept out of Tasklist's Start process list, which the browser tests pick agents from
+    process.setCamundaIsStartableInTasklist(false);
     for (int i = 0; i < 2; i++) {
       engine.getRepositoryService().createDeployment().addModelInstance("versioned-agent.bpmn", model).deploy();
     }
