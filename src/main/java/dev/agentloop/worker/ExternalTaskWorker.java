@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -29,7 +30,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * Serves the agent topics inside the engine's JVM. One fetcher thread ({@link TaskFetcher}) locks up to
  * {@code maxConcurrency} tasks at a time; a small pool prepares and completes them; waiting on
  * models and tools holds no thread. The next step of a run is locked in the transaction that
- * completes the step before it (see {@link TaskCompleter}), the first in the one that starts the run
+ * completes the step before it (see {@link TaskCompleter}) and prepared by the thread that committed
+ * it ({@link #continueWith}); the first step is locked in the transaction that starts the run
  * where it starts through {@link #startTakingFirstSteps}; other tasks committed in this JVM wake
  * the fetcher at once ({@link TaskArrivals}); tasks created on other nodes are found within
  * {@code idleWait}.
@@ -187,13 +189,30 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     }
   }
 
+  /** Hands a task to its handler on the pool. */
   private void dispatch(LockedExternalTask task, S carried) {
+    dispatch(task, carried, pool);
+  }
+
+  /**
+   * Hands the next step of a run to its handler on this pool thread, which just committed the step
+   * before it, instead of queueing it behind every other run's work. Queued, a run went through the
+   * pool's queue twice per step, and with many runs they moved in waves: all runs' thoughts, then all
+   * their actions, then all waiting on their models at once while the CPU idled. Depth-first, a run
+   * reaches its next wait (the model, a tool) right after its commit, and the others' work fills that
+   * wait. Handlers only prepare here: what they wait on completes on other threads.
+   */
+  private void continueWith(LockedExternalTask task, S carried) {
+    dispatch(task, carried, Runnable::run);
+  }
+
+  private void dispatch(LockedExternalTask task, S carried, Executor handlerThread) {
     inFlight.incrementAndGet();
     running.add(task);
     long deadline = settings.lockDuration().toMillis() * 9 / 10;
     GroupCommit<S> batches = completions;
     CompletableFuture.supplyAsync(
-            () -> withMdc(task, () -> handlers.get(task.getTopicName()).handle(task, carried)), pool)
+            () -> withMdc(task, () -> handlers.get(task.getTopicName()).handle(task, carried)), handlerThread)
         .thenCompose(stage -> stage)
         .orTimeout(deadline, TimeUnit.MILLISECONDS)
         .whenComplete((result, error) -> {
@@ -214,7 +233,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
           LockedExternalTask task = batch.get(i).task();
           TaskCompleter.Continuation<S> next = together.get().get(i);
           try {
-            next.tasks().forEach(chained -> dispatch(chained, next.carried()));
+            next.tasks().forEach(chained -> continueWith(chained, next.carried()));
           } finally {
             release(task);
           }
@@ -246,7 +265,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
           return TaskCompleter.Continuation.none();
         }
       });
-      next.tasks().forEach(chained -> dispatch(chained, next.carried()));
+      next.tasks().forEach(chained -> continueWith(chained, next.carried()));
     } catch (Throwable e) {
       // reporting the failure failed too (the database is gone): nothing is left but the lock's expiry
       LOG.error("task {} could not be finished nor its failure reported; it runs again after its lock expires",

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -247,6 +248,49 @@ class ExternalTaskWorkerTest {
     assertThat(jdbc.queryForList("SELECT business_key FROM worker_batch_probe WHERE business_key LIKE ?",
         String.class, topic + ":%")).as("what the batch wrote before it rolled back is not there twice")
         .containsExactlyInAnyOrder(keys.get(1), keys.get(2), keys.get(3));
+  }
+
+  @Test
+  void should_prepare_the_next_step_of_a_run_right_after_its_commit_before_work_queued_meanwhile()
+      throws InterruptedException {
+    // given a worker with one thread, on a process of two steps, held up completing run A's first step
+    String twoSteps = key() + "-two-steps";
+    engine.getRepositoryService().createDeployment()
+        .addModelInstance(twoSteps + ".bpmn", Bpmn.createExecutableProcess(twoSteps).camundaHistoryTimeToLive(1)
+            .startEvent().serviceTask("work").camundaExternalTask(topic).serviceTask("next").camundaExternalTask(topic)
+            .endEvent().done())
+        .deploy();
+    Map<String, String> runs = new ConcurrentHashMap<>();
+    List<String> order = new CopyOnWriteArrayList<>();
+    Map<String, CompletableFuture<TaskResult<Object>>> firstSteps = new ConcurrentHashMap<>();
+    worker = newWorker(task -> {
+      String run = runs.get(task.getProcessInstanceId());
+      if (task.getActivityId().equals("next")) {
+        order.add(run + ": next step prepared");
+        return new CompletableFuture<>();
+      }
+      return firstSteps.computeIfAbsent(run, r -> new CompletableFuture<>());
+    }, 3, 1);
+    for (String run : List.of("A", "B")) {
+      runs.put(engine.getRuntimeService().startProcessInstanceByKey(twoSteps).getId(), run);
+    }
+    worker.start();
+    await().atMost(Runs.PATIENCE).until(() -> firstSteps.size() == 2);
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    firstSteps.get("A").complete(new TaskResult.Complete<>(Map.of(), () -> {
+      writing.countDown();
+      return awaitQuietly(release);
+    }));
+    assertThat(writing.await(Runs.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+    // when run B's first step is done while A's is being committed
+    firstSteps.get("B").complete(new TaskResult.Complete<>(Map.of(), () -> order.add("B: first step written")));
+    release.countDown();
+
+    // then the thread that committed A's step prepared A's next one before it turned to B, which queued meanwhile
+    await().atMost(Runs.PATIENCE).until(() -> order.size() == 3);
+    assertThat(order).containsExactly("A: next step prepared", "B: first step written", "B: next step prepared");
   }
 
   @Test
