@@ -28,9 +28,9 @@ final class LangGraphPeer {
   /**
    * Runs {@code node bench.mjs concurrent} with {@code runs} threads of {@code iterations} tool calls
    * and a final answer, the model awaiting {@code latencyMs} per call, on LangGraph's PostgresSaver at
-   * {@code pgUrl}; returns the figure, or why there is none.
+   * {@code pgUrl}; returns the figure and {@code ours}, AgentLoop's, as a multiple of it, or why there is none.
    */
-  static String concurrent(int runs, int iterations, int latencyMs, String pgUrl) {
+  static String concurrent(int runs, int iterations, int latencyMs, String pgUrl, double ours) {
     Path harness = Path.of(System.getProperty("agentloop.benchmark.peer", "../shared/peer-langgraphjs"));
     if (!Files.isRegularFile(harness.resolve("bench.mjs"))) {
       return "LangGraph.js peer: skipped, no harness at " + harness.toAbsolutePath().normalize()
@@ -45,12 +45,14 @@ final class LangGraphPeer {
       JsonNode figures = new ObjectMapper().readTree(line.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b)
           .orElseThrow(() -> new IOException("no JSON line in its output: " + line)));
       double seconds = figures.path("total_ms").asDouble() / 1e3;
+      double peer = runs * iterations / seconds;
       return String.format(Locale.ROOT,
           "LangGraph.js peer (node %s, PostgresSaver on the same PostgreSQL, %d threads x %d steps, %d ms latency):%n"
               + "      %6.0f iterations/s counted like ours (%d per run), %.0f as it reports them (model calls);"
-              + " CPU ms/iteration (Node only) %.2f",
-          node, runs, iterations + 1, latencyMs, runs * iterations / seconds, iterations,
-          figures.path("iterations_per_s").asDouble(), figures.path("cpu_ms").asDouble() / (runs * iterations));
+              + " CPU ms/iteration (Node only) %.2f%n"
+              + "      AgentLoop's %.0f iterations/s are %.2f times LangGraph.js' counted like ours (target >= 1.5)",
+          node, runs, iterations + 1, latencyMs, peer, iterations, figures.path("iterations_per_s").asDouble(),
+          figures.path("cpu_ms").asDouble() / (runs * iterations), ours, ours / peer);
     } catch (IOException | RuntimeException e) {
       return "LangGraph.js peer: skipped, " + e.getMessage();
     } catch (InterruptedException e) {

@@ -12,12 +12,19 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +43,7 @@ abstract class LoopFigures {
 
   static final int RUNS = 1000;
   static final int ITERATIONS = 10;
+  static final int STARTERS = 8;
   /** The benchmark's own queries, one select and one commit each, that wait for runs to end: not counted as the runs' work. */
   private static final AtomicLong POLLS = new AtomicLong();
 
@@ -61,8 +69,11 @@ abstract class LoopFigures {
     return true;
   }
 
-  /** Figures of a peer measured in the same run, printed after ours; empty when there is none. */
-  String peer() {
+  /**
+   * Figures of a peer measured in the same run, printed after ours, beside {@code ours}, the agent
+   * loop's throughput in iterations/s; empty when there is none.
+   */
+  String peer(double ours) {
     return "";
   }
 
@@ -83,26 +94,22 @@ abstract class LoopFigures {
       report.append("\n\n");
     }
     if (shortRuns()) {
-      report.append(throughput());
-    }
-    String peer = peer();
-    if (!peer.isEmpty()) {
-      report.append("\n\n").append(peer);
+      String peer = peer(throughput(report));
+      if (!peer.isEmpty()) {
+        report.append("\n\n").append(peer);
+      }
     }
     BenchmarkReport.print(title() + ", history level " + engine.getProcessEngineConfiguration().getHistory()
         + ", " + Runtime.getRuntime().availableProcessors() + " cores", report.toString());
   }
 
+  /** The short runs warm up each before its own measurement ({@link #throughputAfterWarmUp}). */
   private void warmUp() {
     if (longRuns()) {
       for (int i = 0; i < 3; i++) {
         agentLoop(100);
         bareLoop(100);
       }
-    }
-    if (shortRuns()) {
-      throughputOf(200, i -> runs.start(LoopShapes.AGENT, "slow10: warm-up " + i));
-      throughputOf(200, i -> LoopShapes.startBare(engine, LoopShapes.BARE, ITERATIONS));
     }
   }
 
@@ -146,38 +153,69 @@ abstract class LoopFigures {
         frequent.stripTrailing());
   }
 
-  private String throughput() {
-    Map<String, Long> statementsBefore = SqlCounter.byText();
-    Measured agent = measure(RUNS * ITERATIONS,
-        () -> throughputOf(RUNS, i -> runs.start(LoopShapes.AGENT, "slow10: run " + i)));
+  /** Appends the throughput figures to {@code report}; returns the agent loop's, in iterations/s. */
+  private double throughput(StringBuilder report) {
+    Map<String, Long> statementsBefore = new HashMap<>();
+    Measured agent = throughputAfterWarmUp(i -> runs.start(LoopShapes.AGENT, "slow10: run " + i),
+        () -> statementsBefore.putAll(SqlCounter.byText()));
     String frequent = SqlCounter.mostFrequent(statementsBefore, SqlCounter.byText(), RUNS * ITERATIONS, 25);
-    Measured bare = measure(RUNS * ITERATIONS,
-        () -> throughputOf(RUNS, i -> LoopShapes.startBare(engine, LoopShapes.BARE, ITERATIONS)));
-    Measured minimal = measure(RUNS * ITERATIONS,
-        () -> throughputOf(RUNS, i -> LoopShapes.startBare(engine, LoopShapes.MINIMAL, ITERATIONS)));
-    return String.format(Locale.ROOT,
-        "(d)   %,d runs x %d iterations                     iterations/s  CPU ms/iteration  load avg%n"
+    Measured bare = throughputAfterWarmUp(i -> LoopShapes.startBare(engine, LoopShapes.BARE, ITERATIONS), () -> { });
+    Measured minimal =
+        throughputAfterWarmUp(i -> LoopShapes.startBare(engine, LoopShapes.MINIMAL, ITERATIONS), () -> { });
+    report.append(String.format(Locale.ROOT,
+        "(d)   %,d runs x %d iterations, started from %d threads  iterations/s  CPU ms/iteration  load avg%n"
             + "      agent loop, 500 ms model latency (target >= 600)  %6.0f   %10.2f      %6.1f%n"
             + "      bare loop of the same shape, no latency           %6.0f   %10.2f      %6.1f%n"
             + "      minimal bare loop (think, act, one gateway)       %6.0f   %10.2f      %6.1f%n"
             + "      per iteration, agent loop: %s%n"
             + "      per iteration, bare loop:  %s%n"
             + "      the agent loop's most frequent statements per iteration (the benchmark's polls included):%n%s",
-        RUNS, ITERATIONS, agent.iterationsPerSecond(), agent.cpuMsPerIteration(), agent.load(),
+        RUNS, ITERATIONS, STARTERS, agent.iterationsPerSecond(), agent.cpuMsPerIteration(), agent.load(),
         bare.iterationsPerSecond(), bare.cpuMsPerIteration(), bare.load(),
         minimal.iterationsPerSecond(), minimal.cpuMsPerIteration(), minimal.load(),
-        agent.sql().per(RUNS * ITERATIONS), bare.sql().per(RUNS * ITERATIONS), frequent.stripTrailing());
+        agent.sql().per(RUNS * ITERATIONS), bare.sql().per(RUNS * ITERATIONS), frequent.stripTrailing()));
+    return agent.iterationsPerSecond();
   }
 
-  /** Starts {@code count} instances and waits until the last one ended. */
+  /**
+   * Measures {@value #RUNS} runs after one untimed round of the same size, as LangGraph.js' harness
+   * warms up ({@code --warmup 1}). A round measured after a smaller warm-up, or after a round of another
+   * loop, cost up to half as much CPU per iteration again as the rounds that followed it.
+   */
+  private Measured throughputAfterWarmUp(IntFunction<String> start, Runnable warm) {
+    throughputOf(RUNS, start);
+    warm.run();
+    return measure(RUNS * ITERATIONS, () -> throughputOf(RUNS, start));
+  }
+
+  /**
+   * Starts {@code count} instances from {@value #STARTERS} threads, as clients of the REST API would
+   * (LangGraph.js' harness starts all its runs at once), and waits until the last one ended.
+   */
   private void throughputOf(int count, IntFunction<String> start) {
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      ids.add(start.apply(i));
+    ExecutorService starters = Executors.newFixedThreadPool(STARTERS);
+    Set<String> ids;
+    try {
+      List<Future<String>> started = IntStream.range(0, count)
+          .mapToObj(i -> starters.submit(() -> start.apply(i))).toList();
+      ids = started.stream().map(LoopFigures::id).collect(Collectors.toSet());
+    } finally {
+      starters.shutdown();
     }
     await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(250)).until(() -> POLLS.incrementAndGet() > 0
-        && engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceIds(Set.copyOf(ids))
+        && engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceIds(ids)
             .finished().count() == count);
+  }
+
+  private static String id(Future<String> started) {
+    try {
+      return started.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a start failed", e.getCause());
+    }
   }
 
   private List<Step> agentLoop(int steps) {

@@ -46,10 +46,10 @@ class PostgresLoopBenchmark extends LoopFigures {
   }
 
   @Override
-  String peer() {
+  String peer(double ours) {
     PostgresServer.Database peer = PostgresServer.newDatabase("langgraph");
     URI jdbc = URI.create(peer.jdbcUrl().substring("jdbc:".length()));
     return LangGraphPeer.concurrent(RUNS, ITERATIONS, 500,
-        "postgresql://" + peer.user() + "@localhost:" + jdbc.getPort() + "/" + peer.name());
+        "postgresql://" + peer.user() + "@localhost:" + jdbc.getPort() + "/" + peer.name(), ours);
   }
 }
