@@ -43,6 +43,7 @@ abstract class LoopFigures {
 
   static final int RUNS = 1000;
   static final int ITERATIONS = 10;
+  /** Threads that start the agent loop's runs; the bare loops' start from one, which is faster for them. */
   static final int STARTERS = 8;
   /** The benchmark's own queries, one select and one commit each, that wait for runs to end: not counted as the runs' work. */
   private static final AtomicLong POLLS = new AtomicLong();
@@ -117,7 +118,7 @@ abstract class LoopFigures {
     }
     if (shortRuns()) {
       for (int i = 0; i < 2; i++) {
-        throughputOf(RUNS, this::startAgentRun);
+        throughputOf(RUNS, STARTERS, this::startAgentRun);
       }
     }
   }
@@ -169,22 +170,24 @@ abstract class LoopFigures {
   /** Appends the throughput figures to {@code report}; returns the agent loop's, in iterations/s. */
   private double throughput(StringBuilder report) {
     Map<String, Long> statementsBefore = new HashMap<>();
-    Measured agent = throughputAfterWarmUp(this::startAgentRun, () -> statementsBefore.putAll(SqlCounter.byText()));
+    Measured agent =
+        throughputAfterWarmUp(STARTERS, this::startAgentRun, () -> statementsBefore.putAll(SqlCounter.byText()));
     String frequent = SqlCounter.mostFrequent(statementsBefore, SqlCounter.byText(), RUNS * ITERATIONS, 25);
-    Measured bare = throughputAfterWarmUp(i -> LoopShapes.startBare(engine, LoopShapes.BARE, ITERATIONS), () -> { });
+    Measured bare = throughputAfterWarmUp(1, i -> LoopShapes.startBare(engine, LoopShapes.BARE, ITERATIONS), () -> { });
     Measured minimal =
-        throughputAfterWarmUp(i -> LoopShapes.startBare(engine, LoopShapes.MINIMAL, ITERATIONS), () -> { });
+        throughputAfterWarmUp(1, i -> LoopShapes.startBare(engine, LoopShapes.MINIMAL, ITERATIONS), () -> { });
     report.append(String.format(Locale.ROOT,
-        "(d)   %,d runs x %d iterations, started from %d threads  iterations/s  CPU ms/iteration  load avg%n"
+        "(d)   %,d runs x %d iterations                     iterations/s  CPU ms/iteration  load avg%n"
             + "      agent loop, 500 ms model latency (target >= 600)  %6.0f   %10.2f      %6.1f%n"
             + "      bare loop of the same shape, no latency           %6.0f   %10.2f      %6.1f%n"
             + "      minimal bare loop (think, act, one gateway)       %6.0f   %10.2f      %6.1f%n"
+            + "      the agent loop's runs started from %d threads, the bare loops' from one%n"
             + "      per iteration, agent loop: %s%n"
             + "      per iteration, bare loop:  %s%n"
             + "      the agent loop's most frequent statements per iteration (the benchmark's polls included):%n%s",
-        RUNS, ITERATIONS, STARTERS, agent.iterationsPerSecond(), agent.cpuMsPerIteration(), agent.load(),
+        RUNS, ITERATIONS, agent.iterationsPerSecond(), agent.cpuMsPerIteration(), agent.load(),
         bare.iterationsPerSecond(), bare.cpuMsPerIteration(), bare.load(),
-        minimal.iterationsPerSecond(), minimal.cpuMsPerIteration(), minimal.load(),
+        minimal.iterationsPerSecond(), minimal.cpuMsPerIteration(), minimal.load(), STARTERS,
         agent.sql().per(RUNS * ITERATIONS), bare.sql().per(RUNS * ITERATIONS), frequent.stripTrailing()));
     return agent.iterationsPerSecond();
   }
@@ -194,18 +197,18 @@ abstract class LoopFigures {
    * warms up ({@code --warmup 1}). A round measured after a smaller warm-up, or after a round of another
    * loop, cost up to half as much CPU per iteration again as the rounds that followed it.
    */
-  private Measured throughputAfterWarmUp(IntFunction<String> start, Runnable beforeMeasuring) {
-    throughputOf(RUNS, start);
+  private Measured throughputAfterWarmUp(int starters, IntFunction<String> start, Runnable beforeMeasuring) {
+    throughputOf(RUNS, starters, start);
     beforeMeasuring.run();
-    return measure(RUNS * ITERATIONS, () -> throughputOf(RUNS, start));
+    return measure(RUNS * ITERATIONS, () -> throughputOf(RUNS, starters, start));
   }
 
   /**
-   * Starts {@code count} instances from {@value #STARTERS} threads, as clients of the REST API would
+   * Starts {@code count} instances from {@code threads} threads, as clients of the REST API would
    * (LangGraph.js' harness starts all its runs at once), and waits until the last one ended.
    */
-  private void throughputOf(int count, IntFunction<String> start) {
-    ExecutorService starters = Executors.newFixedThreadPool(STARTERS);
+  private void throughputOf(int count, int threads, IntFunction<String> start) {
+    ExecutorService starters = Executors.newFixedThreadPool(threads);
     Set<String> ids;
     try {
       List<Future<String>> started = IntStream.range(0, count)
