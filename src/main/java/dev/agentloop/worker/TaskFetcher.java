@@ -31,7 +31,6 @@ final class TaskFetcher {
   private final Supplier<Set<String>> workingOn;
   private final Consumer<LockedExternalTask> handOver;
   private volatile boolean active;
-  /** Whether this process holds its worker id and serves tasks. */
   private volatile boolean serving;
   private Thread thread;
   private SingleConsumerCondition wakeUp;
