@@ -66,6 +66,15 @@ public final class ReactAgentProcess {
    * {@code approveAction}, read by the gateway {@link #RESUME_GATEWAY} (absent: {@code think}); transient.
    */
   public static final ProcessVariable<String> RESUME_AT = ProcessVariable.string("resumeAt");
+  /**
+   * How the run ended ({@code ANSWERED}, {@code REJECTED}, {@code STOPPED}): set by every top-level end event, so
+   * that a business process calling the agent (a call activity) can map it out and route on it.
+   */
+  public static final ProcessVariable<String> OUTCOME = ProcessVariable.string("outcome");
+  /** Why the run ended as it did, in the person's words (rejected, stopped), set with {@link #OUTCOME}. */
+  public static final ProcessVariable<String> OUTCOME_REASON = ProcessVariable.string("outcomeReason");
+  /** The run's id, set with {@link #OUTCOME} when it ends, for a caller to map out and link to the trace. */
+  public static final ProcessVariable<String> RUN_ID = ProcessVariable.string("runId");
   /** Why the run ended as it did (rejected, stopped), read when it ends; transient. */
   public static final ProcessVariable<String> STATUS_REASON = ProcessVariable.string("statusReason");
   /**
