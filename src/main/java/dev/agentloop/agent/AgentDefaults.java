@@ -29,4 +29,6 @@ public record AgentDefaults(
     @NotNull Duration maxRunTime,
     @Positive int loopMaxRepeats,
     @Positive int loopMaxCycles,
-    @Positive int loopMaxSameFailures) {}
+    @Positive int loopMaxSameFailures,
+    /* how deep agents may call agents as tools: a run this many calls below a top-level run calls none */
+    @Positive int maxAgentDepth) {}

@@ -43,11 +43,20 @@ public class RunLifecycle {
     };
   }
 
-  /** For a top-level end event: the run ended with the outcome the end event stands for. */
+  /**
+   * For a top-level end event: the run ended with the outcome the end event stands for. The outcome, its reason and
+   * the run id become process variables too, for the output mappings of a call activity that asked the agent (the
+   * status reason itself is transient where a review sets it, and would not reach the caller).
+   */
   public ExecutionListener onEndEvent(String endEventId) {
     RunStatus outcome = outcomeOf(endEventId);
-    return execution -> store.markEnded(execution.getProcessInstanceId(), outcome,
-        ReactAgentProcess.STATUS_REASON.get(execution));
+    return execution -> {
+      String reason = ReactAgentProcess.STATUS_REASON.get(execution);
+      ReactAgentProcess.OUTCOME.set(execution, outcome.name());
+      ReactAgentProcess.OUTCOME_REASON.set(execution, reason);
+      ReactAgentProcess.RUN_ID.set(execution, execution.getProcessInstanceId());
+      store.markEnded(execution.getProcessInstanceId(), outcome, reason);
+    };
   }
 
   /** For the process: an instance deleted from Cockpit or the API was cancelled. */

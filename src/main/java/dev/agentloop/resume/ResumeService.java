@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.RuntimeService;
 
 /**
  * The one place where people change the course of a run from outside it (REST API, Cockpit plugin,
@@ -49,7 +50,7 @@ public class ResumeService {
     this.reader = reader;
     this.surgery = surgery;
     this.contents = contents;
-    this.jump = new LoopJump(engine.getRuntimeService());
+    this.jump = new LoopJump(engine.getRuntimeService(), engine.getRepositoryService());
     this.access = access;
     this.changes = changes;
   }
@@ -122,7 +123,13 @@ public class ResumeService {
   /**
    * Ends a running or waiting run with status STOPPED and the reason. Calls of the current turn
    * without an observation get one saying so, so that no call is left unanswered in the trace; the
-   * trace ends with the person's note.
+   * trace ends with the person's note. The run ends through its diagram's {@code stopped} end event, so
+   * that a business process that called it continues (with the run's outcome {@code STOPPED}); a diagram
+   * without that end event has its instance deleted, which Camunda does to a calling process too, so such a
+   * run is not stopped while another process waits for it.
+   *
+   * @throws ResumeConflictException when the run has ended, or is called by a process and has no {@code stopped}
+   *     end event
    */
   public void stop(String runId, String reason, String author) {
     if (reason == null || reason.isBlank()) {
@@ -140,10 +147,23 @@ public class ResumeService {
           Observation.error(call, "no result: the run was " + stopped), Steps.AGENTLOOP)));
       steps.add(Steps.humanInput("Stopped: " + reason, author, "run stopped"));
       store.append(run.head(), steps, Usage.NONE);
-      engine.getRuntimeService().deleteProcessInstance(runId, stopped, false, true);
-      store.markEnded(runId, RunStatus.STOPPED, stopped);
+      RuntimeService runtime = engine.getRuntimeService();
+      runtime.setVariables(runId, ReactAgentProcess.STATUS_REASON.with(stopped));
+      if (!jump.end(runId, ReactAgentProcess.STOPPED)) {
+        requireNoCaller(runId);
+        runtime.deleteProcessInstance(runId, stopped, false, true);
+        store.markEnded(runId, RunStatus.STOPPED, stopped);
+      }
       return null;
     });
+  }
+
+  private void requireNoCaller(String runId) {
+    if (engine.getRuntimeService().createProcessInstanceQuery().subProcessInstanceId(runId).count() > 0) {
+      throw new ResumeConflictException("run " + runId + " was started by another process, and its diagram has no"
+          + " end event '" + ReactAgentProcess.STOPPED + "' to end through: stopping it would delete the calling"
+          + " process too. Add that end event to the agent's diagram, or stop the calling process");
+    }
   }
 
   /** What the current user may do with the run now. */
