@@ -97,6 +97,9 @@ class AgentsAsToolsScenarioTest {
         .createProcessInstanceQuery().superProcessInstanceId(run).singleResult(), instance -> instance != null);
     Task review = Runs.awaitTask(engine, child.getId(), ReactAgentProcess.REVIEW_PLAN);
     assertThat(store.run(run).status().isFinished()).isFalse();
+    // the reviewer's inbox says which conversation the child's task serves
+    assertThat((String) engine.getTaskService().getVariableLocal(review.getId(), "subject"))
+        .isEqualTo("[coordinate-reviewed: ask the re…] child: what is 2 + 2?");
 
     // when the reviewer rejects the child's plan
     submit(review, Map.of("decision", "reject", "feedback", "not for this customer"));
