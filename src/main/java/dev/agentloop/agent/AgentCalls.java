@@ -153,6 +153,15 @@ public class AgentCalls {
     return new Usage(child.modelCalls(), 1 + child.toolCalls(), child.tokens());
   }
 
+  /**
+   * The observation of a call of an agent that this child run answers: its final answer, or why there is none; for
+   * a child run started again after an edit, whose answer replaces the one the call had.
+   */
+  public Observation observationOf(Observation call, String childRun, AgentSettings settings) {
+    Action action = new Action(call.callId(), call.tool(), null, null, null);
+    return observation(action, childRun, settings).ofChildRun(childRun);
+  }
+
   private Observation observation(Action call, String childRun, AgentSettings settings) {
     if (childRun == null) {
       return Observation.error(call, "the agent '" + call.tool() + "' ended without saying which run answered: its"

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -29,8 +30,8 @@ import org.springframework.context.annotation.Configuration;
 public class AgentConfiguration {
 
   @Bean
-  RunLifecycle runLifecycle(StepStore store, AgentDefinitions definitions) {
-    return new RunLifecycle(store, definitions);
+  RunLifecycle runLifecycle(StepStore store, AgentDefinitions definitions, ApplicationEventPublisher events) {
+    return new RunLifecycle(store, definitions, events);
   }
 
   @Bean

@@ -81,6 +81,11 @@ public final class ReactAgentProcess {
   public static final ProcessVariable<String> AGENT_QUESTION = ProcessVariable.string("agentQuestion");
   /** The id of the child run that answered a call of {@link #CALL_AGENT}, mapped out of the child's {@link #RUN_ID}. */
   public static final ProcessVariable<String> CHILD_RUN_ID = ProcessVariable.string("childRunId");
+  /**
+   * On a child run started again after a person edited a step of it: {@code <caller run>/<observation step>}, the
+   * caller's observation of the call that its answer replaces when it ends.
+   */
+  public static final ProcessVariable<String> REANSWERS = ProcessVariable.string("reanswers");
   /** The run's id, set with {@link #OUTCOME} when it ends, for a caller to map out and link to the trace. */
   public static final ProcessVariable<String> RUN_ID = ProcessVariable.string("runId");
   /** Why the run ended as it did (rejected, stopped), read when it ends; transient. */

@@ -7,6 +7,7 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
+import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * Keeps the step store's run record in step with the process instance: created when the instance
@@ -18,10 +19,12 @@ public class RunLifecycle {
 
   private final StepStore store;
   private final AgentDefinitions definitions;
+  private final ApplicationEventPublisher events;
 
-  public RunLifecycle(StepStore store, AgentDefinitions definitions) {
+  public RunLifecycle(StepStore store, AgentDefinitions definitions, ApplicationEventPublisher events) {
     this.store = store;
     this.definitions = definitions;
+    this.events = events;
   }
 
   /**
@@ -56,6 +59,10 @@ public class RunLifecycle {
       ReactAgentProcess.OUTCOME_REASON.set(execution, reason);
       ReactAgentProcess.RUN_ID.set(execution, execution.getProcessInstanceId());
       store.markEnded(execution.getProcessInstanceId(), outcome, reason);
+      String reanswers = ReactAgentProcess.REANSWERS.get(execution);
+      if (reanswers != null) {
+        events.publishEvent(ChildRunEnded.of(reanswers, execution.getProcessInstanceId()));
+      }
     };
   }
 

@@ -2,6 +2,7 @@ package dev.agentloop.resume;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.ChildRunEnded;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
@@ -19,8 +20,10 @@ import dev.agentloop.trace.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
+import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
  * The one place where people change the course of a run from outside it (REST API, Cockpit plugin,
@@ -41,9 +44,11 @@ public class ResumeService {
   private final RunAccess access;
   private final RunChanges changes;
   private final DecisionLog decisions;
+  private final ChildRunEdits childEdits;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
-      EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions) {
+      EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits) {
+    this.childEdits = childEdits;
     this.engine = engine;
     this.store = store;
     this.decisions = decisions;
@@ -62,11 +67,20 @@ public class ResumeService {
    *
    * @throws dev.agentloop.trace.UnknownRunException, UnknownStepException (404)
    * @throws InvalidEditException bad content or arguments (400)
+   * <p>A finished run that answered another agent's call (a child run) is started again from the edited step instead,
+   * and its new answer replaces its caller's observation of the call when it ends ({@link ChildRunEdits}); the result
+   * then names the run started again.
+   *
    * @throws ResumeConflictException stale base version, superseded step, ended run (409)
    * @throws org.camunda.bpm.engine.AuthorizationException when the user may not (403)
    */
   public ResumeResult edit(StepEdit edit) {
     access.requireChange(edit.runId());
+    // a finished run that answered another agent's call is started again from the edit, for its caller
+    Optional<ResumeResult> reopened = childEdits.reopen(edit, this);
+    if (reopened.isPresent()) {
+      return reopened.get();
+    }
     return changes.apply(edit.runId(), () -> {
       RunRecord run = changes.unfinished(edit.runId(), "be edited");
       Step original = activeStep(run.runId(), edit.stepNo());
@@ -164,6 +178,13 @@ public class ResumeService {
           + " end event '" + ReactAgentProcess.STOPPED + "' to end through: stopping it would delete the calling"
           + " process too. Add that end event to the agent's diagram, or stop the calling process");
     }
+  }
+
+  /** The new answer of a child run started again after an edit replaces its caller's observation of the call. */
+  @TransactionalEventListener(fallbackExecution = true)
+  public void onChildRunEnded(ChildRunEnded ended) {
+    // after the child's transaction: a new one for the caller, which the child's end must not wait for or roll back
+    changes.applyAfterCommit(() -> childEdits.takeAnswer(ended, this));
   }
 
   /** What the current user may do with the run now. */

@@ -128,7 +128,10 @@ final class StepJson {
         }
         JsonNode value = json.get(result ? RESULT : ERROR);
         String text = value.isTextual() ? value.asText() : value.toString();
-        yield new Observation(observation.callId(), observation.tool(), result ? text : null, result ? null : text);
+        // the child run that answered a call of an agent: kept, or the one named (a child run started again)
+        String childRun = json.hasNonNull(CHILD_RUN) ? json.get(CHILD_RUN).asText() : observation.childRun();
+        yield new Observation(observation.callId(), observation.tool(), result ? text : null, result ? null : text,
+            null, null, childRun);
       }
       case FINAL_ANSWER -> throw new IllegalArgumentException("a final answer is not edited: regenerate it, or"
           + " edit a step before it so that the agent answers again");

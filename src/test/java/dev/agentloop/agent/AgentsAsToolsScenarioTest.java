@@ -7,7 +7,9 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
+import dev.agentloop.resume.ResumeResult;
 import dev.agentloop.resume.ResumeService;
+import dev.agentloop.resume.StepEdit;
 import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunStatus;
@@ -36,6 +38,7 @@ class AgentsAsToolsScenarioTest {
   private static final String CHILD = "child-agent";
   private static final String REVIEWED_CHILD = "reviewed-child-agent";
   private static final String COORDINATOR = "coordinator-agent";
+  private static final String REVIEWED_COORDINATOR = "reviewed-coordinator-agent";
 
   @Autowired ProcessEngine engine;
   @Autowired StepStore store;
@@ -50,6 +53,8 @@ class AgentsAsToolsScenarioTest {
     TestAgent.deployVariant(engine, COORDINATOR, Map.of(AgentSettings.ALLOWED_TOOLS,
         "calculator, " + CHILD + ", " + REVIEWED_CHILD,
         AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
+    TestAgent.deployVariant(engine, REVIEWED_COORDINATOR, Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, " + CHILD,
+        AgentSettings.AUTO_ACCEPT_PLAN, "true"));
   }
 
   @Test
@@ -131,6 +136,59 @@ class AgentsAsToolsScenarioTest {
   }
 
   @Test
+  void should_answer_the_call_again_when_a_person_edits_a_step_of_the_finished_child() {
+    // given a coordinator waiting in answer review with the answer of a finished child, which computed 2 + 2
+    String run = start(REVIEWED_COORDINATOR, "coordinate-edit: what does the child say?");
+    awaitAnswers(run, 1);
+    assertThat(finalAnswer(run)).isEqualTo("The child agent says 4.");
+    String child = observations(run).get(0).childRun();
+    assertThat(store.run(child).status()).isEqualTo(RunStatus.ANSWERED);
+    Step computed = store.activePath(child).stream().filter(step -> step.kind() == StepKind.OBSERVATION)
+        .findFirst().orElseThrow();
+    int coordinatorCalls = store.run(run).modelCalls();
+
+    // when an operator edits the child's observation
+    ResumeResult result = resume.edit(new StepEdit(child, computed.stepNo(), json("{\"result\": \"5\"}"),
+        "recounted", store.run(child).head().version(), "olga"));
+
+    // then the child is started again from the edit, and its new answer replaces the coordinator's observation
+    String reopened = result.runId();
+    assertThat(reopened).isNotEqualTo(child);
+    assertThat(result.continuesAt()).isEqualTo(ReactAgentProcess.THINK);
+    awaitAnswers(run, 2);
+    assertThat(finalAnswer(reopened)).isEqualTo("5");
+    assertThat(store.run(reopened).restartedFrom().runId()).isEqualTo(child);
+    Observation replaced = observations(run).get(0);
+    assertThat(replaced.result()).isEqualTo("5");
+    assertThat(replaced.childRun()).isEqualTo(reopened);
+    assertThat(finalAnswer(run)).isEqualTo("The child agent says 5.");
+    // exactly the model calls after the edit: one in the child, one in the coordinator
+    assertThat(store.run(reopened).modelCalls()).isEqualTo(1);
+    assertThat(store.run(run).modelCalls()).isEqualTo(coordinatorCalls + 1);
+    // the old answer stays stored, superseded, and the old child keeps its trace
+    assertThat(store.allSteps(run).stream().filter(step -> step.kind() == StepKind.OBSERVATION)
+        .map(Observation::from).map(Observation::childRun)).contains(child, reopened);
+    assertThat(store.run(child).status()).isEqualTo(RunStatus.ANSWERED);
+  }
+
+  @Test
+  void should_refuse_to_reopen_a_child_whose_caller_has_ended_and_change_nothing() {
+    String run = start(COORDINATOR, "coordinate: and then it ended");
+    awaitEnded(run);
+    String child = observations(run).get(0).childRun();
+    Step plan = store.activePath(child).get(0);
+    int steps = store.allSteps(child).size();
+
+    assertThatThrownBy(() -> resume.edit(new StepEdit(child, plan.stepNo(), json("{\"steps\": [\"Guess\"]}"),
+        "too late", store.run(child).head().version(), "olga")))
+        .isInstanceOf(dev.agentloop.resume.ResumeConflictException.class)
+        .hasMessageContaining("run " + run + " has ended");
+    assertThat(store.allSteps(child)).hasSize(steps);
+    assertThat(engine.getRuntimeService().createProcessInstanceQuery().processDefinitionKey(CHILD)
+        .variableValueEquals(ReactAgentProcess.REANSWERS.name(), run + "/" + observationStep(run)).count()).isZero();
+  }
+
+  @Test
   void should_refuse_at_deployment_an_agent_that_calls_itself_or_a_cycle_of_agents() {
     assertThatThrownBy(() -> TestAgent.deployVariant(engine, "self-agent",
         Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, self-agent")))
@@ -180,8 +238,29 @@ class AgentsAsToolsScenarioTest {
         .getId();
   }
 
+  /** Waits until the run waits in answer review with this many answers written (any branch). */
+  private void awaitAnswers(String run, int answers) {
+    await().atMost(Runs.PATIENCE).until(() -> store.allSteps(run).stream()
+        .filter(step -> step.kind() == StepKind.FINAL_ANSWER).count() == answers
+        && engine.getTaskService().createTaskQuery().processInstanceId(run)
+            .taskDefinitionKey(ReactAgentProcess.REVIEW_ANSWER).count() == 1);
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode json(String text) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
+    } catch (Exception e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
   private void awaitEnded(String run) {
     await().atMost(Runs.PATIENCE).until(() -> store.run(run).status().isFinished());
+  }
+
+  private int observationStep(String run) {
+    return store.activePath(run).stream().filter(step -> step.kind() == StepKind.OBSERVATION).findFirst()
+        .orElseThrow().stepNo();
   }
 
   private List<Observation> observations(String run) {
