@@ -50,7 +50,7 @@ public class AgentLoopAutoConfiguration {
       AgentLoopProperties properties) {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
     return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget, retention,
-        properties.security().secureEngineRest());
+        properties.security().secureEngineRest(), properties.database().h2EngineIndex());
   }
 
   @Bean
