@@ -20,7 +20,9 @@ class HostSecurity {
   SecurityFilterChain hostChain(HttpSecurity http) throws Exception {
     return http
         .authorizeHttpRequests(requests -> requests
-            .requestMatchers("/camunda/**").permitAll()
+            // the error page too: a webapp's missing file would otherwise end in a Basic challenge, which
+            // stops the webapps from loading in a browser
+            .requestMatchers("/camunda/**", "/error").permitAll()
             .requestMatchers("/api/orders/**").hasRole("ORDERS")
             .anyRequest().authenticated())
         .httpBasic(Customizer.withDefaults())
