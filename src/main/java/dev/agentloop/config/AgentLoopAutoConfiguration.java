@@ -51,7 +51,7 @@ public class AgentLoopAutoConfiguration {
       TraceRetention retention, AgentLoopProperties properties) {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
     return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, agentCalls, runTimeBudget,
-        retention, properties.security().secureEngineRest());
+        retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
   }
 
   @Bean

@@ -20,8 +20,9 @@ import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 /**
  * Hooks AgentLoop into the engine: the parse listener that recognises and checks agent processes, the
  * history cleanup that removes a run's trace with its history, the history level that leaves the agents' per-step
- * records to the step store ({@link StepHistory}), and on H2
- * the index that keeps completing a step independent of the number of running instances.
+ * records to the step store ({@link StepHistory}), and, where asked for
+ * ({@code agentloop.database.h2-engine-index}), on H2 the index that keeps completing a step independent
+ * of the number of running instances.
  */
 class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
 
@@ -34,13 +35,15 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final RunTimeBudget runTimeBudget;
   private final TraceRetention retention;
   private final boolean grantWorkers;
+  private final boolean h2EngineIndex;
   private final StepHistory stepHistory = new StepHistory(
       Set.of(ReactAgentProcess.TOPIC_PLAN, ReactAgentProcess.TOPIC_THINK, ReactAgentProcess.TOPIC_ACT));
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
       RemoteToolCalls remoteCalls, AgentCalls agentCalls, RunTimeBudget runTimeBudget, TraceRetention retention,
-      boolean grantWorkers) {
+      boolean grantWorkers, boolean h2EngineIndex) {
     this.grantWorkers = grantWorkers;
+    this.h2EngineIndex = h2EngineIndex;
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
@@ -79,6 +82,8 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   public void postProcessEngineBuild(ProcessEngine engine) {
     ProcessEngineConfigurationImpl configuration = (ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration();
     configuration.setHistoryLevel(stepHistory.historyLevel(configuration.getHistoryLevel()));
-    H2EngineIndexes.create(engine);
+    if (h2EngineIndex) {
+      H2EngineIndexes.create(engine);
+    }
   }
 }

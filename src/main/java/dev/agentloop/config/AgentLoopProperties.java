@@ -7,6 +7,7 @@ import dev.agentloop.security.ApiSettings;
 import dev.agentloop.security.DemoSettings;
 import dev.agentloop.security.SecuritySettings;
 import dev.agentloop.tool.ToolSettings;
+import dev.agentloop.trace.DatabaseSettings;
 import dev.agentloop.worker.WorkerProperties;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -38,6 +39,7 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty AgentDefaults agent,
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
+    @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
     @NotNull @Valid @NestedConfigurationProperty DemoSettings demo) {
 
   /**

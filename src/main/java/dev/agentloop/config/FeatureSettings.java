@@ -6,6 +6,7 @@ import dev.agentloop.resilience.ResilienceSettings;
 import dev.agentloop.security.ApiSettings;
 import dev.agentloop.security.SecuritySettings;
 import dev.agentloop.tool.ToolSettings;
+import dev.agentloop.trace.DatabaseSettings;
 import dev.agentloop.worker.WorkerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -51,5 +52,10 @@ class FeatureSettings {
   @Bean
   ResilienceSettings agentLoopResilienceSettings(AgentLoopProperties properties) {
     return properties.resilience();
+  }
+
+  @Bean
+  DatabaseSettings agentLoopDatabaseSettings(AgentLoopProperties properties) {
+    return properties.database();
   }
 }

@@ -7,13 +7,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.identity.Group;
-import org.camunda.bpm.engine.identity.Tenant;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -21,7 +18,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Every {@code /api} request runs as a known user, so that Camunda's authorization decides what it
  * may do and human steps record who took them. A caller either sends HTTP Basic credentials of an
  * engine user (scripts, other services), or is logged in to the Camunda webapps (a Cockpit
- * plugin); a logged-in caller must send the webapps' CSRF token with every change. Users of
+ * plugin); a logged-in caller must send the webapps' CSRF token with every change. Where the application
+ * has Spring Security, the credentials were checked by AgentLoop's chain there ({@link ApiSecurityChain})
+ * and its principal is taken as the Camunda user of the same id. Users of
  * {@code agent-workers} are refused: they only serve tool tasks, see {@link EngineRestGate}.
  */
 class ApiAuthenticationFilter extends OncePerRequestFilter {
@@ -31,24 +30,28 @@ class ApiAuthenticationFilter extends OncePerRequestFilter {
 
   private final ProcessEngine engine;
   private final boolean webappsPresent;
+  private final boolean springSecurityPresent;
 
-  ApiAuthenticationFilter(ProcessEngine engine, boolean webappsPresent) {
+  ApiAuthenticationFilter(ProcessEngine engine, boolean webappsPresent, boolean springSecurityPresent) {
     this.engine = engine;
     this.webappsPresent = webappsPresent;
+    this.springSecurityPresent = springSecurityPresent;
   }
 
   @Override
   protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     String authorization = request.getHeader("Authorization");
-    Optional<Caller> caller;
-    if (authorization != null && authorization.startsWith(BASIC)) {
+    // with Spring Security, AgentLoop's chain there has checked this request's credentials already
+    Optional<Caller> caller = springSecurityPresent
+        ? SpringSecurityCallers.current(engine.getIdentityService()) : Optional.empty();
+    if (caller.isEmpty() && authorization != null && authorization.startsWith(BASIC)) {
       caller = fromBasicCredentials(authorization.substring(BASIC.length()));
       if (caller.isEmpty()) {
         refuse(response, HttpStatus.UNAUTHORIZED, "unknown user or wrong password");
         return;
       }
-    } else {
+    } else if (caller.isEmpty()) {
       caller = webappsPresent ? WebappSessions.caller(request, engine.getName()) : Optional.empty();
       if (caller.isEmpty()) {
         refuse(response, HttpStatus.UNAUTHORIZED,
@@ -91,10 +94,7 @@ class ApiAuthenticationFilter extends OncePerRequestFilter {
     if (!identity.checkPassword(userId, credentials.substring(colon + 1))) {
       return Optional.empty();
     }
-    List<String> groups = identity.createGroupQuery().groupMember(userId).list().stream().map(Group::getId).toList();
-    List<String> tenants = identity.createTenantQuery().userMember(userId).includingGroupsOfUser(true).list().stream()
-        .map(Tenant::getId).toList();
-    return Optional.of(new Caller(userId, groups, tenants));
+    return Optional.of(Caller.of(identity, userId));
   }
 
   private static void refuse(HttpServletResponse response, HttpStatus status, String detail) throws IOException {

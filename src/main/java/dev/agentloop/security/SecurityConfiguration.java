@@ -5,12 +5,19 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
 import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.annotation.authentication.configuration.AuthenticationConfiguration;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -20,6 +27,8 @@ import org.springframework.util.ClassUtils;
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
+
+  private static final String SPRING_SECURITY = "org.springframework.security.config.annotation.web.builders.HttpSecurity";
 
   @Bean
   @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
@@ -36,7 +45,8 @@ public class SecurityConfiguration {
   FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api) {
     boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
         SecurityConfiguration.class.getClassLoader());
-    var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps));
+    boolean springSecurity = ClassUtils.isPresent(SPRING_SECURITY, SecurityConfiguration.class.getClassLoader());
+    var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps, springSecurity));
     registration.setName("agentloop-api-authentication");
     // AgentLoop's resources only: the application's own paths under the same base path (a host's
     // /api/orders) stay untouched
@@ -69,6 +79,23 @@ public class SecurityConfiguration {
       registration.addInitParameter("authentication-provider", HttpBasicAuthenticationProvider.class.getName());
       registration.addUrlPatterns(path + "/*");
       return registration;
+    }
+  }
+
+  /**
+   * Where the application has Spring Security, AgentLoop's paths get a chain of their own, first of all
+   * chains, see {@link ApiSecurityChain}; the application's chains keep every other path.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = SPRING_SECURITY)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  static class SpringSecurityChain {
+
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    SecurityFilterChain agentLoopApiSecurity(HttpSecurity http, ApiSettings api, ProcessEngine engine,
+        ObjectProvider<AuthenticationConfiguration> hostAuthentication) throws Exception {
+      return ApiSecurityChain.build(http, api, engine, hostAuthentication);
     }
   }
 

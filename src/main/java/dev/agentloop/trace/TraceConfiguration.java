@@ -2,6 +2,8 @@ package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import javax.sql.DataSource;
+import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -9,14 +11,18 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * The step store and its retention, on the engine's data source so their writes share the engine's
- * transactions.
+ * transactions; its tables are checked (and, with {@code agentloop.database.schema-update}, brought up
+ * to date) before the step store is used.
  */
 @Configuration(proxyBeanMethods = false)
 public class TraceConfiguration {
 
   @Bean
-  StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json) {
-    TraceSchema.create(dataSource);
+  StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json,
+      DatabaseSettings database, ObjectProvider<CamundaBpmProperties> camunda) {
+    CamundaBpmProperties engine = camunda.getIfAvailable();
+    TraceSchema.prepare(dataSource,
+        database.updates(engine == null ? null : engine.getDatabase().getSchemaUpdate()));
     return new StepStore(new JdbcTemplate(dataSource), transactionManager, json);
   }
 

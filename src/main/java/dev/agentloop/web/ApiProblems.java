@@ -107,7 +107,7 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
       HttpHeaders headers, HttpStatusCode status, WebRequest request) {
     return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Unreadable request body",
-        "the body must be a JSON object such as {\"question\": \"What is 17 * 23?\"}"));
+        UnreadableBodies.detail(e, request)));
   }
 
   @Override

@@ -17,6 +17,7 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /** The REST API's controllers (under {@code agentloop.api.base-path}) and its problem handling. */
 @Configuration(proxyBeanMethods = false)
@@ -37,6 +38,12 @@ public class WebConfiguration {
   @Bean
   BreakerController breakerController(Breakers breakers) {
     return new BreakerController(breakers);
+  }
+
+  /** AgentLoop's own JSON for its controllers, see {@link ApiJson}. */
+  @Bean
+  WebMvcConfigurer agentLoopJson() {
+    return ApiJson.installer();
   }
 
   @Bean

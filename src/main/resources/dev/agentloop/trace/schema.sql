@@ -1,4 +1,6 @@
--- AgentLoop step store. Portable between H2 2.x and PostgreSQL; idempotent, runs at every start.
+-- AgentLoop step store as the releases before versioned scripts created it (idempotent, H2 and PostgreSQL).
+-- Only run on a database of such a release, to bring its tables to version 1 (see TraceSchema);
+-- new databases get META-INF/agentloop/db/<database>/V1__agentloop_tables.sql.
 CREATE TABLE IF NOT EXISTS agentloop_run (
   run_id         VARCHAR(64)  PRIMARY KEY,
   agent_key      VARCHAR(255) NOT NULL,

@@ -8,10 +8,18 @@ export const API = settings.api;
 
 const WHAT_WENT_WRONG = {
   400: 'The server did not accept this input',
-  401: 'Your Cockpit session has ended: log in again',
+  401: 'AgentLoop\'s API did not accept your Cockpit session: log in again',
   403: 'You may not do this',
   404: 'Not found',
   409: "This conflicts with the run's current state"
+};
+
+// a 401 or 403 without AgentLoop's problem document came from the application's own security in front of it
+const NOT_AGENTLOOP = {
+  401: url => `the application's security refused ${url} before AgentLoop saw the request; ask its administrators`
+    + ' to leave AgentLoop\'s paths to AgentLoop (see the embedding guide)',
+  403: url => `the application's security forbids ${url} before AgentLoop saw the request; ask its administrators`
+    + ' to leave AgentLoop\'s paths to AgentLoop (see the embedding guide)'
 };
 
 /** An API error with the problem document's words (RFC 9457 `detail`) for the operator. */
@@ -62,7 +70,9 @@ export function agentLoopApi(api) {
     }
     if (!response.ok) {
       // Spring's own error bodies (no problem document) carry `error` instead of `detail`
-      throw new ApiError(response.status, json && (json.title || json.error), json ? json.detail : text.substring(0, 300));
+      const detail = json ? json.detail : text.substring(0, 300);
+      throw new ApiError(response.status, json && (json.title || json.error),
+        detail || (NOT_AGENTLOOP[response.status] ? NOT_AGENTLOOP[response.status](url) : detail));
     }
     return withTotal ? { items: json, total: Number(response.headers.get('X-Total-Count') ?? (json || []).length) } : json;
   }

@@ -129,8 +129,14 @@ export class RunPanel {
         clear(this.root, notice('info', this.page ? `There is no AgentLoop run ${this.runId}.`
           : 'This process instance is not an AgentLoop run.'));
         polling = false;
+      } else if ((!this.run || e.status === 401 || e.status === 403) && !this.trace.querySelector('form')) {
+        // nothing of the run may be shown: the reason, in words, where the trace would be (never over an open
+        // form); the next poll tries again and draws the trace anew
+        clear(this.trace, notice('danger', e.message));
+        this.traceKey = null;
+        this.fingerprint = null;
       } else {
-        // e.g. the session ended: say so, and try again with the next poll
+        // e.g. a moment without the server: say so, and try again with the next poll
         clear(this.summary, notice('danger', e.message));
       }
     }

@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
- * The step-store schema and queries on a real PostgreSQL: the script is meant to be portable and
- * idempotent, and every node of a cluster runs it at start.
+ * The step-store schema and queries on a real PostgreSQL: its versioned scripts, applied once however
+ * often the nodes of a cluster start on it, and the upgrade of a database of an earlier release.
  */
 class StepStoreOnPostgresTest {
 
@@ -36,8 +38,8 @@ class StepStoreOnPostgresTest {
   @BeforeAll
   static void createSchemaTwice() {
     dataSource = PostgresServer.newDatabase("step_store").dataSource();
-    TraceSchema.create(dataSource);
-    TraceSchema.create(dataSource);
+    TraceSchema.prepare(dataSource, true);
+    TraceSchema.prepare(dataSource, true);
     store = new StepStore(new JdbcTemplate(dataSource), new DataSourceTransactionManager(dataSource), new ObjectMapper());
   }
 
@@ -185,24 +187,31 @@ class StepStoreOnPostgresTest {
   }
 
   @Test
-  void should_move_the_costs_a_database_kept_in_a_table_of_their_own_onto_their_steps() {
-    // given a step, and its cost where a database of the version before kept it
-    String runId = newRun();
-    store.append(store.run(runId).head(), List.of(step(StepKind.PLAN)), Usage.NONE);
-    JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+  void should_bring_a_database_of_a_release_before_versioned_scripts_to_version_1_with_its_costs_on_their_steps() {
+    // given the tables as a release before versioned scripts created them, a step, and its cost where
+    // a database of the release before that kept it
+    DataSource earlier = PostgresServer.newDatabase("step_store_earlier").dataSource();
+    new ResourceDatabasePopulator(new ClassPathResource("dev/agentloop/trace/schema.sql")).execute(earlier);
+    StepStore earlierStore = new StepStore(new JdbcTemplate(earlier), new DataSourceTransactionManager(earlier),
+        new ObjectMapper());
+    String runId = UUID.randomUUID().toString();
+    earlierStore.createRun(runId, "react-agent", "a question");
+    earlierStore.append(earlierStore.run(runId).head(), List.of(step(StepKind.PLAN)), Usage.NONE);
+    JdbcTemplate jdbc = new JdbcTemplate(earlier);
     jdbc.execute("CREATE TABLE agentloop_step_cost (run_id VARCHAR(64) NOT NULL, step_no INT NOT NULL,"
         + " model_call BOOLEAN NOT NULL, latency_ms BIGINT, prompt_tokens BIGINT, completion_tokens BIGINT,"
         + " total_tokens BIGINT, PRIMARY KEY (run_id, step_no))");
     jdbc.update("INSERT INTO agentloop_step_cost VALUES (?, 1, TRUE, 120, 30, 7, 37)", runId);
 
     // when a node starts on it
-    TraceSchema.create(dataSource);
+    TraceSchema.prepare(earlier, true);
 
-    // then the cost is on its step, and the old table is gone
+    // then the cost is on its step, the old table is gone, and the tables are version 1
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs(runId))
         .containsExactly(Map.entry(1, new StepCost(120L, true, 30L, 7L, 37L)));
     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'agentloop_step_cost'",
         Integer.class)).isZero();
+    assertThat(jdbc.queryForObject("SELECT MAX(version) FROM agentloop_schema_version", Integer.class)).isEqualTo(1);
   }
 
   private static String newRun() {
