@@ -29,4 +29,7 @@ public record AgentDefaults(
     @NotNull Duration maxRunTime,
     @Positive int loopMaxRepeats,
     @Positive int loopMaxCycles,
-    @Positive int loopMaxSameFailures) {}
+    @Positive int loopMaxSameFailures,
+    /* true: a run takes follow-up questions after its accepted answer, until closed or idle */
+    boolean conversation,
+    @NotNull Duration conversationIdle) {}

@@ -100,10 +100,37 @@ public class ResumeService {
    * A new attempt at the final answer the run waits with (in answer review): the answer stays
    * stored, superseded, and the model thinks again from the step before it.
    *
-   * @throws ResumeConflictException when the run has ended or has no final answer to regenerate
-   */
-  /** @param reason why, kept with the answer's decision for the trace; may be blank */
+   * @param reason why, kept with the answer's decision for the trace; may be blank */
   public ResumeResult regenerate(String runId, String author, String reason) {
+    return regenerate(runId, null, false, author, reason);
+  }
+
+  /**
+   * A new answer to turn {@code turn} of a conversation (the newest turn when {@code null}): a new
+   * branch from the step before that turn's answer; the later turns stay stored on the old branch.
+   * With {@code replayLaterTurns} their questions are asked again on the new branch, in order, each
+   * as a new turn once the answer before it is accepted; without, they are dropped.
+   *
+   * @throws UnknownStepException when the run has no such turn (404)
+   * @throws ResumeConflictException when the run has ended or the turn has no answer yet (409)
+   */
+  public ResumeResult regenerate(String runId, Integer turn, boolean replayLaterTurns, String author, String reason) {
+    if (turn == null) {
+      return regenerateNewest(runId, author, reason);
+    }
+    access.requireChange(runId);
+    return changes.apply(runId, () -> {
+      RunRecord run = changes.unfinished(runId, "regenerate an answer");
+      TurnRegeneration.Target target = TurnRegeneration.target(store, run, turn);
+      TraceSurgery.Outcome outcome = surgery.regenerate(run, target.answer());
+      decisions.record(runId, target.answer().stepNo(), "regenerate", author, reason);
+      jump.to(runId, outcome.continuation(), Map.of());
+      TurnRegeneration.queue(engine.getRuntimeService(), runId, replayLaterTurns ? target.later() : List.of());
+      return result(runId, target.answer().stepNo(), outcome);
+    });
+  }
+
+  private ResumeResult regenerateNewest(String runId, String author, String reason) {
     access.requireChange(runId);
     return changes.apply(runId, () -> {
       RunRecord run = changes.unfinished(runId, "regenerate its answer");

@@ -49,9 +49,12 @@ class ResumeController {
   }
 
   @PostMapping(path = "/regenerate")
-  ResumeResult regenerate(@PathVariable String id, @Valid @RequestBody(required = false) ResumeRequests.Reason body) {
+  ResumeResult regenerate(@PathVariable String id,
+      @Valid @RequestBody(required = false) ResumeRequests.Regenerate body) {
     readable(id);
-    return resume.regenerate(id, access.currentUser(), body == null ? null : body.reason());
+    return body == null ? resume.regenerate(id, access.currentUser(), null)
+        : resume.regenerate(id, body.turn(), Boolean.TRUE.equals(body.replayLaterTurns()), access.currentUser(),
+            body.reason());
   }
 
   @PostMapping(path = "/stop", consumes = "application/json")

@@ -24,6 +24,17 @@ final class ResumeRequests {
   /** {@code POST /api/runs/{id}/regenerate} (the reason is optional) and {@code .../stop}. */
   record Reason(@Size(max = 2000) String reason) {}
 
+  /**
+   * {@code POST /api/runs/{id}/regenerate}: without {@code turn}, the newest answer.
+   *
+   * @param turn the turn of the conversation whose answer is regenerated, from 1
+   * @param replayLaterTurns whether the questions of the later turns are asked again on the new branch
+   */
+  record Regenerate(
+      @jakarta.validation.constraints.Min(value = 1, message = "must be a turn number, from 1") Integer turn,
+      Boolean replayLaterTurns,
+      @Size(max = 2000) String reason) {}
+
   /** {@code POST /api/runs/{id}/restart}. */
   record Restart(
       @NotNull(message = "must be the step to restart from (its id in the trace)") Integer fromStep,
