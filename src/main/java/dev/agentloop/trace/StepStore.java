@@ -32,7 +32,7 @@ public class StepStore {
       + ", cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens";
 
   /** Narrows the rows to read to those that may be follow-ups; the content read decides. */
-  private static final String FOLLOW_UP_PATTERN = "%\"" + StepJson.FOLLOW_UP + "\"%";
+  static final String FOLLOW_UP_PATTERN = "%\"" + StepJson.FOLLOW_UP + "\"%";
 
   private final JdbcTemplate jdbc;
   private final TransactionTemplate transaction;

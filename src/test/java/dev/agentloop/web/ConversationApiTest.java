@@ -60,6 +60,9 @@ class ConversationApiTest {
     assertThat(second.get("status").asText()).isEqualTo("ANSWERED");
     assertThat(second.get("answer").asText()).startsWith("first answer to 'conv: and next?'");
     assertThat(view.get("turns").get(0).get("askedBy").asText()).isEqualTo("reviewer");
+    // and the run search finds the conversation by its follow-up question too
+    JsonNode found = body(reviewer.get("/api/runs?agent=" + AGENT + "&q=AND%20NEXT"), 200);
+    assertThat(found).extracting(match -> match.get("id").asText()).contains(run);
   }
 
   @Test
