@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.ReplayQueue;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.Turn;
 import dev.agentloop.security.RunAccess;
@@ -57,7 +58,9 @@ public class ResumeService {
   /**
    * Replaces step {@code stepNo} of a running or waiting run by the edited one and continues the
    * run from it: at {@code think} after an edited thought, observation, plan or human input, at
-   * {@code act} (or {@code approveAction}) while calls of the edited step's turn are unobserved.
+   * {@code act} (or {@code approveAction}) while calls of the edited step's turn are unobserved. In a
+   * conversation, the later turns leave the path with the rest of it; with {@link StepEdit#replayLaterTurns}
+   * their questions are asked again on the new branch, in order.
    *
    * @throws dev.agentloop.trace.UnknownRunException, UnknownStepException (404)
    * @throws InvalidEditException bad content or arguments (400)
@@ -77,6 +80,11 @@ public class ResumeService {
       TraceSurgery.Outcome outcome = surgery.replace(run,
           original, contents.replacement(original, edit.content(), edit.author(), edit.reason(), settings), settings);
       jump.to(run.runId(), outcome.continuation(), variablesFor(outcome.continuation(), settings));
+      List<ReplayQueue.Question> later = TurnRegeneration.laterQuestions(store, run.runId(), original,
+          outcome.superseded());
+      if (!later.isEmpty()) {
+        TurnRegeneration.queue(engine.getRuntimeService(), run.runId(), edit.replayLaterTurns() ? later : List.of());
+      }
       return result(run.runId(), original.stepNo(), outcome);
     });
   }

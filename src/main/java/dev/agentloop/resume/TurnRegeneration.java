@@ -4,6 +4,7 @@ import dev.agentloop.agent.Conversation;
 import dev.agentloop.agent.ConversationTurn;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.ReplayQueue;
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepStore;
@@ -41,6 +42,20 @@ final class TurnRegeneration {
         .map(next -> new ReplayQueue.Question(next.question(), next.askedBy() == null ? "unknown" : next.askedBy()))
         .toList();
     return new Target(answer, later);
+  }
+
+  /**
+   * The follow-up questions among the steps an edit of {@code edited} took off the path, oldest first,
+   * the edited step itself left out: the later turns the edit may ask again.
+   */
+  static List<ReplayQueue.Question> laterQuestions(StepStore store, String runId, Step edited,
+      List<Integer> superseded) {
+    java.util.Set<Integer> off = new java.util.HashSet<>(superseded);
+    off.remove(edited.stepNo());
+    return store.questionsAndAnswers(runId, false).stream()
+        .filter(step -> off.contains(step.stepNo()) && step.content() instanceof FollowUp)
+        .map(step -> new ReplayQueue.Question(((FollowUp) step.content()).text(), step.author()))
+        .toList();
   }
 
   /** Sets (or, with none, removes) the questions the conversation asks again after the regenerated turn. */

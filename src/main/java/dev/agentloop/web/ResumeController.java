@@ -45,7 +45,7 @@ class ResumeController {
   ResumeResult edit(@PathVariable String id, @PathVariable int stepId, @Valid @RequestBody ResumeRequests.Edit body) {
     readable(id);
     return resume.edit(new StepEdit(id, stepId, body.content(), body.reason(), body.baseVersion(),
-        access.currentUser()));
+        access.currentUser(), Boolean.TRUE.equals(body.replayLaterTurns())));
   }
 
   @PostMapping(path = "/regenerate")

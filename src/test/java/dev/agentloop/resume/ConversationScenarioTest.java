@@ -139,6 +139,30 @@ class ConversationScenarioTest {
   }
 
   @Test
+  void should_ask_the_later_turns_again_after_an_edit_in_turn_one_when_asked_to() throws Exception {
+    // given
+    String run = threeTurns("conv: edit turn one");
+    Step plan = store.activePath(run).stream().filter(step -> step.kind() == StepKind.PLAN).findFirst().orElseThrow();
+    long callsBefore = runs.view(run).modelCalls();
+
+    // when turn 1's plan is edited, asking turns 2 and 3 again
+    resume.edit(new StepEdit(run, plan.stepNo(),
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"steps\": [\"Answer it briefly\"]}"),
+        "shorter plan", runs.view(run).version(), "olga", true));
+
+    // then turn 1 is answered again from the edited plan, and turns 2 and 3 are asked again in order, by who
+    // asked them first: one model call for turn 1, a plan and an answer for each later turn
+    awaitFollowUpWith(run, 3, 6);
+    List<ConversationTurn> turns = runs.view(run).turns();
+    assertThat(turns).extracting(ConversationTurn::question, ConversationTurn::askedBy).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("conv: edit turn one", null),
+        org.assertj.core.groups.Tuple.tuple("conv: and the second?", "ana"),
+        org.assertj.core.groups.Tuple.tuple("conv: and the third?", "ben"));
+    assertThat(runs.view(run).modelCalls()).isEqualTo(callsBefore + 5);
+    assertThat(store.activePath(run).get(0).json().path("steps").get(0).asText()).isEqualTo("Answer it briefly");
+  }
+
+  @Test
   void should_refuse_to_regenerate_a_turn_that_does_not_exist() {
     String run = threeTurns("conv: no turn 4");
     int version = runs.view(run).version();
