@@ -31,4 +31,7 @@ public record AgentDefaults(
     @Positive int loopMaxCycles,
     @Positive int loopMaxSameFailures,
     /* how deep agents may call agents as tools: a run this many calls below a top-level run calls none */
-    @Positive int maxAgentDepth) {}
+    @Positive int maxAgentDepth,
+    /* true: a run takes follow-up questions after its accepted answer, until closed or idle */
+    boolean conversation,
+    @NotNull Duration conversationIdle) {}

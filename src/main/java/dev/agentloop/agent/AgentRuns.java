@@ -124,6 +124,9 @@ public class AgentRuns {
           engine.getRuntimeService().createIncidentQuery().processInstanceId(runId).list());
       waitingFor = withoutAuthorization(() -> engine.getTaskService().createTaskQuery().processInstanceId(runId).list())
           .stream().map(Task::getTaskDefinitionKey).toList();
+      if (waitingFor.isEmpty() && waitsForFollowUp(runId)) {
+        waitingFor = List.of(RunView.FOLLOW_UP);
+      }
       if (!incidents.isEmpty()) {
         status = RunStatus.FAILED;
         incident = incidents.get(0).getIncidentMessage();
@@ -139,7 +142,30 @@ public class AgentRuns {
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
-        budgets(run), insights.totals(runId), endedBy(run));
+        budgets(run), insights.totals(runId), endedBy(run), turns(run, waitingFor.contains(RunView.FOLLOW_UP)));
+  }
+
+  /**
+   * Whether the run is a conversation waiting for its next question: its instance has a subscription
+   * to the follow-up message (at {@link ReactAgentProcess#AWAIT_FOLLOW_UP}).
+   */
+  public boolean waitsForFollowUp(String runId) {
+    return withoutAuthorization(() -> engine.getRuntimeService().createEventSubscriptionQuery()
+        .processInstanceId(runId).eventType("message").eventName(ReactAgentProcess.FOLLOW_UP_MESSAGE).count() > 0);
+  }
+
+  /** The run's turns on its active path, oldest first. */
+  public List<ConversationTurn> turns(String runId) {
+    RunRecord run = store.run(runId);
+    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId));
+  }
+
+  private List<ConversationTurn> turns(RunRecord run, boolean waitingForFollowUp) {
+    HistoricProcessInstance instance = withoutAuthorization(() -> engine.getHistoryService()
+        .createHistoricProcessInstanceQuery().processInstanceId(run.runId()).singleResult());
+    return Conversation.turns(run, store.questionsAndAnswers(run.runId(), true),
+        instance == null ? null : instance.getStartUserId(),
+        waitingForFollowUp || Conversation.acceptedAtEnd(run.status()));
   }
 
   /** The author of the decision that ended the run: the last decision of a run that ended by one. */

@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
  * @param maxPlanRevisions how often a reviewer may send the plan back; then {@code whenPlanRevisionsRunOut}
  * @param askHumanTimeout how long the agent waits for a person's answer before it goes on without one
  * @param limits budgets, the run time of the agent loop and loop-detection limits: where the run escapes
+ * @param conversation whether a run takes follow-up questions after its accepted answer, and how long it waits
  */
 public record AgentSettings(
     String systemPrompt,
@@ -33,7 +34,8 @@ public record AgentSettings(
     int maxPlanRevisions,
     RevisionsRunOut whenPlanRevisionsRunOut,
     Duration askHumanTimeout,
-    RunLimits limits) {
+    RunLimits limits,
+    ConversationSettings conversation) {
 
   public static final String SYSTEM_PROMPT = "systemPrompt";
   public static final String PLANNER_PROMPT = "plannerPrompt";
@@ -54,16 +56,31 @@ public record AgentSettings(
   public static final String LOOP_MAX_REPEATS = "loopMaxRepeats";
   public static final String LOOP_MAX_CYCLES = "loopMaxCycles";
   public static final String LOOP_MAX_SAME_FAILURES = "loopMaxSameFailures";
+  /** {@code true}: the run waits for follow-up questions after its accepted answer; {@code false}: one-shot. */
+  public static final String CONVERSATION = "conversation";
+  /** Also the name of the variable that the idle timer of a waiting conversation reads. */
+  public static final String CONVERSATION_IDLE = ReactAgentProcess.CONVERSATION_IDLE.name();
   /** Every property name above: a diagram that sets any other on an agent task is refused at deployment. */
   public static final Set<String> NAMES = Set.of(SYSTEM_PROMPT, PLANNER_PROMPT, ALLOWED_TOOLS, MAX_STEPS,
       CONTEXT_WINDOW_STEPS, AUTO_ACCEPT_PLAN, AUTO_ACCEPT_ANSWER, MAX_PLAN_REVISIONS, WHEN_PLAN_REVISIONS_RUN_OUT,
       ASK_HUMAN_TIMEOUT, MAX_MODEL_CALLS, MAX_TOOL_CALLS, MAX_TOKENS, MAX_RUN_TIME, LOOP_MAX_REPEATS, LOOP_MAX_CYCLES,
-      LOOP_MAX_SAME_FAILURES);
+      LOOP_MAX_SAME_FAILURES, CONVERSATION, CONVERSATION_IDLE);
   static final String ALL_TOOLS = "*";
 
   public AgentSettings {
     allowedTools = Set.copyOf(allowedTools);
     java.util.Objects.requireNonNull(limits, "limits");
+    java.util.Objects.requireNonNull(conversation, "conversation");
+  }
+
+  /** One-shot settings with these limits, for code that builds them by hand. */
+  public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int maxSteps,
+      int contextWindowSteps, int observationPromptChars, int maxStepChars, boolean autoAcceptPlan,
+      boolean autoAcceptAnswer, int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut,
+      Duration askHumanTimeout, RunLimits limits) {
+    this(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps, observationPromptChars, maxStepChars,
+        autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, limits,
+        ConversationSettings.ONE_SHOT);
   }
 
   /** Settings without escape limits that could matter ({@link RunLimits#NONE}), for code that builds them by hand. */
@@ -102,7 +119,9 @@ public record AgentSettings(
             new LoopDetector.Limits(
                 values.count(LOOP_MAX_REPEATS, defaults.loopMaxRepeats(), 1),
                 values.count(LOOP_MAX_CYCLES, defaults.loopMaxCycles(), 1),
-                values.count(LOOP_MAX_SAME_FAILURES, defaults.loopMaxSameFailures(), 1))));
+                values.count(LOOP_MAX_SAME_FAILURES, defaults.loopMaxSameFailures(), 1))),
+        new ConversationSettings(values.flag(CONVERSATION, defaults.conversation()),
+            values.duration(CONVERSATION_IDLE, defaults.conversationIdle())));
   }
 
   /** The run's budget: its steps and its {@link RunLimits}. */

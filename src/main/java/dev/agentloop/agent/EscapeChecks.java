@@ -10,6 +10,7 @@ import dev.agentloop.resilience.ResilienceMetrics;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.HumanInput;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
@@ -115,13 +116,13 @@ class EscapeChecks {
   }
 
   /**
-   * The steps after a person last spoke — a note (not an approval) or an edited step, which
+   * The steps after a person last spoke — a note or a follow-up question (not an approval) or an edited step, which
    * supersedes another — or all recent steps when there is none.
    */
   static List<Step> sinceAPersonSpoke(List<Step> recent) {
     for (int i = recent.size() - 1; i >= 0; i--) {
       Step step = recent.get(i);
-      if ((step.content() instanceof HumanInput) || step.supersedes() != null) {
+      if (step.content() instanceof HumanInput || step.content() instanceof FollowUp || step.supersedes() != null) {
         return recent.subList(i + 1, recent.size());
       }
     }

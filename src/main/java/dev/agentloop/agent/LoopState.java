@@ -1,6 +1,7 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.trace.Appended;
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.Plan;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
@@ -18,15 +19,26 @@ import java.util.Optional;
  * @param plan the plan on the active path, or {@code null}
  * @param truncated whether older steps of the active path are left out of {@code recent}
  * @param attempt how many final answers were already given (and regenerated) at this point
+ * @param followUp the follow-up step that opened the current turn of a conversation, or {@code null} in
+ *     the first turn; {@code plan} is the current turn's plan, never one of an earlier turn
  */
-public record LoopState(RunRecord run, Step plan, List<Step> recent, boolean truncated, int attempt) {
+public record LoopState(RunRecord run, Step plan, List<Step> recent, boolean truncated, int attempt, Step followUp) {
 
   public LoopState {
     recent = List.copyOf(recent);
   }
 
+  public LoopState(RunRecord run, Step plan, List<Step> recent, boolean truncated, int attempt) {
+    this(run, plan, recent, truncated, attempt, null);
+  }
+
   public LoopState(RunRecord run, Step plan, List<Step> recent, boolean truncated) {
-    this(run, plan, recent, truncated, 0);
+    this(run, plan, recent, truncated, 0, null);
+  }
+
+  /** The question of the current turn: the run's own, or the newest follow-up's. */
+  public String question() {
+    return followUp == null ? run.question() : ((FollowUp) followUp.content()).text();
   }
 
   /**
@@ -37,9 +49,12 @@ public record LoopState(RunRecord run, Step plan, List<Step> recent, boolean tru
     List<Step> steps = new ArrayList<>(recent);
     steps.addAll(appended.steps());
     int cut = Math.max(0, steps.size() - window);
-    Step newPlan = appended.steps().stream().filter(s -> s.content() instanceof Plan).reduce((a, b) -> b).orElse(plan);
+    Step newFollowUp = appended.steps().stream().filter(s -> s.content() instanceof FollowUp).reduce((a, b) -> b)
+        .orElse(followUp);
+    Step newPlan = appended.steps().stream().filter(s -> s.content() instanceof Plan).reduce((a, b) -> b)
+        .orElse(newFollowUp != followUp ? null : plan);
     return new LoopState(run.advancedTo(appended.head(), usage), newPlan, steps.subList(cut, steps.size()),
-        truncated || cut > 0, attempt);
+        truncated || cut > 0, attempt, newFollowUp);
   }
 
   public RunHead head() {

@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -27,11 +28,16 @@ public class LoopStateReader {
   public LoopState read(String runId, int window) {
     RunRecord run = store.run(runId);
     List<Step> recent = store.recentPath(runId, window);
+    boolean truncated = !recent.isEmpty() && recent.get(0).parentNo() != null;
+    Step followUp = recent.stream().filter(s -> s.content() instanceof FollowUp).reduce((a, b) -> b)
+        .orElseGet(() -> truncated ? store.latestFollowUp(runId).orElse(null) : null);
     Step plan = recent.stream().filter(s -> s.kind() == StepKind.PLAN).reduce((a, b) -> b)
         .orElseGet(() -> recent.size() < window ? null : store.latestActive(runId, StepKind.PLAN).orElse(null));
-    boolean truncated = !recent.isEmpty() && recent.get(0).parentNo() != null;
+    if (plan != null && followUp != null && plan.stepNo() < followUp.stepNo()) {
+      plan = null; // an earlier turn's plan: the current turn has none yet
+    }
     int attempt = run.head().headStep() == null ? 0
         : store.countChildren(runId, run.head().headStep(), StepKind.FINAL_ANSWER);
-    return new LoopState(run, plan, recent, truncated, attempt);
+    return new LoopState(run, plan, recent, truncated, attempt, followUp);
   }
 }

@@ -42,7 +42,7 @@ class PlanHandler implements TopicHandler<LoopState> {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     ModelRequest request = new ModelRequest(Purpose.PLAN, PromptBuilder.forPlanning(state, settings), List.of(),
-        new RunInfo(state.run().runId(), state.run().question(), 0, 0));
+        new RunInfo(state.run().runId(), state.question(), 0, 0));
     long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
       List<String> plan = PlanParser.parse(reply.text());

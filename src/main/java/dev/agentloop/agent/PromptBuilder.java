@@ -13,6 +13,7 @@ import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Approval;
 import dev.agentloop.trace.Approvals;
 import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.HumanInput;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.Plan;
@@ -25,18 +26,33 @@ import java.util.Map;
 
 /**
  * Turns a run's active path into the messages a model reads: instructions and plan, the question,
- * then the recent steps as the assistant/tool exchange the provider expects. Long observations are
+ * then the recent steps as the assistant/tool exchange the provider expects. In a conversation the
+ * path holds the earlier turns: each follow-up question is a user message, each answer an assistant
+ * message, within the same window of recent steps. Long observations are
  * cut here, never in the trace.
  */
 final class PromptBuilder {
 
   private PromptBuilder() {}
 
-  /** The question, and when a reviewer sent the plan back, the previous plan with their feedback. */
+  /**
+   * The question, and when a reviewer sent the plan back, the previous plan with their feedback. In a
+   * later turn of a conversation, the earlier questions and answers within the window come first.
+   */
   static List<ChatMessage> forPlanning(LoopState state, AgentSettings settings) {
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(new SystemMessage(settings.plannerPrompt()));
-    messages.add(new UserMessage(state.run().question()));
+    if (state.followUp() != null) {
+      messages.add(new UserMessage(state.run().question()));
+      state.recent().stream().filter(step -> step.stepNo() < state.followUp().stepNo()).forEach(step -> {
+        if (step.content() instanceof FollowUp question) {
+          messages.add(new UserMessage(question.text()));
+        } else if (step.content() instanceof FinalAnswer answer) {
+          messages.add(new AssistantMessage(answer.text(), List.of()));
+        }
+      });
+    }
+    messages.add(new UserMessage(state.question()));
     if (state.plan() != null) {
       ArrayNode previous = JsonNodeFactory.instance.arrayNode();
       plan(state).steps().forEach(previous::add);
@@ -66,6 +82,9 @@ final class PromptBuilder {
     List<Step> steps = fromTurnStart(state.recent());
     if (state.truncated()) {
       messages.add(new UserMessage("[Earlier steps of this run are left out; the most recent ones follow.]"));
+      if (state.followUp() != null && !steps.contains(state.followUp())) {
+        messages.add(new UserMessage(state.question()));
+      }
     }
     appendSteps(messages, steps, settings.observationPromptChars());
     warnings.forEach(warning -> messages.add(new UserMessage("[AgentLoop] Warning: " + warning)));
@@ -129,6 +148,9 @@ final class PromptBuilder {
             : new UserMessage("[AgentLoop] Your last reply could not be used: " + text));
       } else if (step.content() instanceof HumanInput input) {
         messages.add(new UserMessage("[" + step.author() + "] " + input.text()));
+      } else if (step.content() instanceof FollowUp question) {
+        // the next question of the conversation, as the run's first one: the user's own words
+        messages.add(new UserMessage(question.text()));
       } else if (step.content() instanceof FinalAnswer answer) {
         messages.add(new AssistantMessage(answer.text(), List.of()));
       }

@@ -34,12 +34,28 @@ public final class ReactAgentProcess {
   public static final String LOOP_DONE = "loopDone";
   public static final String REVIEW_ANSWER = "reviewAnswer";
   public static final String ANSWERED = "answered";
+  /** After an accepted answer: does the run wait for a follow-up question (a conversation) or end? */
+  public static final String CONVERSATION_GOES_ON = "conversationGoesOn";
+  /** The event-based gateway where a conversation waits for its next question, its close, or its idle timer. */
+  public static final String AWAIT_FOLLOW_UP = "awaitFollowUp";
+  /** The message catch event that takes the next question ({@link #FOLLOW_UP_MESSAGE}). */
+  public static final String FOLLOW_UP_RECEIVED = "followUpReceived";
+  /** The message catch event that closes a waiting conversation ({@link #CLOSE_MESSAGE}). */
+  public static final String CLOSE_RECEIVED = "closeReceived";
+  /** The timer that closes a conversation nobody asked anything for {@link #CONVERSATION_IDLE}. */
+  public static final String CONVERSATION_IDLE_TIMER = "conversationIdle";
+  /** The end event of a closed conversation (closed, or idle for too long); the run ends ANSWERED. */
+  public static final String CONVERSATION_CLOSED = "conversationClosed";
   /** The boundary timer on the agent loop: its run-time budget ({@link #MAX_RUN_TIME}) ran out. */
   public static final String RUN_TIME_USED_UP = "runTimeUsedUp";
   /** The user task where a person decides how a run that left its loop goes on (guide, retry, stop). */
   public static final String AGENT_STUCK = "agentStuck";
   /** The end event of a run a person stopped in {@link #AGENT_STUCK}; the run ends STOPPED. */
   public static final String STOPPED = "stopped";
+
+  // messages a waiting conversation takes, correlated to its process instance
+  public static final String FOLLOW_UP_MESSAGE = "agentloop.followUp";
+  public static final String CLOSE_MESSAGE = "agentloop.closeConversation";
 
   // external-task topics, served by the embedded worker (or remote workers)
   public static final String TOPIC_PREFIX = "agentloop.";
@@ -55,7 +71,10 @@ public final class ReactAgentProcess {
   public static final String REVIEW_PROPERTY = "agentloop.review";
 
   // variables
-  /** The question the run answers; set when the run starts. */
+  /**
+   * The question of the run's current turn: set when the run starts, and to each follow-up question
+   * of a conversation (the trace keeps them all).
+   */
   public static final ProcessVariable<String> QUESTION = ProcessVariable.string("question");
   /** Where the loop goes next, one of {@link Route#value()}; transient, see {@link Route#asVariable()}. */
   public static final ProcessVariable<String> ROUTE = ProcessVariable.string("route");
@@ -95,6 +114,22 @@ public final class ReactAgentProcess {
    * each time the loop is entered; set from the agent's settings when the run starts.
    */
   public static final ProcessVariable<String> MAX_RUN_TIME = ProcessVariable.string("maxRunTime");
+  /** Whether the run goes on as a conversation after an accepted answer; set from the settings at start. */
+  public static final ProcessVariable<Boolean> CONVERSATION = new ProcessVariable<>("conversation", Boolean.class);
+  /** How long a conversation waits for a follow-up (ISO-8601), read by its idle timer; set at start. */
+  public static final ProcessVariable<String> CONVERSATION_IDLE = ProcessVariable.string("conversationIdle");
+  /**
+   * {@code asked} when whoever accepted an answer also asked the next question (answer review's
+   * "accept and ask a follow-up", or a replayed turn): the conversation goes on at once; transient.
+   */
+  public static final ProcessVariable<String> FOLLOW_UP = ProcessVariable.string("followUp");
+  /** The value of {@link #FOLLOW_UP} when the next question is already in the trace. */
+  public static final String FOLLOW_UP_ASKED = "asked";
+  /**
+   * The questions of later turns to ask again after a turn was regenerated with replay, as a JSON
+   * array of {@code {"question", "askedBy"}}, the next first; absent when there are none.
+   */
+  public static final ProcessVariable<String> REPLAY_QUESTIONS = ProcessVariable.string("replayQuestions");
   /**
    * Why the run last left its agent loop: the BPMN error code (the boundary events' errorCodeVariable),
    * or BUDGET_EXHAUSTED when the run-time timer fired.

@@ -1,7 +1,10 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Usage;
+import java.util.List;
 import java.util.Locale;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
@@ -29,7 +32,8 @@ public class RunLifecycle {
 
   /**
    * Creates the run record; a start without a question fails with a clear message. Sets the run time
-   * of the agent loop ({@link ReactAgentProcess#MAX_RUN_TIME}), which the loop's boundary timer reads.
+   * of the agent loop ({@link ReactAgentProcess#MAX_RUN_TIME}), which the loop's boundary timer reads, and
+   * whether the run is a conversation with its idle time, which the gateways after the answer read.
    */
   public ExecutionListener onStart() {
     return execution -> {
@@ -43,6 +47,34 @@ public class RunLifecycle {
       AgentSettings settings = Context.getCommandContext()
           .runWithoutAuthorization(() -> definitions.settings(execution.getProcessDefinitionId()));
       execution.setVariable(ReactAgentProcess.MAX_RUN_TIME.name(), settings.limits().maxRunTime().toString());
+      ReactAgentProcess.CONVERSATION.set(execution, settings.conversation().enabled());
+      ReactAgentProcess.CONVERSATION_IDLE.set(execution, settings.conversation().idle().toString());
+    };
+  }
+
+  /**
+   * For the gateway after an accepted answer ({@link ReactAgentProcess#CONVERSATION_GOES_ON}): when
+   * later turns are to be asked again after a regenerated turn and nobody asked a new question with
+   * the acceptance, the next of them is asked now, by who asked it first, and the conversation goes on
+   * at once ({@link ReactAgentProcess#FOLLOW_UP} {@code asked}).
+   */
+  public ExecutionListener onAnswerAccepted() {
+    return execution -> {
+      List<ReplayQueue.Question> queued = ReplayQueue.read(ReactAgentProcess.REPLAY_QUESTIONS.get(execution));
+      if (queued.isEmpty() || ReactAgentProcess.FOLLOW_UP_ASKED.equals(ReactAgentProcess.FOLLOW_UP.get(execution))) {
+        return;
+      }
+      ReplayQueue.Question next = queued.get(0);
+      RunRecord run = store.run(execution.getProcessInstanceId());
+      store.append(run.head(), List.of(Steps.followUp(next.question(), next.askedBy(),
+          "asked again after an earlier turn was regenerated")), Usage.NONE);
+      ReactAgentProcess.QUESTION.set(execution, next.question());
+      if (queued.size() == 1) {
+        execution.removeVariable(ReactAgentProcess.REPLAY_QUESTIONS.name());
+      } else {
+        ReactAgentProcess.REPLAY_QUESTIONS.set(execution, ReplayQueue.write(queued.subList(1, queued.size())));
+      }
+      execution.setVariables(ReactAgentProcess.FOLLOW_UP.transientWith(ReactAgentProcess.FOLLOW_UP_ASKED));
     };
   }
 

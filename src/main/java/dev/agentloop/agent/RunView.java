@@ -9,7 +9,8 @@ import java.util.List;
  * A run as people see it: its status from both the step store and the engine (a person to act, an
  * incident), the newest final answer, and what it has used so far.
  *
- * @param waitingFor the user tasks the run waits on (empty unless WAITING)
+ * @param waitingFor the user tasks the run waits on, or {@code follow-up} when a conversation waits for its
+ *     next question (empty unless WAITING)
  * @param incident the incident message when FAILED, else {@code null}
  * @param version the version of the run's head: the {@code baseVersion} of an edit made on what was read
  * @param restartedFrom the run this one was restarted from (with the step, who and why), else {@code null}
@@ -20,6 +21,7 @@ import java.util.List;
  * @param costs the latency and tokens of its calls, summed
  * @param endedBy who ended a finished run by a decision — accepted its answer, rejected its plan,
  *     stopped it ({@code agentloop} when the agent accepted its answer automatically) — else {@code null}
+ * @param turns the run's turns, one per question asked, oldest first (one for a one-shot run)
  */
 public record RunView(
     String id,
@@ -45,4 +47,9 @@ public record RunView(
     ActiveStep activeStep,
     RunBudgets budgets,
     RunCosts costs,
-    String endedBy) {}
+    String endedBy,
+    List<ConversationTurn> turns) {
+
+  /** What {@link #waitingFor} says while a conversation waits for its next question. */
+  public static final String FOLLOW_UP = "follow-up";
+}

@@ -4,6 +4,7 @@ import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Approval;
 import dev.agentloop.trace.Approvals;
 import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.HumanInput;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
@@ -32,6 +33,11 @@ public final class Steps {
   /** A person's note for the model: feedback on a plan or an answer, or guidance. */
   public static NewStep humanInput(String text, String author, String reason) {
     return new NewStep(new HumanInput(text), author, reason);
+  }
+
+  /** The next question of a conversation, which opens a new turn; {@code author} is who asked it. */
+  public static NewStep followUp(String question, String author, String reason) {
+    return new NewStep(new FollowUp(question), author, reason);
   }
 
   /** People's decisions on the current turn's tool calls, with a line for the model to read. */

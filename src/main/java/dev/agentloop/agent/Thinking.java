@@ -65,7 +65,7 @@ class Thinking {
     ModelRequest request = new ModelRequest(Purpose.THINK,
         PromptBuilder.forThinking(state, settings, before.finalAnswerRequest(), before.warnings()),
         finalTurn ? List.of() : toolSpecs(settings),
-        new RunInfo(state.run().runId(), state.run().question(), turn, state.attempt()));
+        new RunInfo(state.run().runId(), state.question(), turn, state.attempt()));
     long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
       ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());

@@ -1,5 +1,6 @@
 /**
- * The agent itself: the process constants, agent settings from BPMN, loop state, prompts, the
- * interpretation of model replies, routing, and the handlers of the plan, think and act topics.
+ * The agent itself: the process constants, agent settings from BPMN, loop state, prompts (with a
+ * conversation's earlier turns), the turns of a conversation, the interpretation of model replies,
+ * routing, and the handlers of the plan, think and act topics.
  */
 package dev.agentloop.agent;

@@ -178,6 +178,10 @@ class AgentParseListener extends AbstractBpmnParseListener {
     for (ActivityImpl endEvent : endEvents(definition)) {
       endEvent.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEndEvent(endEvent.getId()));
     }
+    ActivityImpl answerAccepted = definition.findActivity(ReactAgentProcess.CONVERSATION_GOES_ON);
+    if (answerAccepted != null) {
+      answerAccepted.addBuiltInListener(ExecutionListener.EVENTNAME_START, lifecycle.onAnswerAccepted());
+    }
   }
 
   /**

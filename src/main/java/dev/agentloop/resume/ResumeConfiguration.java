@@ -2,6 +2,7 @@ package dev.agentloop.resume;
 
 import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.RepeatedSideEffects;
 import dev.agentloop.agent.Router;
@@ -41,5 +42,11 @@ public class ResumeConfiguration {
   RunRestarts runRestarts(ProcessEngine engine, StepStore store, AgentDefinitions definitions, TraceSurgery surgery,
       RepeatedSideEffects repeats, RunAccess access, RunChanges changes) {
     return new RunRestarts(engine.getRuntimeService(), store, definitions, surgery, repeats, access, changes);
+  }
+
+  @Bean
+  Conversations conversations(ProcessEngine engine, StepStore store, AgentRuns runs, RunAccess access,
+      RunChanges changes, DecisionLog decisions) {
+    return new Conversations(engine, store, runs, access, changes, decisions);
   }
 }

@@ -5,6 +5,7 @@ import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ChildRunEnded;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.ReplayQueue;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.Turn;
 import dev.agentloop.security.RunAccess;
@@ -63,7 +64,9 @@ public class ResumeService {
   /**
    * Replaces step {@code stepNo} of a running or waiting run by the edited one and continues the
    * run from it: at {@code think} after an edited thought, observation, plan or human input, at
-   * {@code act} (or {@code approveAction}) while calls of the edited step's turn are unobserved.
+   * {@code act} (or {@code approveAction}) while calls of the edited step's turn are unobserved. In a
+   * conversation, the later turns leave the path with the rest of it; with {@link StepEdit#replayLaterTurns}
+   * their questions are asked again on the new branch, in order.
    *
    * @throws dev.agentloop.trace.UnknownRunException, UnknownStepException (404)
    * @throws InvalidEditException bad content or arguments (400)
@@ -92,6 +95,11 @@ public class ResumeService {
       TraceSurgery.Outcome outcome = surgery.replace(run,
           original, contents.replacement(original, edit.content(), edit.author(), edit.reason(), settings), settings);
       jump.to(run.runId(), outcome.continuation(), variablesFor(outcome.continuation(), settings));
+      List<ReplayQueue.Question> later = TurnRegeneration.laterQuestions(store, run.runId(), original,
+          outcome.superseded());
+      if (!later.isEmpty()) {
+        TurnRegeneration.queue(engine.getRuntimeService(), run.runId(), edit.replayLaterTurns() ? later : List.of());
+      }
       return result(run.runId(), original.stepNo(), outcome);
     });
   }
@@ -115,10 +123,37 @@ public class ResumeService {
    * A new attempt at the final answer the run waits with (in answer review): the answer stays
    * stored, superseded, and the model thinks again from the step before it.
    *
-   * @throws ResumeConflictException when the run has ended or has no final answer to regenerate
-   */
-  /** @param reason why, kept with the answer's decision for the trace; may be blank */
+   * @param reason why, kept with the answer's decision for the trace; may be blank */
   public ResumeResult regenerate(String runId, String author, String reason) {
+    return regenerate(runId, null, false, author, reason);
+  }
+
+  /**
+   * A new answer to turn {@code turn} of a conversation (the newest turn when {@code null}): a new
+   * branch from the step before that turn's answer; the later turns stay stored on the old branch.
+   * With {@code replayLaterTurns} their questions are asked again on the new branch, in order, each
+   * as a new turn once the answer before it is accepted; without, they are dropped.
+   *
+   * @throws UnknownStepException when the run has no such turn (404)
+   * @throws ResumeConflictException when the run has ended or the turn has no answer yet (409)
+   */
+  public ResumeResult regenerate(String runId, Integer turn, boolean replayLaterTurns, String author, String reason) {
+    if (turn == null) {
+      return regenerateNewest(runId, author, reason);
+    }
+    access.requireChange(runId);
+    return changes.apply(runId, () -> {
+      RunRecord run = changes.unfinished(runId, "regenerate an answer");
+      TurnRegeneration.Target target = TurnRegeneration.target(store, run, turn);
+      TraceSurgery.Outcome outcome = surgery.regenerate(run, target.answer());
+      decisions.record(runId, target.answer().stepNo(), "regenerate", author, reason);
+      jump.to(runId, outcome.continuation(), Map.of());
+      TurnRegeneration.queue(engine.getRuntimeService(), runId, replayLaterTurns ? target.later() : List.of());
+      return result(runId, target.answer().stepNo(), outcome);
+    });
+  }
+
+  private ResumeResult regenerateNewest(String runId, String author, String reason) {
     access.requireChange(runId);
     return changes.apply(runId, () -> {
       RunRecord run = changes.unfinished(runId, "regenerate its answer");

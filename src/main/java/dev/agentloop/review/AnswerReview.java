@@ -1,7 +1,10 @@
 package dev.agentloop.review;
 
+import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -9,27 +12,34 @@ import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
 
 /**
- * {@code reviewAnswer}: accept the final answer, regenerate it (a new attempt from the state before
+ * {@code reviewAnswer}: accept the final answer (and, in a conversation, ask the next question with
+ * it: {@code follow_up} with {@code followUpQuestion}), regenerate it (a new attempt from the state before
  * it; the earlier answer stays stored, superseded), give feedback the agent continues with, or edit
  * a step of the path that led to it ({@link FormStepEdit}). The form shows the steps that led to the
  * answer whole ({@code steps}), which attempt this answer is ({@code attempt}) and the earlier ones
- * ({@code earlierAnswers}).
+ * ({@code earlierAnswers}) within the current turn, and the conversation's earlier turns ({@code earlierTurns}).
  * The edit is the same trace surgery as the resume API's; the diagram's gateway {@code resumeAt}
  * takes the run to {@code think}, {@code act} or {@code approveAction}.
  */
 class AnswerReview implements Review {
 
   /** What the reviewer decided; the gateway after the review takes it. */
-  enum Decision { ACCEPT, REGENERATE, FEEDBACK, EDIT }
+  enum Decision { ACCEPT, FOLLOW_UP, REGENERATE, FEEDBACK, EDIT }
+
+  /** A follow-up question may be as long as a run's first question (POST /api/runs). */
+  static final int QUESTION_CHARS = 20_000;
 
   private final StepStore store;
   private final FormStepEdit stepEdit;
+  private final AgentDefinitions definitions;
 
-  AnswerReview(StepStore store, FormStepEdit stepEdit) {
+  AnswerReview(StepStore store, FormStepEdit stepEdit, AgentDefinitions definitions) {
     this.store = store;
     this.stepEdit = stepEdit;
+    this.definitions = definitions;
   }
 
   @Override
@@ -38,11 +48,17 @@ class AnswerReview implements Review {
     task.putShown("answer", text(answer), false);
     task.put("decision", ReviewTask.value(Decision.ACCEPT));
     task.put("feedback", "");
+    task.put("followUpQuestion", "");
     List<Step> path = store.activePath(task.runId());
+    Step turnStart = path.stream().filter(step -> step.content() instanceof FollowUp).reduce((a, b) -> b).orElse(null);
+    task.putShown("earlierTurns", earlierTurns(task.runId(), path, turnStart), true);
     task.putShown("steps", path.subList(0, path.size() - 1).stream()
         .map(step -> StepText.heading(step) + "\n" + StepText.body(step)).collect(Collectors.joining("\n\n")), true);
+    // attempts count per turn: the answers written since the turn's question
+    int turnFrom = turnStart == null ? 0 : turnStart.stepNo();
     List<Step> earlier = store.allSteps(task.runId()).stream()
-        .filter(step -> step.kind() == StepKind.FINAL_ANSWER && step.stepNo() != answer.stepNo()).toList();
+        .filter(step -> step.kind() == StepKind.FINAL_ANSWER && step.stepNo() != answer.stepNo()
+            && step.stepNo() > turnFrom).toList();
     task.put("attempt", earlier.size() + 1);
     task.putShown("earlierAnswers", earlier.stream()
         .map(step -> "Answer " + (earlier.indexOf(step) + 1) + " (#" + step.stepNo() + "):\n" + text(step))
@@ -65,10 +81,51 @@ class AnswerReview implements Review {
             Usage.NONE);
       }
       case EDIT -> stepEdit.apply(task, "edited in answer review");
+      case FOLLOW_UP -> askFollowUp(task, run);
       case ACCEPT -> { }
     }
     return new Decided(decision, answer.stepNo(),
         decision == Decision.EDIT ? task.text("editReason") : task.text("feedback"));
+  }
+
+  /** Accepts the answer and asks the next question with it: the conversation goes on at once. */
+  private void askFollowUp(ReviewTask task, RunRecord run) {
+    String question = task.text("followUpQuestion");
+    if (question.isEmpty()) {
+      throw new ReviewException("write the follow-up question to ask after this answer");
+    }
+    if (question.length() > QUESTION_CHARS) {
+      throw new ReviewException("the follow-up question is " + question.length() + " characters long; at most "
+          + QUESTION_CHARS + " are taken");
+    }
+    if (!definitions.settings(task.processDefinitionId()).conversation().enabled()) {
+      throw new ReviewException("this agent answers one question per run (conversation=false): accept the answer"
+          + " and start a new run with the next question");
+    }
+    store.append(run.head(), List.of(Steps.followUp(question, task.actor(), null)), Usage.NONE);
+    DelegateExecution execution = task.delegate().getExecution();
+    ReactAgentProcess.QUESTION.set(execution, question);
+    execution.setVariables(ReactAgentProcess.FOLLOW_UP.transientWith(ReactAgentProcess.FOLLOW_UP_ASKED));
+  }
+
+  /** The turns before the current one, each question with its answer, oldest first; empty in a first turn. */
+  private String earlierTurns(String runId, List<Step> path, Step turnStart) {
+    if (turnStart == null) {
+      return "";
+    }
+    List<Step> before = path.stream().filter(step -> step.stepNo() < turnStart.stepNo()
+        && (step.content() instanceof FollowUp || step.kind() == StepKind.FINAL_ANSWER)).toList();
+    StringBuilder text = new StringBuilder("Question 1: ").append(store.run(runId).question());
+    int turn = 1;
+    for (Step step : before) {
+      if (step.content() instanceof FollowUp question) {
+        text.append("\n\nQuestion ").append(++turn).append(" (").append(step.author()).append("): ")
+            .append(question.text());
+      } else {
+        text.append("\nAnswer: ").append(text(step));
+      }
+    }
+    return text.toString();
   }
 
   private static String text(Step answer) {

@@ -5,6 +5,7 @@ import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RevisionsRunOut;
 import dev.agentloop.agent.Steps;
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Plan;
 import dev.agentloop.trace.Step;
@@ -111,8 +112,10 @@ class PlanReview implements Review {
         .orElseThrow(() -> new IllegalStateException("the run has no plan to review"));
   }
 
-  /** Plans the model wrote after the first one. */
+  /** Plans the model wrote after the first one of the current turn: a conversation's turns each plan anew. */
   private static int revisionsUsed(List<Step> path) {
-    return (int) path.stream().filter(s -> s.kind() == StepKind.PLAN && s.author().equals(Steps.MODEL)).count() - 1;
+    int turnStart = path.stream().filter(s -> s.content() instanceof FollowUp).mapToInt(Step::stepNo).max().orElse(0);
+    return (int) path.stream().filter(s -> s.stepNo() > turnStart && s.kind() == StepKind.PLAN
+        && s.author().equals(Steps.MODEL)).count() - 1;
   }
 }

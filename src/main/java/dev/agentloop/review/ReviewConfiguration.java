@@ -33,7 +33,7 @@ public class ReviewConfiguration {
         ReviewKind.PLAN, new PlanReview(store, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools, store),
-        ReviewKind.ANSWER, new AnswerReview(store, stepEdit),
+        ReviewKind.ANSWER, new AnswerReview(store, stepEdit, definitions),
         ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)),
         calls, definitions, decisions);
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Approvals;
 import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.HumanInput;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.Plan;
@@ -77,6 +78,9 @@ final class StepText {
     }
     if (content instanceof HumanInput input) {
       return input.text();
+    }
+    if (content instanceof FollowUp question) {
+      return question.text();
     }
     return ((Approvals) content).text();
   }

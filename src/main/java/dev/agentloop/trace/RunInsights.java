@@ -107,8 +107,15 @@ public class RunInsights {
       arguments.add(query.editedBy());
     }
     if (query.text() != null) {
-      where.append(" AND LOWER(r.question) LIKE ? ESCAPE '\\'");
-      arguments.add("%" + query.text().toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+      // the run's question, or any follow-up question of a conversation (searched in the step's JSON)
+      where.append(" AND (LOWER(r.question) LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM agentloop_step s"
+          + " WHERE s.run_id = r.run_id AND s.kind = 'HUMAN_INPUT' AND s.content LIKE ? AND LOWER(s.content) LIKE ?"
+          + " ESCAPE '\\'))");
+      String pattern = "%" + query.text().toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+          + "%";
+      arguments.add(pattern);
+      arguments.add(StepStore.FOLLOW_UP_PATTERN);
+      arguments.add(pattern);
     }
     return where.toString();
   }

@@ -12,7 +12,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * is shown to people, never sent back to the model, and never part of the text, the plan's steps or
  * the answer.
  */
-public sealed interface StepContent permits Plan, Thought, Action, Observation, HumanInput, Approvals, FinalAnswer {
+public sealed interface StepContent permits Plan, Thought, Action, Observation, HumanInput, Approvals, FollowUp,
+    FinalAnswer {
 
   StepKind kind();
 

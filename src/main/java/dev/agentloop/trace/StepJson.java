@@ -23,6 +23,7 @@ import java.util.Locale;
  *       worker ran the tool and {@code "childRun"} when another agent's run answered it; a reply the model got wrong as a whole is observed as {@code {"error"}} alone</li>
  *   <li>approvals, a {@code HUMAN_INPUT}: {@code {"text", "approvals": [{"callId", "decision",
  *       "arguments"?, "reason"?}]}}</li>
+ *   <li>a follow-up question, a {@code HUMAN_INPUT}: {@code {"text", "followUp": true}}</li>
  * </ul>
  * Plans, thoughts and final answers of a reasoning model add {@code "reasoning"}. Reading is lenient
  * (a missing text is empty), as steps written by older versions must still be read.
@@ -46,6 +47,8 @@ final class StepJson {
   private static final String APPROVALS = "approvals";
   private static final String DECISION = "decision";
   private static final String REASON = "reason";
+  /** Marks the HUMAN_INPUT that opens a turn of a conversation; also what {@link StepStore} looks for. */
+  static final String FOLLOW_UP = "followUp";
 
   private StepJson() {}
 
@@ -66,6 +69,9 @@ final class StepJson {
     if (content instanceof HumanInput input) {
       return text(input.text());
     }
+    if (content instanceof FollowUp question) {
+      return text(question.text()).put(FOLLOW_UP, true);
+    }
     if (content instanceof Approvals approvals) {
       ArrayNode list = NODES.arrayNode();
       approvals.approvals().forEach(approval -> list.add(approval(approval)));
@@ -84,7 +90,8 @@ final class StepJson {
       case PLAN -> new Plan(strings(json.path(STEPS)), text(json, REASONING));
       case THOUGHT -> new Thought(text(json, TEXT), text(json, REASONING));
       case FINAL_ANSWER -> new FinalAnswer(text(json, TEXT), text(json, REASONING));
-      case HUMAN_INPUT -> json.has(APPROVALS) ? approvals(json) : new HumanInput(text(json, TEXT));
+      case HUMAN_INPUT -> json.has(APPROVALS) ? approvals(json)
+          : json.path(FOLLOW_UP).asBoolean(false) ? new FollowUp(text(json, TEXT)) : new HumanInput(text(json, TEXT));
       case ACTION -> new Action(text(json, CALL_ID), text(json, TOOL), json.get(ARGUMENTS),
           json.has(RAW_ARGUMENTS) ? text(json, RAW_ARGUMENTS) : null,
           json.has(REPEATS) && json.get(REPEATS).canConvertToInt() ? json.get(REPEATS).asInt() : null);
@@ -109,7 +116,9 @@ final class StepJson {
           throw new IllegalArgumentException("step " + original.stepNo() + " holds approval decisions; edit the"
               + " action instead, and it is approved again");
         }
-        yield new HumanInput(editedText(json, true));
+        // an edited follow-up stays the question that opens its turn
+        yield original.content() instanceof FollowUp ? new FollowUp(editedText(json, true))
+            : new HumanInput(editedText(json, true));
       }
       case PLAN -> new Plan(editedPlan(json));
       case ACTION -> {

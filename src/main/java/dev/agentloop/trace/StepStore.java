@@ -31,6 +31,9 @@ public class StepStore {
   private static final String ROW_COLUMNS = STEP_COLUMNS
       + ", cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens";
 
+  /** Narrows the rows to read to those that may be follow-ups; the content read decides. */
+  static final String FOLLOW_UP_PATTERN = "%\"" + StepJson.FOLLOW_UP + "\"%";
+
   private final JdbcTemplate jdbc;
   private final TransactionTemplate transaction;
   private final StepRows rows;
@@ -104,6 +107,30 @@ public class StepStore {
                 + " ORDER BY run_id, kind, step_no DESC LIMIT 1",
             stepMapper, runId, kind.name())
         .stream().findFirst();
+  }
+
+  /**
+   * The newest follow-up question on the active path ({@link FollowUp}), which opens the current
+   * turn of a conversation; empty while the run is in its first turn.
+   */
+  public Optional<Step> latestFollowUp(String runId) {
+    return jdbc.query(
+            "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND kind = ? AND status = 'ACTIVE'"
+                + " AND content LIKE ? ORDER BY run_id, kind, step_no DESC",
+            stepMapper, runId, StepKind.HUMAN_INPUT.name(), FOLLOW_UP_PATTERN)
+        .stream().filter(step -> step.content() instanceof FollowUp).findFirst();
+  }
+
+  /**
+   * What a conversation's turns are made of, on one path, root first: the follow-up questions and
+   * the final answers of the active path ({@code activeOnly}) or of every branch.
+   */
+  public List<Step> questionsAndAnswers(String runId, boolean activeOnly) {
+    return jdbc.query(
+        "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ?" + (activeOnly ? " AND status = 'ACTIVE'" : "")
+            + " AND (kind = ? OR (kind = ? AND content LIKE ?)) ORDER BY step_no",
+        stepMapper, runId, StepKind.FINAL_ANSWER.name(), StepKind.HUMAN_INPUT.name(), FOLLOW_UP_PATTERN)
+        .stream().filter(step -> step.kind() == StepKind.FINAL_ANSWER || step.content() instanceof FollowUp).toList();
   }
 
   /** How many steps of a kind hang directly below a step, on any branch (e.g. earlier answers). */

@@ -45,13 +45,16 @@ class ResumeController {
   ResumeResult edit(@PathVariable String id, @PathVariable int stepId, @Valid @RequestBody ResumeRequests.Edit body) {
     readable(id);
     return resume.edit(new StepEdit(id, stepId, body.content(), body.reason(), body.baseVersion(),
-        access.currentUser()));
+        access.currentUser(), Boolean.TRUE.equals(body.replayLaterTurns())));
   }
 
   @PostMapping(path = "/regenerate")
-  ResumeResult regenerate(@PathVariable String id, @Valid @RequestBody(required = false) ResumeRequests.Reason body) {
+  ResumeResult regenerate(@PathVariable String id,
+      @Valid @RequestBody(required = false) ResumeRequests.Regenerate body) {
     readable(id);
-    return resume.regenerate(id, access.currentUser(), body == null ? null : body.reason());
+    return body == null ? resume.regenerate(id, access.currentUser(), null)
+        : resume.regenerate(id, body.turn(), Boolean.TRUE.equals(body.replayLaterTurns()), access.currentUser(),
+            body.reason());
   }
 
   @PostMapping(path = "/stop", consumes = "application/json")

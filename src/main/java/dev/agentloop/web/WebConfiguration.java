@@ -2,6 +2,7 @@ package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.resilience.Breakers;
+import dev.agentloop.resume.Conversations;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.review.ReviewTasks;
@@ -33,6 +34,11 @@ public class WebConfiguration {
   ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access,
       ApiSettings api) {
     return new ResumeController(resume, restarts, runs, access, api.basePath());
+  }
+
+  @Bean
+  ConversationController conversationController(Conversations conversations, AgentRuns runs, RunAccess access) {
+    return new ConversationController(conversations, runs, access);
   }
 
   @Bean

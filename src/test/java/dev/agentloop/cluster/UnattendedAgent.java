@@ -19,7 +19,7 @@ public final class UnattendedAgent {
   public static void deployThrough(NodeApi api) {
     String xml = Bpmn.convertToString(TestAgent.variant(KEY,
         Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true",
-            AgentSettings.LOOP_MAX_REPEATS, "100")));
+            AgentSettings.LOOP_MAX_REPEATS, "100", AgentSettings.CONVERSATION, "false")));
     api.deploy(KEY + ".bpmn", xml);
   }
 }

@@ -64,7 +64,8 @@ class PackagedAppIT {
         .property("spring.main.banner-mode", "off")
         .start();
     app.api().deploy(AGENT + ".bpmn", Bpmn.convertToString(TestAgent.variant(AGENT,
-        Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "false"))));
+        Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "false",
+            AgentSettings.CONVERSATION, "false"))));
   }
 
   @AfterAll

@@ -2,6 +2,9 @@ package dev.agentloop.llm.scripted;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.llm.ChatMessage;
+import dev.agentloop.llm.ChatMessage.AssistantMessage;
+import dev.agentloop.llm.ChatMessage.UserMessage;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ModelReply;
@@ -73,7 +76,7 @@ public class ScriptedChatModel implements ChatModel {
   }
 
   private Reply replyFor(Scenario scenario, ModelRequest request) {
-    int turn = request.run().turn();
+    int turn = turnOfQuestion(request);
     String lastResult = request.lastToolResult();
     return scenario.rules().stream()
         .filter(rule -> rule.applies(turn, lastResult))
@@ -106,7 +109,7 @@ public class ScriptedChatModel implements ChatModel {
       calls.add(new ToolCall("call_" + request.run().turn() + "_" + (i + 1), call.tool(), arguments));
     }
     TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens());
-    return new ModelReply(text(reply, request.run().attempt()), reply.reasoning(), calls, tokens);
+    return new ModelReply(filledIn(text(reply, request.run().attempt()), request), reply.reasoning(), calls, tokens);
   }
 
   private static String text(Reply reply, int attempt) {
@@ -114,6 +117,50 @@ public class ScriptedChatModel implements ChatModel {
       return reply.finalAnswers().get(Math.min(attempt, reply.finalAnswers().size() - 1));
     }
     return reply.finalAnswer() != null ? reply.finalAnswer() : reply.thought();
+  }
+
+  /**
+   * The model turn within the current question: the run's turn, unless the question is a follow-up of
+   * a conversation (it is not the first user message), where the turns count from the question on.
+   */
+  private static int turnOfQuestion(ModelRequest request) {
+    List<ChatMessage> messages = request.messages();
+    int asked = -1;
+    for (int i = 0; i < messages.size(); i++) {
+      if (messages.get(i) instanceof UserMessage user && user.text().equals(request.run().question())) {
+        asked = i;
+      }
+    }
+    int firstUser = 0;
+    while (firstUser < messages.size() && !(messages.get(firstUser) instanceof UserMessage)) {
+      firstUser++;
+    }
+    if (asked <= firstUser) {
+      return request.run().turn();
+    }
+    return 1 + (int) messages.subList(asked + 1, messages.size()).stream()
+        .filter(message -> message instanceof AssistantMessage).count();
+  }
+
+  /**
+   * A scripted text with {@code {question}} (the current question) and {@code {earlierAnswer}} (the
+   * answer of the turn before, as the model received it) filled in: a conversation shows that the
+   * model read its earlier turn.
+   */
+  private static String filledIn(String text, ModelRequest request) {
+    if (text == null || !text.contains("{")) {
+      return text;
+    }
+    String earlier = "";
+    for (ChatMessage message : request.messages()) {
+      if (message instanceof UserMessage user && user.text().equals(request.run().question())) {
+        break;
+      }
+      if (message instanceof AssistantMessage assistant && assistant.toolCalls().isEmpty()) {
+        earlier = assistant.text();
+      }
+    }
+    return text.replace("{question}", request.run().question()).replace("{earlierAnswer}", earlier);
   }
 
   private static ModelCallException failure(String kind) {

@@ -1,0 +1,69 @@
+package dev.agentloop.resume;
+
+import dev.agentloop.agent.Conversation;
+import dev.agentloop.agent.ConversationTurn;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.ReplayQueue;
+import dev.agentloop.trace.FollowUp;
+import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepStore;
+import java.util.List;
+import org.camunda.bpm.engine.RuntimeService;
+
+/** Which answer a regenerated turn replaces, and the questions of the turns after it. */
+final class TurnRegeneration {
+
+  private TurnRegeneration() {}
+
+  /**
+   * @param answer the turn's answer on the active path: the new branch starts from the step before it
+   * @param later the questions of the later turns, oldest first, with who asked them
+   */
+  record Target(Step answer, List<ReplayQueue.Question> later) {}
+
+  /**
+   * @throws UnknownStepException when the run has no turn {@code number}
+   * @throws ResumeConflictException when the turn has no answer yet
+   */
+  static Target target(StepStore store, RunRecord run, int number) {
+    List<ConversationTurn> turns = Conversation.turns(run, store.questionsAndAnswers(run.runId(), true), null, false);
+    if (number < 1 || number > turns.size()) {
+      throw new UnknownStepException("run " + run.runId() + " has no turn " + number + ": it has "
+          + turns.size() + (turns.size() == 1 ? " turn" : " turns") + ", numbered from 1");
+    }
+    ConversationTurn turn = turns.get(number - 1);
+    if (turn.answerStep() == null) {
+      throw new ResumeConflictException("turn " + number + " of run " + run.runId() + " has no answer to regenerate"
+          + " yet; the agent is still working on it");
+    }
+    Step answer = store.findStep(run.runId(), turn.answerStep()).orElseThrow();
+    List<ReplayQueue.Question> later = turns.subList(number, turns.size()).stream()
+        .map(next -> new ReplayQueue.Question(next.question(), next.askedBy() == null ? "unknown" : next.askedBy()))
+        .toList();
+    return new Target(answer, later);
+  }
+
+  /**
+   * The follow-up questions among the steps an edit of {@code edited} took off the path, oldest first,
+   * the edited step itself left out: the later turns the edit may ask again.
+   */
+  static List<ReplayQueue.Question> laterQuestions(StepStore store, String runId, Step edited,
+      List<Integer> superseded) {
+    java.util.Set<Integer> off = new java.util.HashSet<>(superseded);
+    off.remove(edited.stepNo());
+    return store.questionsAndAnswers(runId, false).stream()
+        .filter(step -> off.contains(step.stepNo()) && step.content() instanceof FollowUp)
+        .map(step -> new ReplayQueue.Question(((FollowUp) step.content()).text(), step.author()))
+        .toList();
+  }
+
+  /** Sets (or, with none, removes) the questions the conversation asks again after the regenerated turn. */
+  static void queue(RuntimeService runtime, String runId, List<ReplayQueue.Question> questions) {
+    if (questions.isEmpty()) {
+      runtime.removeVariable(runId, ReactAgentProcess.REPLAY_QUESTIONS.name());
+    } else {
+      runtime.setVariable(runId, ReactAgentProcess.REPLAY_QUESTIONS.name(), ReplayQueue.write(questions));
+    }
+  }
+}

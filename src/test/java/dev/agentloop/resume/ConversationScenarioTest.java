@@ -1,0 +1,346 @@
+package dev.agentloop.resume;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.agentloop.AgentLoopTest;
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.ConversationTurn;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunView;
+import dev.agentloop.trace.FollowUp;
+import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.Step;
+import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.StepStatus;
+import dev.agentloop.trace.StepStore;
+import java.util.List;
+import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
+import dev.agentloop.security.AgentLoopGroups;
+import org.camunda.bpm.engine.runtime.Job;
+import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.engine.variable.VariableMap;
+import org.camunda.bpm.engine.variable.Variables;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * Conversations on the real engine: follow-up questions as new turns of one run, the model seeing the
+ * earlier turns, regenerating an earlier turn with and without asking the later ones again, the idle
+ * timer and an explicit close, and the follow-ups that are refused.
+ */
+@AgentLoopTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConversationScenarioTest {
+
+  /** Plans and answers unattended, then waits for the next question. */
+  private static final String CHAT = "conversation-agent";
+  /** Like {@link #CHAT}, but a person reviews each answer. */
+  private static final String REVIEWED_CHAT = "reviewed-conversation-agent";
+
+  @Autowired ProcessEngine engine;
+  @Autowired AgentRuns runs;
+  @Autowired StepStore store;
+  @Autowired ResumeService resume;
+  @Autowired Conversations conversations;
+
+  @BeforeAll
+  void deployConversationAgents() {
+    TestAgent.deployVariant(engine, CHAT, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN,
+        "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true",
+        AgentSettings.CONVERSATION_IDLE, "PT1H"));
+    TestAgent.deployVariant(engine, REVIEWED_CHAT, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
+        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.CONVERSATION, "true"));
+  }
+
+  @Test
+  void should_answer_three_turns_each_with_the_earlier_turns_in_view() {
+    // given / when
+    String run = threeTurns("conv: three turns");
+
+    // then the run waits for a fourth question, and lists its three turns
+    RunView view = runs.view(run);
+    assertThat(view.status()).isEqualTo(RunStatus.WAITING);
+    assertThat(view.waitingFor()).containsExactly(RunView.FOLLOW_UP);
+    assertThat(view.turns()).extracting(ConversationTurn::number, ConversationTurn::question,
+            ConversationTurn::status, ConversationTurn::askedBy)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, "conv: three turns", ConversationTurn.Status.ANSWERED, null),
+            org.assertj.core.groups.Tuple.tuple(2, "conv: and the second?", ConversationTurn.Status.ANSWERED, "ana"),
+            org.assertj.core.groups.Tuple.tuple(3, "conv: and the third?", ConversationTurn.Status.ANSWERED, "ben"));
+    // each answer was given with the answer before it in the prompt
+    assertThat(view.turns().get(1).answer())
+        .isEqualTo("first answer to 'conv: and the second?' after 'first answer to 'conv: three turns' after '''");
+    assertThat(view.turns().get(2).answer()).startsWith("first answer to 'conv: and the third?' after 'first answer"
+        + " to 'conv: and the second?'");
+    // the follow-up is a step authored by who asked it, and each turn was planned: 3 plans, 3 answers
+    assertThat(store.activePath(run)).filteredOn(step -> step.content() instanceof FollowUp)
+        .extracting(Step::author).containsExactly("ana", "ben");
+    assertThat(view.modelCalls()).isEqualTo(6);
+    assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.QUESTION.name()))
+        .isEqualTo("conv: and the third?");
+  }
+
+  @Test
+  void should_regenerate_turn_two_and_ask_turn_three_again_on_the_new_branch() {
+    // given
+    String run = threeTurns("conv: replay");
+    List<ConversationTurn> before = runs.view(run).turns();
+    long callsBefore = runs.view(run).modelCalls();
+
+    // when turn 2 is regenerated and turn 3 asked again
+    ResumeResult result = resume.regenerate(run, 2, true, "olga", "the tool was down");
+
+    // then turn 2 gets a second answer, turn 3 is asked again once, by who asked it first, and answered
+    // with the new answer of turn 2 in view
+    assertThat(result.continuesAt()).isEqualTo(ReactAgentProcess.THINK);
+    awaitFollowUpWith(run, 3, 5);
+    List<ConversationTurn> after = runs.view(run).turns();
+    assertThat(after).hasSize(3);
+    assertThat(after.get(1).answer()).startsWith("second answer to 'conv: and the second?'");
+    assertThat(after.get(2).question()).isEqualTo("conv: and the third?");
+    assertThat(after.get(2).askedBy()).isEqualTo("ben");
+    assertThat(after.get(2).answer()).isEqualTo("first answer to 'conv: and the third?' after '"
+        + after.get(1).answer() + "'");
+    // one model call for the new answer of turn 2, a plan and an answer for turn 3: the question once
+    assertThat(runs.view(run).modelCalls()).isEqualTo(callsBefore + 3);
+    assertThat(store.activePath(run)).filteredOn(step -> step.content() instanceof FollowUp).hasSize(2);
+    // turn 3's old answer stays stored, on the superseded branch
+    Step oldAnswer = store.findStep(run, before.get(2).answerStep()).orElseThrow();
+    assertThat(oldAnswer.status()).isEqualTo(StepStatus.SUPERSEDED);
+    assertThat(store.findStep(run, before.get(1).answerStep()).orElseThrow().status())
+        .isEqualTo(StepStatus.SUPERSEDED);
+    assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.REPLAY_QUESTIONS.name())).isNull();
+  }
+
+  @Test
+  void should_regenerate_turn_two_and_drop_turn_three_without_replay() {
+    // given
+    String run = threeTurns("conv: no replay");
+    List<ConversationTurn> before = runs.view(run).turns();
+
+    // when
+    resume.regenerate(run, 2, false, "olga", null);
+
+    // then the conversation has two turns again and waits for the next question
+    awaitFollowUpWith(run, 2, 4);
+    List<ConversationTurn> after = runs.view(run).turns();
+    assertThat(after).extracting(ConversationTurn::question).containsExactly("conv: no replay", "conv: and the second?");
+    assertThat(after.get(1).answer()).startsWith("second answer");
+    assertThat(store.findStep(run, before.get(2).questionStep()).orElseThrow().status())
+        .isEqualTo(StepStatus.SUPERSEDED);
+  }
+
+  @Test
+  void should_ask_the_later_turns_again_after_an_edit_in_turn_one_when_asked_to() throws Exception {
+    // given
+    String run = threeTurns("conv: edit turn one");
+    Step plan = store.activePath(run).stream().filter(step -> step.kind() == StepKind.PLAN).findFirst().orElseThrow();
+    long callsBefore = runs.view(run).modelCalls();
+
+    // when turn 1's plan is edited, asking turns 2 and 3 again
+    resume.edit(new StepEdit(run, plan.stepNo(),
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"steps\": [\"Answer it briefly\"]}"),
+        "shorter plan", runs.view(run).version(), "olga", true));
+
+    // then turn 1 is answered again from the edited plan, and turns 2 and 3 are asked again in order, by who
+    // asked them first: one model call for turn 1, a plan and an answer for each later turn
+    awaitFollowUpWith(run, 3, 6);
+    List<ConversationTurn> turns = runs.view(run).turns();
+    assertThat(turns).extracting(ConversationTurn::question, ConversationTurn::askedBy).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("conv: edit turn one", null),
+        org.assertj.core.groups.Tuple.tuple("conv: and the second?", "ana"),
+        org.assertj.core.groups.Tuple.tuple("conv: and the third?", "ben"));
+    assertThat(runs.view(run).modelCalls()).isEqualTo(callsBefore + 5);
+    assertThat(store.activePath(run).get(0).json().path("steps").get(0).asText()).isEqualTo("Answer it briefly");
+  }
+
+  @Test
+  void should_refuse_to_regenerate_a_turn_that_does_not_exist() {
+    String run = threeTurns("conv: no turn 4");
+    int version = runs.view(run).version();
+
+    assertThatThrownBy(() -> resume.regenerate(run, 4, false, "olga", null))
+        .isInstanceOf(UnknownStepException.class).hasMessageContaining("has no turn 4: it has 3 turns");
+    assertThat(runs.view(run).version()).isEqualTo(version);
+  }
+
+  @Test
+  void should_close_an_idle_conversation_when_its_timer_fires() {
+    // given a conversation waiting for its next question
+    String run = runs.start(CHAT, "conv: idle");
+    awaitFollowUpWith(run, 1, 1);
+
+    // when nobody asks anything within conversationIdle
+    Job timer = engine.getManagementService().createJobQuery().processInstanceId(run).timers().singleResult();
+    assertThat(timer).isNotNull();
+    engine.getManagementService().executeJob(timer.getId());
+
+    // then the run ends answered, saying why
+    RunView view = runs.view(run);
+    assertThat(view.status()).isEqualTo(RunStatus.ANSWERED);
+    assertThat(view.statusReason()).isEqualTo("closed: no follow-up within PT1H");
+    assertThat(view.turns()).extracting(ConversationTurn::status).containsExactly(ConversationTurn.Status.ANSWERED);
+    assertThatThrownBy(() -> conversations.ask(run, "conv: too late", "ana"))
+        .isInstanceOf(ResumeConflictException.class).hasMessageContaining("has ended (ANSWERED)");
+  }
+
+  @Test
+  void should_end_a_conversation_closed_explicitly() {
+    String run = runs.start(CHAT, "conv: close");
+    awaitFollowUpWith(run, 1, 1);
+
+    conversations.close(run, "all clear", "ana");
+
+    RunView view = runs.view(run);
+    assertThat(view.status()).isEqualTo(RunStatus.ANSWERED);
+    assertThat(view.statusReason()).isEqualTo("closed by ana: all clear");
+    assertThat(engine.getHistoryService().createHistoricActivityInstanceQuery().processInstanceId(run)
+        .activityId(ReactAgentProcess.CONVERSATION_CLOSED).count()).isEqualTo(1);
+    int steps = store.allSteps(run).size();
+    assertThatThrownBy(() -> conversations.close(run, "again", "ana")).isInstanceOf(ResumeConflictException.class);
+    assertThatThrownBy(() -> conversations.ask(run, "conv: after the close", "ana"))
+        .isInstanceOf(ResumeConflictException.class);
+    assertThat(store.allSteps(run)).hasSize(steps);
+  }
+
+  @Test
+  void should_refuse_a_follow_up_while_the_answer_waits_for_review() {
+    // given
+    String run = runs.start(REVIEWED_CHAT, "conv: under review");
+    await().atMost(Runs.PATIENCE).until(() -> runs.view(run).waitingFor().contains(ReactAgentProcess.REVIEW_ANSWER));
+    int steps = store.allSteps(run).size();
+
+    // when / then
+    assertThatThrownBy(() -> conversations.ask(run, "conv: too early", "ana"))
+        .isInstanceOf(ResumeConflictException.class)
+        .hasMessageContaining("does not wait for a follow-up question")
+        .hasMessageContaining("it waits for " + ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(store.allSteps(run)).hasSize(steps);
+    assertThat(runs.view(run).waitingFor()).containsExactly(ReactAgentProcess.REVIEW_ANSWER);
+  }
+
+  @Test
+  void should_let_exactly_one_of_two_concurrent_follow_ups_win() throws Exception {
+    String run = runs.start(CHAT, "conv: race");
+    awaitFollowUpWith(run, 1, 1);
+
+    java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+    List<java.util.concurrent.Future<String>> outcomes = List.of("conv: first", "conv: second").stream()
+        .map(question -> two.submit(() -> {
+          go.await();
+          try {
+            conversations.ask(run, question, "ana");
+            return "won";
+          } catch (ResumeConflictException e) {
+            return "409";
+          }
+        })).toList();
+    go.countDown();
+    List<String> results = new java.util.ArrayList<>();
+    for (java.util.concurrent.Future<String> outcome : outcomes) {
+      results.add(outcome.get());
+    }
+    two.shutdown();
+
+    assertThat(results).containsExactlyInAnyOrder("won", "409");
+    assertThat(store.allSteps(run)).filteredOn(step -> step.content() instanceof FollowUp).hasSize(1);
+    awaitFollowUpWith(run, 2, 2);
+  }
+
+  @Test
+  void should_keep_a_one_shot_agent_ending_with_its_answer() {
+    String run = runs.start(TestAgent.KEY, "conv: one shot");
+
+    await().atMost(Runs.PATIENCE).until(() -> runs.view(run).status() == RunStatus.ANSWERED);
+    assertThat(runs.view(run).turns()).singleElement()
+        .satisfies(turn -> assertThat(turn.status()).isEqualTo(ConversationTurn.Status.ANSWERED));
+  }
+
+  @Test
+  void should_accept_an_answer_and_ask_the_follow_up_from_the_answer_review() {
+    // given an answer waiting for review
+    String run = runs.start(REVIEWED_CHAT, "conv: reviewed");
+    Task first = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+
+    // when the reviewer accepts it and asks the next question in the same form
+    submit(first, Map.of("decision", "follow_up", "followUpQuestion", "conv: and then?"));
+
+    // then the next turn is planned and answered at once, and its review shows the earlier turn
+    Task second = awaitAnotherTask(run, first);
+    assertThat(local(second, "earlierTurns")).isEqualTo("Question 1: conv: reviewed\nAnswer: first answer to"
+        + " 'conv: reviewed' after ''");
+    assertThat(local(second, "answer")).isEqualTo("first answer to 'conv: and then?' after 'first answer to"
+        + " 'conv: reviewed' after '''");
+    assertThat(local(second, "subject")).isEqualTo("conv: and then?");
+    assertThat(local(second, "attempt")).isEqualTo("1");
+    assertThat(runs.view(run).turns()).extracting(ConversationTurn::askedBy, ConversationTurn::status)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(null, ConversationTurn.Status.ANSWERED),
+            org.assertj.core.groups.Tuple.tuple("ann", ConversationTurn.Status.IN_PROGRESS));
+
+    // when the second answer is accepted as it is, the conversation waits for its next question
+    submit(second, Map.of("decision", "accept"));
+    assertThat(runs.view(run).waitingFor()).containsExactly(RunView.FOLLOW_UP);
+  }
+
+  @Test
+  void should_refuse_a_follow_up_from_the_review_of_a_one_shot_agent_and_keep_the_task() {
+    String run = runs.start(TestAgent.ANSWER_REVIEWED, "conv: one-shot review");
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+    int steps = store.allSteps(run).size();
+
+    assertThatThrownBy(() -> submit(review, Map.of("decision", "follow_up", "followUpQuestion", "conv: more?")))
+        .hasMessageContaining("this agent answers one question per run");
+    assertThatThrownBy(() -> submit(review, Map.of("decision", "follow_up", "followUpQuestion", " ")))
+        .hasMessageContaining("write the follow-up question");
+    assertThat(store.allSteps(run)).hasSize(steps);
+    assertThat(runs.view(run).waitingFor()).containsExactly(ReactAgentProcess.REVIEW_ANSWER);
+  }
+
+  private void submit(Task task, Map<String, Object> fields) {
+    engine.getIdentityService().setAuthentication("ann", List.of(AgentLoopGroups.REVIEWERS));
+    try {
+      VariableMap variables = Variables.createVariables();
+      variables.putAll(fields);
+      engine.getFormService().submitTaskForm(task.getId(), variables);
+    } finally {
+      engine.getIdentityService().clearAuthentication();
+    }
+  }
+
+  private Task awaitAnotherTask(String run, Task previous) {
+    return await().atMost(Runs.PATIENCE).until(() -> engine.getTaskService().createTaskQuery().processInstanceId(run)
+        .taskDefinitionKey(ReactAgentProcess.REVIEW_ANSWER).list().stream()
+        .filter(task -> !task.getId().equals(previous.getId())).findFirst().orElse(null), java.util.Objects::nonNull);
+  }
+
+  private String local(Task task, String name) {
+    return String.valueOf(engine.getTaskService().getVariableLocal(task.getId(), name));
+  }
+
+  /** Three turns: the run's question, then two follow-ups by ana and ben. */
+  private String threeTurns(String question) {
+    String run = runs.start(CHAT, question);
+    awaitFollowUpWith(run, 1, 1);
+    conversations.ask(run, "conv: and the second?", "ana");
+    awaitFollowUpWith(run, 2, 2);
+    conversations.ask(run, "conv: and the third?", "ben");
+    awaitFollowUpWith(run, 3, 3);
+    return run;
+  }
+
+  /** Waits until the run waits for a follow-up with this many turns and this many answers on any branch. */
+  private void awaitFollowUpWith(String run, int turns, int answers) {
+    await().atMost(Runs.PATIENCE).until(() -> runs.view(run).waitingFor().contains(RunView.FOLLOW_UP)
+        && runs.view(run).turns().size() == turns
+        && store.allSteps(run).stream().filter(step -> step.kind() == StepKind.FINAL_ANSWER).count() == answers);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.agentloop.web;
+
+import static dev.agentloop.ApiClient.assertProblem;
+import static dev.agentloop.ApiClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.AgentLoopTest;
+import dev.agentloop.ApiClient;
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import dev.agentloop.agent.AgentSettings;
+import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * Follow-up questions, close and regenerating a turn over real HTTP: the answers, the turns of
+ * {@code GET /api/runs/{id}}, and a clear problem for every request that does not fit.
+ */
+@AgentLoopTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConversationApiTest {
+
+  private static final String AGENT = "api-conversation-agent";
+
+  @LocalServerPort int port;
+  @Autowired ProcessEngine engine;
+
+  @BeforeAll
+  void deployConversationAgent() {
+    TestAgent.deployVariant(engine, AGENT, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN,
+        "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true"));
+  }
+
+  @Test
+  void should_take_a_follow_up_with_202_and_list_the_turns() {
+    // given a conversation started by a reviewer, waiting for its next question
+    ApiClient reviewer = ApiClient.as(port, "reviewer");
+    String run = start(reviewer, "conv: over HTTP");
+    JsonNode waiting = awaitTurns(reviewer, run, 1);
+    assertThat(waiting.get("status").asText()).isEqualTo("WAITING");
+    assertThat(waiting.get("waitingFor")).extracting(JsonNode::asText).containsExactly("follow-up");
+
+    // when the reviewer who started it asks the next question
+    JsonNode accepted = body(reviewer.post("/api/runs/" + run + "/messages", "{\"question\": \"conv: and next?\"}"), 202);
+
+    // then the run takes it as its second turn
+    assertThat(accepted.get("id").asText()).isEqualTo(run);
+    JsonNode view = awaitTurns(reviewer, run, 2);
+    JsonNode second = view.get("turns").get(1);
+    assertThat(second.get("number").asInt()).isEqualTo(2);
+    assertThat(second.get("question").asText()).isEqualTo("conv: and next?");
+    assertThat(second.get("askedBy").asText()).isEqualTo("reviewer");
+    assertThat(second.get("status").asText()).isEqualTo("ANSWERED");
+    assertThat(second.get("answer").asText()).startsWith("first answer to 'conv: and next?'");
+    assertThat(view.get("turns").get(0).get("askedBy").asText()).isEqualTo("reviewer");
+    // and the run search finds the conversation by its follow-up question too
+    JsonNode found = body(reviewer.get("/api/runs?agent=" + AGENT + "&q=AND%20NEXT"), 200);
+    assertThat(found).extracting(match -> match.get("id").asText()).contains(run);
+  }
+
+  @Test
+  void should_refuse_follow_ups_that_do_not_fit_and_write_nothing() {
+    ApiClient operator = ApiClient.as(port, "operator");
+    String run = start(operator, "conv: bad follow-ups");
+    awaitTurns(operator, run, 1);
+    int steps = body(operator.get("/api/runs/" + run), 200).get("steps").asInt();
+
+    assertProblem(operator.post("/api/runs/" + run + "/messages", "{\"question\": \"" + "x".repeat(20_001) + "\"}"),
+        400, "at most 20000 characters");
+    assertProblem(operator.post("/api/runs/" + run + "/messages", "{\"question\": \"  \"}"), 400, "must not be blank");
+    assertProblem(operator.post("/api/runs/" + run + "/regenerate", "{\"turn\": 2, \"replayLaterTurns\": true}"), 404,
+        "has no turn 2: it has 1 turn");
+    assertProblem(operator.post("/api/runs/no-such-run/messages", "{\"question\": \"conv: hello?\"}"), 404, "no-such-run");
+    assertThat(body(operator.get("/api/runs/" + run), 200).get("steps").asInt()).isEqualTo(steps);
+
+    // when the conversation is closed, it takes nothing more
+    JsonNode closed = body(operator.post("/api/runs/" + run + "/close", "{\"reason\": \"done\"}"), 200);
+    assertThat(closed.get("status").asText()).isEqualTo("ANSWERED");
+    assertThat(closed.get("statusReason").asText()).isEqualTo("closed by operator: done");
+    assertProblem(operator.post("/api/runs/" + run + "/messages", "{\"question\": \"conv: still there?\"}"), 409,
+        "has ended (ANSWERED)");
+    assertProblem(operator.post("/api/runs/" + run + "/close", "{}"), 409, "has ended");
+  }
+
+  @Test
+  void should_refuse_a_follow_up_to_a_one_shot_run_waiting_for_its_answer_review() {
+    ApiClient operator = ApiClient.as(port, "operator");
+    String run = body(operator.post("/api/runs", "{\"question\": \"conv: one-shot\", \"agent\": \""
+        + TestAgent.ANSWER_REVIEWED + "\"}"), 201).get("id").asText();
+    operator.awaitTask(run, "reviewAnswer");
+
+    assertProblem(operator.post("/api/runs/" + run + "/messages", "{\"question\": \"conv: next?\"}"), 409,
+        "it waits for reviewAnswer");
+  }
+
+  private String start(ApiClient client, String question) {
+    return body(client.post("/api/runs", "{\"question\": \"" + question + "\", \"agent\": \"" + AGENT + "\"}"), 201)
+        .get("id").asText();
+  }
+
+  private JsonNode awaitTurns(ApiClient client, String run, int turns) {
+    return await().atMost(Runs.PATIENCE).until(() -> body(client.get("/api/runs/" + run), 200),
+        view -> view.get("turns").size() == turns && view.get("waitingFor").toString().contains("follow-up"));
+  }
+}
