@@ -47,7 +47,10 @@ public class RunLifecycle {
       AgentSettings settings = Context.getCommandContext()
           .runWithoutAuthorization(() -> definitions.settings(execution.getProcessDefinitionId()));
       execution.setVariable(ReactAgentProcess.MAX_RUN_TIME.name(), settings.limits().maxRunTime().toString());
-      ReactAgentProcess.CONVERSATION.set(execution, settings.conversation().enabled());
+      // a run that another process called (an agent's call, a business process's step) answers once: its caller
+      // waits for it to end
+      boolean called = ((ExecutionEntity) execution).getProcessInstance().getSuperExecution() != null;
+      ReactAgentProcess.CONVERSATION.set(execution, settings.conversation().enabled() && !called);
       ReactAgentProcess.CONVERSATION_IDLE.set(execution, settings.conversation().idle().toString());
     };
   }

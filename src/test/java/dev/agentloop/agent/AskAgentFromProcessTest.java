@@ -108,6 +108,28 @@ class AskAgentFromProcessTest {
   }
 
   @Test
+  void should_end_a_called_run_with_its_answer_even_where_its_agent_holds_conversations() throws IOException {
+    // given an agent that waits for follow-up questions after its answers, asked by a business process
+    String key = "conversing-agent";
+    dev.agentloop.TestAgent.deployVariant(engine, key, Map.of(AgentSettings.CONVERSATION, "true",
+        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
+    engine.getRepositoryService().createDeployment()
+        .addString(PROCESS_KEY + "-3.bpmn", Files.readString(REFUND_PROCESS)
+            .replace("id=\"" + PROCESS_KEY + "\"", "id=\"" + PROCESS_KEY + "-3\"")
+            .replace("calledElement=\"react-agent\"", "calledElement=\"" + key + "\""))
+        .deploy();
+
+    // when
+    ProcessInstance caller = engine.getRuntimeService().startProcessInstanceByKey(PROCESS_KEY + "-3", "order-E-5",
+        Map.of("orderId", "E-5", "customerMessage", "Still waiting."));
+
+    // then the run answers once and ends, so that its caller goes on: nobody could ask it a follow-up
+    Task next = awaitCallerTask(caller, "sendAnswer");
+    assertThat(variable(next, "agentOutcome")).isEqualTo("ANSWERED");
+    assertThat(store.run((String) variable(next, "agentRunId")).status()).isEqualTo(RunStatus.ANSWERED);
+  }
+
+  @Test
   void should_refuse_to_stop_a_called_run_whose_diagram_cannot_end_stopped_and_delete_nothing() throws IOException {
     // given an agent copied without the 'stopped' end event, called by a process
     String key = "agent-without-stopped-end";
