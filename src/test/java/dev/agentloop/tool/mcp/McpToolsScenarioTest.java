@@ -184,16 +184,17 @@ class McpToolsScenarioTest {
   }
 
   @Test
-  void should_count_a_server_that_does_not_answer_in_time_as_a_transient_failure_and_retry() {
+  void should_count_a_server_that_does_not_answer_in_time_as_timed_out_and_retry_a_read_only_call() {
     double before = transientFailures("everything__trigger-long-running-operation");
 
     String run = runs.start(TestAgent.KEY, "mcp-timeout: a slow operation");
     RunView view = answered(run);
 
     Step observation = steps(run, OBSERVATION).get(0);
-    assertThat(observation.text("failure")).isEqualTo("failed");
-    assertThat(observation.text("error")).startsWith("'everything__trigger-long-running-operation' failed: ")
-        .endsWith("MCP server 'everything' did not answer within 1000 ms");
+    assertThat(observation.text("failure")).isEqualTo("timed_out");
+    assertThat(observation.text("error")).isEqualTo("'everything__trigger-long-running-operation' timed out: MCP server"
+        + " 'everything' did not answer 'trigger-long-running-operation' within 1 s; the call was cancelled on the server");
+    // read-only (readOnlyHint), so retried: an attempt that may still run does no harm
     assertThat(transientFailures("everything__trigger-long-running-operation") - before).isEqualTo(3);
     assertThat(view.finalAnswer()).isEqualTo("too slow");
   }
