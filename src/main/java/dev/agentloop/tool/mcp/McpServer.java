@@ -27,6 +27,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -49,6 +50,7 @@ final class McpServer implements ToolSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("agentloop", "1");
+  private static final Pattern STATUS_NOT_FOUND_OR_NOT_ALLOWED = Pattern.compile("\\b(404|405)\\b");
 
   private final String name;
   private final McpServerSettings settings;
@@ -316,8 +318,12 @@ final class McpServer implements ToolSource {
         + (settings.transport() == McpServerSettings.Transport.STDIO
             ? " (the process runs, but wrote no MCP message on stdout: is it an MCP server over stdio?)" : "")
         : describe(e);
-    String hint = settings.transport() == McpServerSettings.Transport.STREAMABLE_HTTP && cause.contains("405")
-        ? "; the server refuses POST (405): if it offers only the older HTTP+SSE transport, set transport: sse" : "";
+    if (cause.length() > 300) {
+      cause = cause.substring(0, 300) + "…"; // an error page's HTML says no more than its status
+    }
+    String hint = settings.transport() == McpServerSettings.Transport.STREAMABLE_HTTP
+        && STATUS_NOT_FOUND_OR_NOT_ALLOWED.matcher(cause).find() && McpTransports.servesSse(settings)
+        ? "; this url serves the older HTTP+SSE transport (a GET opens an event stream): set transport: sse" : "";
     return where + ": " + cause + hint;
   }
 

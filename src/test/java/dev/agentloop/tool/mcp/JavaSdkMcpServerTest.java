@@ -35,6 +35,7 @@ class JavaSdkMcpServerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static Path dir;
   private static Process http;
+  private static int port;
   private static McpServers servers;
   private static ToolRegistry registry;
   private static ExecutorService pool;
@@ -42,7 +43,7 @@ class JavaSdkMcpServerTest {
   @BeforeAll
   static void startServers() throws Exception {
     dir = Files.createTempDirectory("agentloop-java-sdk-mcp");
-    int port = NpmMcpServers.freePort();
+    port = NpmMcpServers.freePort();
     http = JavaSdkMcpServer.start(dir.resolve("http.log"), "http", String.valueOf(port));
     List<String> stdio = JavaSdkMcpServer.stdioCommand(dir.resolve("stdio.log"));
     Map<String, McpServerSettings> settings = new LinkedHashMap<>();
@@ -128,6 +129,27 @@ class JavaSdkMcpServerTest {
           .count() == cancelledBefore + 1);
       assertThat(callLog(log).stream().filter(line -> line.startsWith("cancelled")).toList().get((int) cancelledBefore))
           .contains("\"requestId\"").contains("AgentLoop gave up after 3000 ms");
+    }
+  }
+
+  @Test
+  void should_name_the_url_and_the_cause_when_a_server_cannot_be_connected_with_a_hint_for_an_sse_only_url() {
+    int closed = NpmMcpServers.freePort();
+    Map<String, McpServerSettings> settings = new LinkedHashMap<>();
+    settings.put("refused", McpServerSettings.http("http://127.0.0.1:" + closed + "/mcp"));
+    // the SSE endpoint, configured without transport: sse
+    settings.put("legacy", McpServerSettings.http("http://127.0.0.1:" + port + "/sse"));
+    McpServers broken = McpServers.start(settings, Duration.ofSeconds(1));
+    try {
+      await().atMost(Runs.PATIENCE).until(() -> broken.states().values().stream().allMatch("down"::equals));
+
+      assertThat(broken.notConnected().get("refused")).isEqualTo("streamable-http url http://127.0.0.1:" + closed
+          + "/mcp: cannot connect to 127.0.0.1:" + closed + ": Connection refused");
+      assertThat(broken.notConnected().get("legacy")).startsWith("streamable-http url http://127.0.0.1:" + port + "/sse: ")
+          .contains("404").endsWith("; this url serves the older HTTP+SSE transport (a GET opens an event stream):"
+              + " set transport: sse");
+    } finally {
+      broken.close();
     }
   }
 
