@@ -133,12 +133,15 @@ class JavaSdkMcpServerTest {
   }
 
   @Test
-  void should_name_the_url_and_the_cause_when_a_server_cannot_be_connected_with_a_hint_for_an_sse_only_url() {
+  void should_name_the_url_or_command_and_the_cause_when_a_server_cannot_be_connected() {
     int closed = NpmMcpServers.freePort();
     Map<String, McpServerSettings> settings = new LinkedHashMap<>();
     settings.put("refused", McpServerSettings.http("http://127.0.0.1:" + closed + "/mcp"));
     // the SSE endpoint, configured without transport: sse
     settings.put("legacy", McpServerSettings.http("http://127.0.0.1:" + port + "/sse"));
+    // a process that prints lines that are no JSON-RPC
+    settings.put("junk", new McpServerSettings("/bin/sh", List.of("-c", "while :; do echo no JSON-RPC; sleep 1; done"),
+        null, null, null, null, null, null, Duration.ofSeconds(2), Duration.ofMinutes(1)));
     McpServers broken = McpServers.start(settings, Duration.ofSeconds(1));
     try {
       await().atMost(Runs.PATIENCE).until(() -> broken.states().values().stream().allMatch("down"::equals));
@@ -148,6 +151,8 @@ class JavaSdkMcpServerTest {
       assertThat(broken.notConnected().get("legacy")).startsWith("streamable-http url http://127.0.0.1:" + port + "/sse: ")
           .contains("404").endsWith("; this url serves the older HTTP+SSE transport (a GET opens an event stream):"
               + " set transport: sse");
+      assertThat(broken.notConnected().get("junk")).isEqualTo("command '/bin/sh': no answer to initialize within 2 s"
+          + " (the process runs, but wrote no MCP message on stdout: is it an MCP server over stdio?)");
     } finally {
       broken.close();
     }
