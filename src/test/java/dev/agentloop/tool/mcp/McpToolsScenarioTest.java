@@ -85,6 +85,7 @@ class McpToolsScenarioTest {
   @Autowired ResumeService resume;
   @LocalServerPort int port;
   @Autowired MeterRegistry meters;
+  @Autowired dev.agentloop.trace.RunInsights insights;
 
   @BeforeAll
   static void startTheHttpServer() throws IOException {
@@ -123,6 +124,17 @@ class McpToolsScenarioTest {
     properties.add("agentloop.tools.mcp.web.ping-interval", () -> "PT0.5S");
     properties.add("agentloop.tools.mcp.legacy.url", () -> "http://127.0.0.1:" + ssePort + "/sse");
     properties.add("agentloop.tools.mcp.legacy.transport", () -> "sse");
+    // the MCP Java SDK's server over stdio, its call log in the folder (made before the context starts)
+    int args = JavaSdkMcpServer.stdioCommand(Path.of("calls.log")).size() - 1;
+    properties.add("agentloop.tools.mcp.java.command", () -> javaServer().get(0));
+    for (int i = 0; i < args; i++) {
+      int arg = i + 1;
+      properties.add("agentloop.tools.mcp.java.args[" + i + "]", () -> javaServer().get(arg));
+    }
+  }
+
+  private static List<String> javaServer() {
+    return JavaSdkMcpServer.stdioCommand(folder.resolve("java-calls.log"));
   }
 
   @AfterEach
@@ -161,6 +173,24 @@ class McpToolsScenarioTest {
     assertThat(observations.get(2).text("result")).matches("(?s)Here's the image you requested:\n"
         + "\\[image image/png, \\d+ bytes, not shown]\nThe image above is the MCP logo\\.");
     assertThat(breakers.find("mcp:web").orElseThrow().kind()).isEqualTo("mcp");
+  }
+
+  @Test
+  void should_send_the_model_the_whole_schema_of_a_java_sdk_server_tool_with_its_defs() throws IOException {
+    await().atMost(Runs.PATIENCE).until(() -> servers.connected("java").orElseThrow());
+
+    String run = runs.start(TestAgent.KEY, "mcp-java: a trip");
+    assertThat(answered(run).finalAnswer()).isEqualTo("planned");
+
+    // the tools of the model request, as the adapter received them: the schema exactly as the server sent it
+    Step thought = steps(run, StepKind.THOUGHT).get(0);
+    JsonNode offered = insights.prompt(run, thought.stepNo()).orElseThrow().tools();
+    JsonNode planTrip = java.util.stream.StreamSupport.stream(offered.spliterator(), false)
+        .filter(tool -> tool.path("name").asText().equals("java__plan_trip")).findFirst().orElseThrow();
+    assertThat(planTrip.path("parameters")).isEqualTo(JSON.readTree(JavaSdkMcpServer.PLAN_TRIP_SCHEMA));
+    assertThat(steps(run, OBSERVATION).get(0).text("result")).isEqualTo("trip planned for Ada: 1 legs");
+    assertThat(Files.readAllLines(folder.resolve("java-calls.log"))).contains("call plan_trip {\"traveller\":"
+        + "{\"name\":\"Ada\",\"age\":null},\"legs\":[{\"from_city\":\"Bern\",\"to_city\":\"Oslo\",\"mode\":\"plane\"}]}");
   }
 
   @Test
