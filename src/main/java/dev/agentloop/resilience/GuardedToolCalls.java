@@ -53,7 +53,8 @@ class GuardedToolCalls implements ToolCallGuard {
    * stopped it yet), and a second one would do the same thing twice.
    */
   private RetryPolicy<String> retryPolicy(AgentTool tool) {
-    return retries.computeIfAbsent(tool.name(), name -> !tool.sideEffects() ? RetryPolicies.transientErrors(retry, classifier)
+    return retries.computeIfAbsent(tool.name(), name -> !tool.sideEffects()
+        ? RetryPolicies.transientErrors(retry, classifier)
         : retry.sideEffects() ? RetryPolicies.transientErrorsUntilTimeout(retry, classifier) : RetryPolicies.noRetries());
   }
 

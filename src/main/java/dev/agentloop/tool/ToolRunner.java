@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one tool call: finds the tool, checks the arguments against its schema, executes it on the
  * bounded tool pool under a timeout that interrupts a hanging tool. The {@link ToolCallGuard} wraps
- * the attempts (retries, circuit breaker); the time-out applies to each attempt. Never throws and
+ * the attempts (retries, circuit breaker); the time-out applies to each attempt. A tool with a limit
+ * of its own ({@link AgentTool#timeout()}, an MCP server's) keeps to it, and its
+ * {@link java.util.concurrent.TimeoutException} counts as timed out. Never throws and
  * never completes exceptionally: every problem becomes a {@link ToolOutcome} failure the model can read.
  */
 public class ToolRunner {
@@ -54,8 +56,8 @@ public class ToolRunner {
     AgentTool tool = registry.find(toolName).orElseThrow();
     // a tool with a limit of its own (an MCP server's timeout) enforces it, and cancels on its side;
     // ours then only catches a tool that fails to, a second later
-    Timeout<String> limit = tool.timeout().map(own -> Timeout.<String>builder(own.plusSeconds(1)).withInterrupt().build())
-        .orElse(timeout);
+    Timeout<String> limit = tool.timeout()
+        .map(own -> Timeout.<String>builder(own.plusSeconds(1)).withInterrupt().build()).orElse(timeout);
     return guard.call(tool, () -> Failsafe.with(limit).with(pool).getAsync(() -> tool.execute(arguments)))
         .handle((result, error) -> error == null ? success(toolName, result) : failure(tool, error));
   }

@@ -378,7 +378,8 @@ final class McpServer implements ToolSource {
   static String describe(Throwable error) {
     List<String> parts = new ArrayList<>();
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      String message = t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
+      String message = t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName()
+          : t.getMessage();
       if (parts.stream().noneMatch(part -> part.contains(message))) {
         parts.add(message);
       }

@@ -34,7 +34,8 @@ class McpHeadersTest {
     // when
     McpServers servers = McpServers.start(Map.of("crm", settings), Duration.ofSeconds(5));
     try {
-      // then the token went along (the server is tried in the background), and the refusal left the server not connected, without failing the start
+      // then (tried in the background) the token went along, and the refusal left the server not connected,
+      // without failing the start
       await().atMost(Runs.PATIENCE).until(() -> "down".equals(servers.states().get("crm")));
       assertThat(authorizations).isNotEmpty().allMatch("Bearer t0k3n"::equals);
       assertThat(servers.connected("crm")).hasValue(false);
