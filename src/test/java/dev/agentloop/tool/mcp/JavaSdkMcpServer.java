@@ -213,6 +213,8 @@ public final class JavaSdkMcpServer {
       int b = super.read();
       if (b >= 0) {
         seen(new byte[] {(byte) b}, 0, 1);
+      } else {
+        clientGone();
       }
       return b;
     }
@@ -222,8 +224,15 @@ public final class JavaSdkMcpServer {
       int n = super.read(buffer, offset, length);
       if (n > 0) {
         seen(buffer, offset, n);
+      } else if (n < 0) {
+        clientGone();
       }
       return n;
+    }
+
+    /** Standard input ended: the client closed it or died. A stdio server ends then, as the npm ones do. */
+    private static void clientGone() {
+      System.exit(0);
     }
 
     private synchronized void seen(byte[] buffer, int offset, int length) {
