@@ -108,10 +108,17 @@ class Thinking {
     return variables;
   }
 
+  /**
+   * The tools the agent allows, in the registry's order; then those it names that no source lists
+   * yet (an MCP server never reached), which the registry finds as stand-ins whose calls fail with why:
+   * the model is not silently left without them.
+   */
   private List<ToolSpec> toolSpecs(AgentSettings settings) {
-    return tools.names().stream()
+    return java.util.stream.Stream.concat(tools.names().stream(), settings.allowedTools().stream())
+        .distinct()
         .filter(settings::allows)
-        .map(name -> tools.find(name).orElseThrow())
+        .map(tools::find)
+        .flatMap(java.util.Optional::stream)
         // other agents only where allowedTools name them: "*" offers every tool but no agent
         .filter(tool -> !(tool instanceof AgentAsTool) || settings.allowedTools().contains(tool.name()))
         .map(tool -> new ToolSpec(tool.name(), tool.description(), tool.parameters()))

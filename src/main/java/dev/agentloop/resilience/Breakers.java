@@ -70,6 +70,28 @@ public class Breakers {
     return typed(breaker(Kind.MCP, server));
   }
 
+  /**
+   * Keeps an MCP server's breaker in step with its connection: opened (with why as its last failure)
+   * when the server is not connected, so that the breaker panel and health show it, and closed when it
+   * is connected again. After its delay the open breaker lets a trial call through as usual, which
+   * fails while the server is still down and so counts against it.
+   *
+   * @param why why the server is not connected; {@code null} when it is connected
+   */
+  public void mcpServerAvailability(String server, String why) {
+    CircuitBreaker<Object> breaker = breaker(Kind.MCP, server);
+    if (why == null) {
+      if (!breaker.isClosed()) {
+        breaker.close();
+      }
+    } else {
+      lastFailures.put(name(Kind.MCP, server), why);
+      if (breaker.isClosed()) {
+        breaker.open();
+      }
+    }
+  }
+
   /** The breaker of a model endpoint, created on first use. */
   public <R> CircuitBreaker<R> model(String endpoint) {
     return typed(breaker(Kind.MODEL, endpoint));

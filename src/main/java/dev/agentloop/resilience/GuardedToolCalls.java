@@ -47,9 +47,15 @@ class GuardedToolCalls implements ToolCallGuard {
     return calls.call(calls.pipeline(retryPolicy(tool), breaker), new ToolCall(tool.name(), kind, target), attempt);
   }
 
+  /**
+   * A tool with side effects is retried only when {@code retry.side-effects} allows, and never after an
+   * attempt timed out: that attempt may still run where the tool runs (an MCP server that has not
+   * stopped it yet), and a second one would do the same thing twice.
+   */
   private RetryPolicy<String> retryPolicy(AgentTool tool) {
-    return retries.computeIfAbsent(tool.name(), name -> !tool.sideEffects() || retry.sideEffects()
-        ? RetryPolicies.transientErrors(retry, classifier) : RetryPolicies.noRetries());
+    return retries.computeIfAbsent(tool.name(), name -> !tool.sideEffects()
+        ? RetryPolicies.transientErrors(retry, classifier)
+        : retry.sideEffects() ? RetryPolicies.transientErrorsUntilTimeout(retry, classifier) : RetryPolicies.noRetries());
   }
 
   /** One call of a tool, guarded by the tool's breaker or its MCP server's ({@code target}). */
@@ -87,6 +93,12 @@ class GuardedToolCalls implements ToolCallGuard {
 
     @Override
     public Throwable refused(long openForSeconds, String lastFailure) {
+      if (kind == Breakers.Kind.MCP && lastFailure != null
+          && lastFailure.startsWith("MCP server '" + target + "' is not connected")) {
+        // not a tool that failed too often: its server is down, and that says why
+        return new ToolUnavailableException("'" + tool + "' is unavailable: " + lastFailure + " (circuit breaker open;"
+            + " next try in about " + openForSeconds + " s). Use another tool, or answer with what you have.");
+      }
       return new ToolUnavailableException("'" + tool + "' is unavailable: " + GuardedCalls.FAILED_TOO_OFTEN
           + (lastFailure == null ? "" : " (last error: " + lastFailure + ")") + ", so AgentLoop does not call it for"
           + " now (circuit breaker open; next try in about " + openForSeconds + " s). Use another"

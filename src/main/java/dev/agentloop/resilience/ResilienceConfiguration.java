@@ -51,6 +51,8 @@ public class ResilienceConfiguration {
     tools.names().stream().filter(name -> tools.find(name).flatMap(AgentTool::mcpServer).isEmpty())
         .forEach(breakers::tool);
     tools.sources().forEach(breakers::mcpServer);
+    // an MCP server that is not connected shows as an open breaker, from the start on
+    tools.onSourceAvailability(breakers::mcpServerAvailability);
     breakers.model(model.endpoint());
     return breakers;
   }

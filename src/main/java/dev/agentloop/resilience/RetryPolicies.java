@@ -3,7 +3,9 @@ package dev.agentloop.resilience;
 import dev.agentloop.llm.ModelCallException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.RetryPolicyBuilder;
+import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 
 /** Builds the retry policies of model and tool calls from the typed settings. */
 final class RetryPolicies {
@@ -16,6 +18,25 @@ final class RetryPolicies {
    * {@code max-delay}.
    */
   static <R> RetryPolicy<R> transientErrors(RetrySettings settings, ErrorClassifier classifier) {
+    return RetryPolicies.<R>transientErrorsBuilder(settings, classifier).build();
+  }
+
+  /** As {@link #transientErrors}, but an attempt that timed out ends the call: it may still be running. */
+  static <R> RetryPolicy<R> transientErrorsUntilTimeout(RetrySettings settings, ErrorClassifier classifier) {
+    return RetryPolicies.<R>transientErrorsBuilder(settings, classifier)
+        .abortIf((result, error) -> error != null && timedOut(error)).build();
+  }
+
+  private static boolean timedOut(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof TimeoutException || t instanceof TimeoutExceededException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static <R> RetryPolicyBuilder<R> transientErrorsBuilder(RetrySettings settings, ErrorClassifier classifier) {
     RetryPolicyBuilder<R> builder = RetryPolicy.<R>builder()
         .handleIf((result, error) -> error != null && classifier.isRetryable(error))
         .withMaxAttempts(settings.maxAttempts());
@@ -30,7 +51,7 @@ final class RetryPolicies {
       }
       builder.withDelayFn(context -> requestedWait(context.getLastException(), settings.maxDelay(), settings.jitter()));
     }
-    return builder.build();
+    return builder;
   }
 
   /** What a delay function returns to leave the delay to the back-off: Failsafe ignores negative delays. */

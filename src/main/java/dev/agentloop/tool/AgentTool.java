@@ -1,6 +1,7 @@
 package dev.agentloop.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -44,6 +45,14 @@ public interface AgentTool {
    * share one circuit breaker, since they fail together when the server is down. Default: empty.
    */
   default Optional<String> mcpServer() {
+    return Optional.empty();
+  }
+
+  /**
+   * How long one call may take, when the tool has a limit of its own (an MCP server's {@code timeout});
+   * empty for {@code agentloop.tools.timeout}. Default: empty.
+   */
+  default Optional<Duration> timeout() {
     return Optional.empty();
   }
 

@@ -100,7 +100,8 @@ public class ToolConfiguration {
 
     /**
      * The {@code mcpServers} component of {@code /actuator/health}: UP while every MCP server is
-     * connected, else DEGRADED (HTTP 200: the node works, some tools do not) naming those that are not.
+     * connected, else DEGRADED (HTTP 200: the node works, some tools do not) naming those that are not,
+     * with why and each server's state ({@code connecting}, {@code connected}, {@code down}).
      */
     @Bean
     HealthIndicator mcpServersHealthIndicator(McpServers mcpServers) {
@@ -110,7 +111,7 @@ public class ToolConfiguration {
           return Health.up().withDetail("servers", mcpServers.size()).build();
         }
         return Health.status(new Status("DEGRADED", "MCP servers not connected: " + String.join(", ", down.keySet())))
-            .withDetail("notConnected", down).build();
+            .withDetail("notConnected", down).withDetail("states", mcpServers.states()).build();
       };
     }
   }

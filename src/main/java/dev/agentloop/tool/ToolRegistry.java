@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -37,6 +39,8 @@ public class ToolRegistry {
   private final Map<String, RegisteredTool> tools;
   /** Replaced, never changed, when a source is added: readers need no lock. */
   private volatile Map<ToolSource, AtomicReference<Listing>> sources = Map.of();
+  /** Stand-ins for tools of sources never reached, by name, while those sources have not listed. */
+  private final Map<String, RegisteredTool> placeholders = new ConcurrentHashMap<>();
 
   public ToolRegistry(Collection<? extends AgentTool> beans) {
     this(beans, List.of());
@@ -98,7 +102,18 @@ public class ToolRegistry {
     return sources.keySet().stream().map(ToolSource::name).toList();
   }
 
-  /** The names of the fixed tools, then those the sources list now. */
+  /**
+   * Tells the listener, with the source's name, whenever a source becomes unavailable (with why) or
+   * available again ({@code null}).
+   */
+  public void onSourceAvailability(BiConsumer<String, String> listener) {
+    sources.keySet().forEach(source -> source.onAvailabilityChange(why -> listener.accept(source.name(), why)));
+  }
+
+  /**
+   * The names of the fixed tools, then those the sources list now. A tool of a source never reached
+   * is not among them, but {@link #find} finds it by name (as a stand-in whose calls fail with why).
+   */
   public Collection<String> names() {
     if (sources.isEmpty()) {
       return tools.keySet();
@@ -162,10 +177,20 @@ public class ToolRegistry {
     }
     for (ToolSource source : sources.keySet()) {
       if (source.claims(name)) {
-        return listing(source).tools().get(name);
+        RegisteredTool listed = listing(source).tools().get(name);
+        return listed != null || source.listed() ? listed : placeholder(source, name);
       }
     }
     return null;
+  }
+
+  private RegisteredTool placeholder(ToolSource source, String name) {
+    if (!NAME.matcher(name).matches()) {
+      return null;
+    }
+    Optional<AgentTool> standIn = source.placeholder(name);
+    return standIn.map(tool -> placeholders.computeIfAbsent(name, n -> new RegisteredTool(tool, compile(tool))))
+        .orElse(null);
   }
 
   /** The source's tools with their schemas, compiled again only when the source lists anew. */

@@ -11,13 +11,16 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs one tool call: finds the tool, checks the arguments against its schema, executes it on the
  * bounded tool pool under a timeout that interrupts a hanging tool. The {@link ToolCallGuard} wraps
- * the attempts (retries, circuit breaker); the time-out applies to each attempt. Never throws and
+ * the attempts (retries, circuit breaker); the time-out applies to each attempt. A tool with a limit
+ * of its own ({@link AgentTool#timeout()}, an MCP server's) keeps to it, and its
+ * {@link java.util.concurrent.TimeoutException} counts as timed out. Never throws and
  * never completes exceptionally: every problem becomes a {@link ToolOutcome} failure the model can read.
  */
 public class ToolRunner {
@@ -51,8 +54,12 @@ public class ToolRunner {
       return CompletableFuture.completedFuture(ToolOutcome.failure(refusal.get().kind(), refusal.get().message()));
     }
     AgentTool tool = registry.find(toolName).orElseThrow();
-    return guard.call(tool, () -> Failsafe.with(timeout).with(pool).getAsync(() -> tool.execute(arguments)))
-        .handle((result, error) -> error == null ? success(toolName, result) : failure(toolName, error));
+    // a tool with a limit of its own (an MCP server's timeout) enforces it, and cancels on its side;
+    // ours then only catches a tool that fails to, a second later
+    Timeout<String> limit = tool.timeout()
+        .map(own -> Timeout.<String>builder(own.plusSeconds(1)).withInterrupt().build()).orElse(timeout);
+    return guard.call(tool, () -> Failsafe.with(limit).with(pool).getAsync(() -> tool.execute(arguments)))
+        .handle((result, error) -> error == null ? success(toolName, result) : failure(tool, error));
   }
 
   private ToolOutcome success(String toolName, String result) {
@@ -66,11 +73,16 @@ public class ToolRunner {
     return ToolOutcome.success(result);
   }
 
-  private ToolOutcome failure(String toolName, Throwable error) {
+  private ToolOutcome failure(AgentTool tool, Throwable error) {
+    String toolName = tool.name();
     Throwable cause = AsyncFailures.unwrap(error);
     if (cause instanceof TimeoutExceededException) {
       return ToolOutcome.failure(FailureKind.TIMED_OUT,
-          "'" + toolName + "' did not finish within " + readable(timeoutDuration));
+          "'" + toolName + "' did not finish within " + readable(tool.timeout().orElse(timeoutDuration)));
+    }
+    if (cause instanceof TimeoutException) {
+      // the tool's own limit (an MCP server's timeout), with its own words
+      return ToolOutcome.failure(FailureKind.TIMED_OUT, "'" + toolName + "' timed out: " + describe(cause));
     }
     if (cause instanceof ToolUnavailableException) {
       return ToolOutcome.failure(FailureKind.UNAVAILABLE, cause.getMessage());

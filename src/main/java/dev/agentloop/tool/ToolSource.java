@@ -1,6 +1,8 @@
 package dev.agentloop.tool;
 
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Tools that come and go while the application runs, such as those of an MCP server: listed when
@@ -26,4 +28,25 @@ public interface ToolSource {
 
   /** Whether the source has listed its tools at least once, so that {@link #tools()} is complete. */
   boolean listed();
+
+  /** Why the source cannot serve calls now (e.g. "MCP server 'x' is not connected: …"); empty when it can. */
+  default Optional<String> unavailable() {
+    return Optional.empty();
+  }
+
+  /**
+   * Registers a listener told whenever the source becomes unavailable (with {@link #unavailable()}'s
+   * text) or available again ({@code null}), e.g. to keep its circuit breaker in step; told at once
+   * when the source is known to be down already. Default: never told.
+   */
+  default void onAvailabilityChange(Consumer<String> listener) {}
+
+  /**
+   * What to offer for a tool this source claims but has never listed (it was never reached): a tool
+   * whose calls fail with why, so that an agent allowing it is not silently left without it. Empty once
+   * the source has listed its tools, or for a name it does not claim. Default: empty.
+   */
+  default Optional<AgentTool> placeholder(String toolName) {
+    return Optional.empty();
+  }
 }

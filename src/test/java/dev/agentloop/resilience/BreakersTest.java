@@ -159,10 +159,20 @@ class BreakersTest {
         .call(mailer, this::timedOut).toCompletableFuture().join());
     assertThat(attempts).hasValue(1);
 
+    // told to, it retries a call that failed to connect, but never one that timed out: that one may still run
     RetrySettings withSideEffects = new RetrySettings(3, Duration.ofMillis(1), Duration.ofMillis(4), 0, true);
     catchThrowable(() -> new GuardedToolCalls(breakers, classifier, withSideEffects, metrics, SCHEDULER)
-        .call(mailer, this::timedOut).toCompletableFuture().join());
+        .call(mailer, this::connectionReset).toCompletableFuture().join());
     assertThat(attempts).hasValue(4);
+    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, withSideEffects, metrics, SCHEDULER)
+        .call(mailer, this::timedOut).toCompletableFuture().join());
+    assertThat(attempts).hasValue(5);
+
+    // a tool without side effects is retried after a time-out
+    AgentTool lookup = TestTools.tool("lookup", false, arguments -> "unused");
+    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER)
+        .call(lookup, this::timedOut).toCompletableFuture().join());
+    assertThat(attempts).hasValue(8);
   }
 
   @Test

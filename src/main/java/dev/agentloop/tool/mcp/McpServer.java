@@ -9,35 +9,48 @@ import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * One MCP server: its connection and the tools it lists. Connected once per node; supervised by
- * {@link McpServers}, which pings it and connects again (for stdio: starts the process again) when
- * it died, a stdio server at once when its process ends; never started per call. A call while it
- * is down fails at once with a transient {@link McpServerDownException}; a call that fails on the
- * wire asks for a check of the connection. Starting (initialize, list) waits up to the
- * {@code startup-timeout}, a call or ping up to the server's {@code timeout}. The tools are listed on every
- * connection and whenever the server notifies {@code notifications/tools/list_changed}; the last
- * list stays while the server is down, so that calls of its tools fail as unavailable (and open its
- * breaker) instead of as unknown tools. Thread-safe.
+ * One MCP server: its connection and the tools it lists. Connected once per node, in the background;
+ * supervised by {@link McpServers}, which pings it and connects again (for stdio: starts the process
+ * again) when it died, a stdio server at once when its process ends; never started per call. A call
+ * while it is down fails at once with a transient {@link McpServerDownException} "MCP server 'x' is not
+ * connected: why"; a call that fails on the wire asks for a check of the connection. Starting
+ * (initialize, list) waits up to the {@code startup-timeout}, a call or ping up to the server's
+ * {@code timeout}; a call that takes longer is cancelled on the server. The tools are listed on every
+ * connection and whenever the server notifies {@code notifications/tools/list_changed}; the last list
+ * stays while the server is down, so that calls of its tools fail as not connected (and count against
+ * its breaker) instead of as unknown tools; before the first list, the tools agents name are offered as
+ * {@link UnreachableTool}s. Why it is down is logged through a {@link DownLog}: once, then at a bounded
+ * rate. Thread-safe.
  */
 final class McpServer implements ToolSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("agentloop", "1");
+  private static final Pattern STATUS_NOT_FOUND_OR_NOT_ALLOWED = Pattern.compile("\\b(404|405)\\b");
 
   private final String name;
   private final McpServerSettings settings;
@@ -49,7 +62,13 @@ final class McpServer implements ToolSource {
   private volatile McpAsyncClient exited;
   private volatile Map<String, AgentTool> tools = Map.of();
   private volatile boolean listed;
-  private volatile String lastError = "not connected yet";
+  private volatile String lastError = "it is still connecting (first attempt)";
+  private volatile boolean attempted;
+  private final AtomicInteger failedAttempts = new AtomicInteger();
+  private final DownLog downLog;
+  private final List<Consumer<String>> availabilityListeners = new CopyOnWriteArrayList<>();
+  /** The transport of the current connection, which can cancel its calls. */
+  private volatile CancellingTransport transport;
 
   /**
    * @param timeout of one request, when the settings name none
@@ -60,6 +79,7 @@ final class McpServer implements ToolSource {
     this.settings = settings;
     this.timeout = settings.timeout() == null ? timeout : settings.timeout();
     this.supervisor = supervisor;
+    this.downLog = new DownLog(LOG, name, McpServers.DOWN_LOG_EVERY, System::nanoTime);
   }
 
   @Override
@@ -69,6 +89,11 @@ final class McpServer implements ToolSource {
 
   McpServerSettings settings() {
     return settings;
+  }
+
+  /** How long a call may take: the server's {@code timeout}, else {@code agentloop.tools.timeout}. */
+  Duration timeout() {
+    return timeout;
   }
 
   @Override
@@ -88,6 +113,45 @@ final class McpServer implements ToolSource {
 
   boolean connected() {
     return client != null;
+  }
+
+  /** How many attempts to connect have failed so far. */
+  int failedAttempts() {
+    return failedAttempts.get();
+  }
+
+  /** {@code connecting} until the first attempt ends, then {@code connected} or {@code down}. */
+  String state() {
+    return connected() ? "connected" : attempted ? "down" : "connecting";
+  }
+
+  @Override
+  public Optional<String> unavailable() {
+    return connected() ? Optional.empty() : Optional.of(notConnected());
+  }
+
+  @Override
+  public void onAvailabilityChange(Consumer<String> listener) {
+    availabilityListeners.add(listener);
+    // a server whose first attempt failed before anyone listened
+    if (attempted && !connected()) {
+      listener.accept(notConnected());
+    }
+  }
+
+  /**
+   * A tool this server claims while it has never listed its tools: offered to the model with a schema
+   * that takes any object, so that an agent that allows it is not silently left without it; its calls
+   * fail as not connected until the server lists its real tools.
+   */
+  @Override
+  public Optional<AgentTool> placeholder(String toolName) {
+    return listed || !claims(toolName) ? Optional.empty() : Optional.of(new UnreachableTool(this, toolName));
+  }
+
+  /** "MCP server 'x' is not connected: why". */
+  String notConnected() {
+    return "MCP server '" + name + "' is not connected: " + lastError;
   }
 
   /** Why the server is not connected, or what last went wrong. */
@@ -112,8 +176,8 @@ final class McpServer implements ToolSource {
           current.ping().block(timeout);
           return;
         } catch (RuntimeException e) {
-          LOG.warn("MCP server '{}' does not answer ({}); connecting again", name, McpError.aggregateExceptionMessages(e));
-          disconnect("it stopped answering: " + McpError.aggregateExceptionMessages(e));
+          disconnect("it stopped answering pings: " + describe(e));
+          downLog.failed(lastError);
         }
       }
       connect();
@@ -122,13 +186,20 @@ final class McpServer implements ToolSource {
     }
   }
 
+  /**
+   * Calls a tool and waits up to the server's {@code timeout}. A call that takes longer is cancelled
+   * on the server ({@code notifications/cancelled}) and fails with a {@link TimeoutException}.
+   */
   McpSchema.CallToolResult call(String toolName, Map<String, Object> arguments) throws Exception {
     McpAsyncClient current = client;
-    if (current == null) {
-      throw new McpServerDownException("MCP server '" + name + "' is not connected (" + lastError + ")");
+    CancellingTransport wire = transport;
+    if (current == null || wire == null) {
+      throw new McpServerDownException(notConnected());
     }
+    String key = UUID.randomUUID().toString();
     try {
-      McpSchema.CallToolResult result = current.callTool(new McpSchema.CallToolRequest(toolName, arguments))
+      McpSchema.CallToolResult result = current.callTool(
+          new McpSchema.CallToolRequest(toolName, arguments, Map.of(CancellingTransport.CALL_KEY, key)))
           .block(timeout);
       if (result == null) {
         throw new McpServerDownException("MCP server '" + name + "' closed the call without a result");
@@ -144,12 +215,26 @@ final class McpServer implements ToolSource {
       checkSoon();
       throw e;
     } catch (RuntimeException e) {
-      checkSoon();
-      if (hasTimeout(e)) {
-        throw new TimeoutException("MCP server '" + name + "' did not answer within " + timeout.toMillis() + " ms");
+      if (hasTimeout(e) || Thread.currentThread().isInterrupted()) {
+        cancel(wire, key, "AgentLoop gave up after " + timeout.toMillis() + " ms");
+        throw new TimeoutException("MCP server '" + name + "' did not answer '" + toolName + "' within "
+            + readable(timeout) + "; the call was cancelled on the server");
       }
+      checkSoon();
       throw e;
+    } finally {
+      wire.done(key);
     }
+  }
+
+  /** Sends the cancellation without waiting for it: this thread may be interrupted already. */
+  private void cancel(CancellingTransport wire, String key, String reason) {
+    wire.cancel(key, reason).subscribe(null,
+        e -> LOG.debug("MCP server '{}': cancelling a call failed: {}", name, describe(e)));
+  }
+
+  private static String readable(Duration duration) {
+    return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
   }
 
   /** Asks the supervisor to check the connection now, rather than at the next ping. */
@@ -171,6 +256,7 @@ final class McpServer implements ToolSource {
   }
 
   void close() {
+    availabilityListeners.clear(); // stopping is no failure
     connecting.lock();
     try {
       disconnect("it was stopped");
@@ -180,10 +266,16 @@ final class McpServer implements ToolSource {
   }
 
   private void connect() {
-    McpClientTransport transport = McpTransports.create(settings);
+    Optional<String> missing = missingCommand(settings).or(() -> unreachable(settings));
+    if (missing.isPresent()) {
+      failed(missing.get());
+      return;
+    }
+    McpClientTransport sdkTransport = McpTransports.create(settings);
+    CancellingTransport wire = new CancellingTransport(sdkTransport);
     Duration startup = settings.startupTimeout();
     // the SDK's own limit only bounds what nobody waits for: callers wait with their own time-outs
-    McpAsyncClient fresh = McpClient.async(transport)
+    McpAsyncClient fresh = McpClient.async(wire)
         .clientInfo(CLIENT)
         .requestTimeout(startup.compareTo(timeout) > 0 ? startup : timeout)
         .initializationTimeout(startup)
@@ -193,17 +285,106 @@ final class McpServer implements ToolSource {
       // a node server may take seconds to start on a busy machine: starting has its own time-out
       McpSchema.InitializeResult init = fresh.initialize().block(startup);
       listed(listAll(fresh, startup));
+      transport = wire;
       client = fresh;
-      if (transport instanceof StdioClientTransport stdio) {
+      attempted = true;
+      if (sdkTransport instanceof StdioClientTransport stdio) {
         watchExit(stdio, fresh);
       }
+      downLog.connected();
       LOG.info("MCP server '{}' ({} {}) connected over {}: tools {}", name, init.serverInfo().name(),
           init.serverInfo().version(), settings.transport(), tools.keySet());
+      availabilityListeners.forEach(listener -> listener.accept(null));
     } catch (RuntimeException e) {
-      lastError = McpError.aggregateExceptionMessages(e);
-      LOG.warn("MCP server '{}' could not be connected: {}", name, lastError);
       fresh.close();
+      failed(describeConnectFailure(e));
     }
+  }
+
+  private void failed(String why) {
+    lastError = why;
+    attempted = true;
+    failedAttempts.incrementAndGet();
+    downLog.failed(why);
+    availabilityListeners.forEach(listener -> listener.accept(notConnected()));
+  }
+
+  /** Where the server is and what went wrong, with a hint where the cause is a known mistake. */
+  private String describeConnectFailure(RuntimeException e) {
+    String where = settings.transport() == McpServerSettings.Transport.STDIO
+        ? "command '" + settings.command() + "'" : settings.transport().name().toLowerCase().replace('_', '-')
+        + " url " + settings.url();
+    String cause = hasTimeout(e) ? "no answer to initialize within " + readable(settings.startupTimeout())
+        + (settings.transport() == McpServerSettings.Transport.STDIO
+            ? " (the process runs, but wrote no MCP message on stdout: is it an MCP server over stdio?)" : "")
+        : describe(e);
+    if (cause.length() > 300) {
+      cause = cause.substring(0, 300) + "…"; // an error page's HTML says no more than its status
+    }
+    String hint = settings.transport() == McpServerSettings.Transport.STREAMABLE_HTTP
+        && STATUS_NOT_FOUND_OR_NOT_ALLOWED.matcher(cause).find() && McpTransports.servesSse(settings)
+        ? "; this url serves the older HTTP+SSE transport (a GET opens an event stream): set transport: sse" : "";
+    return where + ": " + cause + hint;
+  }
+
+  /**
+   * Why the stdio command cannot be started ("No such file or directory"), before the SDK tries:
+   * the SDK reports that only as a time-out of initialize.
+   */
+  static Optional<String> missingCommand(McpServerSettings settings) {
+    if (settings.transport() != McpServerSettings.Transport.STDIO) {
+      return Optional.empty();
+    }
+    String command = settings.command();
+    if (command.contains("/") || command.contains(File.separator)) {
+      Path path = Path.of(command);
+      if (settings.workingDirectory() != null && !settings.workingDirectory().isBlank() && !path.isAbsolute()) {
+        path = Path.of(settings.workingDirectory()).resolve(path);
+      }
+      return Files.isExecutable(path) ? Optional.empty() : Optional.of("command '" + command + "': "
+          + (Files.exists(path) ? "Permission denied (not executable)" : "No such file or directory"));
+    }
+    String pathVariable = settings.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", ""));
+    for (String directory : pathVariable.split(File.pathSeparator)) {
+      if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, command))) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of("command '" + command + "': No such file or directory (not found on the PATH)");
+  }
+
+  /**
+   * Why the server's host and port take no connection ("Connection refused"), found in a moment: the
+   * SDK's SSE client waits for the whole start-up time-out instead, and its streamable HTTP client names
+   * no cause.
+   */
+  static Optional<String> unreachable(McpServerSettings settings) {
+    if (settings.transport() == McpServerSettings.Transport.STDIO) {
+      return Optional.empty();
+    }
+    java.net.URI uri = java.net.URI.create(settings.url());
+    int port = uri.getPort() > 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress(uri.getHost(), port),
+          (int) Math.min(settings.startupTimeout().toMillis(), 10_000));
+      return Optional.empty();
+    } catch (java.io.IOException e) {
+      return Optional.of(settings.transport().name().toLowerCase().replace('_', '-') + " url " + settings.url()
+          + ": cannot connect to " + uri.getHost() + ":" + port + ": " + describe(e));
+    }
+  }
+
+  /** The messages of an error and its causes, without repeats: what the log and the model read. */
+  static String describe(Throwable error) {
+    List<String> parts = new ArrayList<>();
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName()
+          : t.getMessage();
+      if (parts.stream().noneMatch(part -> part.contains(message))) {
+        parts.add(message);
+      }
+    }
+    return String.join(": ", parts);
   }
 
   /**
@@ -219,7 +400,9 @@ final class McpServer implements ToolSource {
       }
       exited = watched;
       if (client == watched) {
-        LOG.warn("MCP server '{}' exited; starting it again", name);
+        lastError = "its process exited";
+        downLog.failed(lastError); // a server that keeps crashing says so at a bounded rate
+        availabilityListeners.forEach(listener -> listener.accept(notConnected()));
         checkSoon();
       }
     }, "agentloop-mcp-" + name + "-exit");
@@ -230,7 +413,11 @@ final class McpServer implements ToolSource {
   private void disconnect(String why) {
     McpAsyncClient current = client;
     client = null;
+    transport = null;
     lastError = why;
+    if (current != null) {
+      availabilityListeners.forEach(listener -> listener.accept(notConnected()));
+    }
     if (current != null) {
       try {
         current.close();

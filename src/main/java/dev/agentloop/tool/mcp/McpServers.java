@@ -14,9 +14,10 @@ import java.util.regex.Pattern;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * The MCP servers of this node, from {@code agentloop.tools.mcp}. {@link #start} connects each once
- * (a stdio server's process is started here, once per node) and then supervises them on a small
- * pool of their own: every {@code ping-interval} a connected server is pinged, and one that is down
+ * The MCP servers of this node, from {@code agentloop.tools.mcp}. {@link #start} returns at once and
+ * connects every server in the background, in parallel (a stdio server's process is started there,
+ * once per node), so that no server holds up the application's start; it then supervises them on a
+ * small pool of their own: every {@code ping-interval} a connected server is pinged, and one that is down
  * (never reached, died, stopped answering) is connected again, so a dead stdio server is restarted
  * and its tools listed anew. {@link #close} stops them all, stdio processes included.
  *
@@ -28,6 +29,9 @@ public final class McpServers implements AutoCloseable {
   /** Server names: no '_', so that {@code <server>__<tool>} tells server and tool apart. */
   private static final Pattern SERVER_NAME = Pattern.compile("[A-Za-z0-9-]{1,32}");
 
+  /** While a server stays down with the same cause, its log says so at most this often. */
+  static final Duration DOWN_LOG_EVERY = Duration.ofMinutes(5);
+
   private final Map<String, McpServer> servers;
   private final ScheduledExecutorService supervisor;
 
@@ -37,8 +41,9 @@ public final class McpServers implements AutoCloseable {
   }
 
   /**
-   * Connects every server, each within its {@code startup-timeout}; a server that cannot be reached
-   * now does not stop the start (its tools are listed once it is), it is tried again every ping interval.
+   * Starts connecting every server in the background, each within its {@code startup-timeout}, and
+   * returns without waiting; a server that cannot be reached does not stop the start (its tools are
+   * listed once it is), it is tried again every ping interval.
    *
    * @param timeout of one request to a server that sets none
    * @throws IllegalArgumentException naming the server when its name is not allowed
@@ -50,14 +55,13 @@ public final class McpServers implements AutoCloseable {
     });
     CustomizableThreadFactory threads = new CustomizableThreadFactory("agentloop-mcp-");
     threads.setDaemon(true);
-    // no thread at all in an application without MCP servers
-    ScheduledExecutorService supervisor = Executors.newScheduledThreadPool(Math.min(4, settings.size()), threads);
+    // no thread at all in an application without MCP servers; up to eight servers connect side by side
+    ScheduledExecutorService supervisor = Executors.newScheduledThreadPool(Math.min(8, settings.size()), threads);
     Map<String, McpServer> servers = new LinkedHashMap<>();
     settings.forEach((name, server) -> servers.put(name, new McpServer(name, server, timeout, supervisor)));
-    servers.values().forEach(McpServer::supervise);
     servers.values().forEach(server -> {
       long every = server.settings().pingInterval().toMillis();
-      supervisor.scheduleWithFixedDelay(server::supervise, every, every, TimeUnit.MILLISECONDS);
+      supervisor.scheduleWithFixedDelay(server::supervise, 0, every, TimeUnit.MILLISECONDS);
     });
     return new McpServers(servers, supervisor);
   }
@@ -72,12 +76,25 @@ public final class McpServers implements AutoCloseable {
     return Optional.ofNullable(servers.get(server)).map(McpServer::connected);
   }
 
+  /** Each server's state now: {@code connecting} (first attempt under way), {@code connected} or {@code down}. */
+  public Map<String, String> states() {
+    Map<String, String> states = new java.util.TreeMap<>();
+    servers.values().forEach(server -> states.put(server.name(), server.state()));
+    return states;
+  }
+
   /** The servers that are not connected now, each with why (its last error). */
   public Map<String, String> notConnected() {
     Map<String, String> down = new java.util.TreeMap<>();
     servers.values().stream().filter(server -> !server.connected())
         .forEach(server -> down.put(server.name(), server.lastError()));
     return down;
+  }
+
+  /** How many attempts to connect the server have failed so far; 0 for an unknown server. */
+  int failedAttempts(String server) {
+    McpServer found = servers.get(server);
+    return found == null ? 0 : found.failedAttempts();
   }
 
   /** How many servers are configured. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolException;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -64,6 +65,12 @@ final class McpTool implements AgentTool {
   @Override
   public Optional<String> mcpServer() {
     return Optional.of(server.name());
+  }
+
+  /** The server's own {@code timeout}, which the call waits for and then cancels the call on the server. */
+  @Override
+  public Optional<Duration> timeout() {
+    return Optional.of(server.timeout());
   }
 
   /** @throws ToolException when the server answers {@code isError: true}: the model reads its message */

@@ -8,7 +8,13 @@ import io.modelcontextprotocol.client.transport.customizer.McpSyncHttpClientRequ
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 
 /** Makes the SDK's transport for a server's settings; a new one for every connection. */
@@ -48,6 +54,28 @@ final class McpTransports {
         return builder;
       }
     };
+  }
+
+  /**
+   * Whether the server's url answers a GET with an event stream, as a server of the older HTTP+SSE
+   * transport does: what a streamable HTTP client configured for it sees as a 404 or 405 to its POST.
+   */
+  static boolean servesSse(McpServerSettings settings) {
+    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(settings.url())).timeout(Duration.ofSeconds(5))
+        .header("Accept", "text/event-stream").GET();
+    settings.headers().forEach(request::setHeader);
+    try {
+      HttpResponse<InputStream> response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      response.body().close(); // an event stream does not end: the headers tell enough
+      return response.statusCode() == 200 && response.headers().firstValue("Content-Type")
+          .filter(type -> type.startsWith("text/event-stream")).isPresent();
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   private static McpSyncHttpClientRequestCustomizer headers(Map<String, String> headers) {

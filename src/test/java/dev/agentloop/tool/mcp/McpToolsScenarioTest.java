@@ -85,6 +85,7 @@ class McpToolsScenarioTest {
   @Autowired ResumeService resume;
   @LocalServerPort int port;
   @Autowired MeterRegistry meters;
+  @Autowired dev.agentloop.trace.RunInsights insights;
 
   @BeforeAll
   static void startTheHttpServer() throws IOException {
@@ -123,6 +124,17 @@ class McpToolsScenarioTest {
     properties.add("agentloop.tools.mcp.web.ping-interval", () -> "PT0.5S");
     properties.add("agentloop.tools.mcp.legacy.url", () -> "http://127.0.0.1:" + ssePort + "/sse");
     properties.add("agentloop.tools.mcp.legacy.transport", () -> "sse");
+    // the MCP Java SDK's server over stdio, its call log in the folder (made before the context starts)
+    int args = JavaSdkMcpServer.stdioCommand(Path.of("calls.log")).size() - 1;
+    properties.add("agentloop.tools.mcp.java.command", () -> javaServer().get(0));
+    for (int i = 0; i < args; i++) {
+      int arg = i + 1;
+      properties.add("agentloop.tools.mcp.java.args[" + i + "]", () -> javaServer().get(arg));
+    }
+  }
+
+  private static List<String> javaServer() {
+    return JavaSdkMcpServer.stdioCommand(folder.resolve("java-calls.log"));
   }
 
   @AfterEach
@@ -164,6 +176,24 @@ class McpToolsScenarioTest {
   }
 
   @Test
+  void should_send_the_model_the_whole_schema_of_a_java_sdk_server_tool_with_its_defs() throws IOException {
+    await().atMost(Runs.PATIENCE).until(() -> servers.connected("java").orElseThrow());
+
+    String run = runs.start(TestAgent.KEY, "mcp-java: a trip");
+    assertThat(answered(run).finalAnswer()).isEqualTo("planned");
+
+    // the tools of the model request, as the adapter received them: the schema exactly as the server sent it
+    Step thought = steps(run, StepKind.THOUGHT).get(0);
+    JsonNode offered = insights.prompt(run, thought.stepNo()).orElseThrow().tools();
+    JsonNode planTrip = java.util.stream.StreamSupport.stream(offered.spliterator(), false)
+        .filter(tool -> tool.path("name").asText().equals("java__plan_trip")).findFirst().orElseThrow();
+    assertThat(planTrip.path("parameters")).isEqualTo(JSON.readTree(JavaSdkMcpServer.PLAN_TRIP_SCHEMA));
+    assertThat(steps(run, OBSERVATION).get(0).text("result")).isEqualTo("trip planned for Ada: 1 legs");
+    assertThat(Files.readAllLines(folder.resolve("java-calls.log"))).contains("call plan_trip {\"traveller\":"
+        + "{\"name\":\"Ada\",\"age\":null},\"legs\":[{\"from_city\":\"Bern\",\"to_city\":\"Oslo\",\"mode\":\"plane\"}]}");
+  }
+
+  @Test
   void should_call_a_tool_of_a_server_that_offers_only_the_older_sse_transport() {
     String run = runs.start(TestAgent.KEY, "mcp-sse: echo");
 
@@ -184,16 +214,17 @@ class McpToolsScenarioTest {
   }
 
   @Test
-  void should_count_a_server_that_does_not_answer_in_time_as_a_transient_failure_and_retry() {
+  void should_count_a_server_that_does_not_answer_in_time_as_timed_out_and_retry_a_read_only_call() {
     double before = transientFailures("everything__trigger-long-running-operation");
 
     String run = runs.start(TestAgent.KEY, "mcp-timeout: a slow operation");
     RunView view = answered(run);
 
     Step observation = steps(run, OBSERVATION).get(0);
-    assertThat(observation.text("failure")).isEqualTo("failed");
-    assertThat(observation.text("error")).startsWith("'everything__trigger-long-running-operation' failed: ")
-        .endsWith("MCP server 'everything' did not answer within 1000 ms");
+    assertThat(observation.text("failure")).isEqualTo("timed_out");
+    assertThat(observation.text("error")).isEqualTo("'everything__trigger-long-running-operation' timed out: MCP server"
+        + " 'everything' did not answer 'trigger-long-running-operation' within 1 s; the call was cancelled on the server");
+    // read-only (readOnlyHint), so retried: an attempt that may still run does no harm
     assertThat(transientFailures("everything__trigger-long-running-operation") - before).isEqualTo(3);
     assertThat(view.finalAnswer()).isEqualTo("too slow");
   }
