@@ -365,6 +365,12 @@ class CockpitBrowserTest {
       assertThat(auditor.why()).contains("only agent-operators");
       other.screenshot("cockpit-7-no-operator-rights");
 
+      auditor.openRuns(definitionOf(TestAgent.ANSWER_REVIEWED)).searchRuns("an auditor looks on");
+      // the list says on what a waiting run waits, and what it cost so far
+      assertThat(other.await(By.cssSelector("[data-waiting='" + waiting + "']")).getText())
+          .isEqualTo("waiting: Review the answer");
+      assertThat(other.await(By.cssSelector("[data-run-cost='" + waiting + "']")).getText()).contains("model calls");
+      other.screenshot("cockpit-14-agent-runs-waiting-and-cost");
       auditor.openRuns(definitionOf(TestAgent.KEY)).showRun(finished);
       assertThat(other.all(By.cssSelector("tr[data-run='" + finished + "'] + tr [data-action='restart']")))
           .isNotEmpty().allSatisfy(button -> assertThat(button.isEnabled()).isFalse());
