@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the npm-based checks of what analysts edit (see package.json, {@code npm run check}): bpmnlint
- * over processes/ and the element templates against their JSON schema. The Maven build starts it
+ * over processes/, the element templates against their JSON schema, and the unit tests of the Cockpit
+ * plugin's logic ({@code node --test tools/plugin-tests/}). The Maven build starts it
  * with the JDK that runs Maven, as a single-file program, so starting it needs nothing but Java.
  *
  * <p>Node.js is optional outside CI: without it (or with an npm registry out of reach) the checks are
@@ -54,11 +55,12 @@ public final class ModelerChecks {
       Files.writeString(project.resolve(INSTALLED_STAMP), lockHash(project));
     }
     if (run(project, npm.get().toString(), "run", "--silent", "check") != 0) {
-      System.err.println(PREFIX + "the diagrams or element templates have findings; see above. Run 'npm run check' to"
-          + " repeat the checks without Maven");
+      System.err.println(PREFIX + "the diagrams, element templates or plugin tests have findings; see above."
+          + " Run 'npm run check' to repeat the checks without Maven");
       System.exit(1);
     }
-    System.out.println(PREFIX + "every diagram in processes/ passes bpmnlint (.bpmnlintrc), the element templates are valid");
+    System.out.println(PREFIX + "every diagram in processes/ passes bpmnlint (.bpmnlintrc), the element templates are valid,"
+        + " the plugin's unit tests pass");
   }
 
   private static void unavailable(boolean ci, String reason) {

@@ -22,8 +22,9 @@ public class CockpitAssets extends AbstractCockpitPluginRootResource {
 
   static final String SETTINGS = "app/settings.js";
   static final List<String> MODULES = List.of("app/plugin.js", "app/plugin.css", "app/api.js", "app/dom.js",
-      "app/live-step.js", "app/prompt-view.js", "app/run-page.js", "app/runs-tab.js", "app/step-editor.js",
-      "app/step-tree.js", "app/trace-tab.js", "app/trace-view.js", SETTINGS);
+      "app/edit-text.js", "app/live-step.js", "app/prompt-view.js", "app/run-page.js", "app/runs-tab.js",
+      "app/step-editor.js", "app/step-tree.js", "app/trace-tab.js", "app/trace-view.js", "app/tree-layout.js",
+      "app/words.js", SETTINGS);
 
   public CockpitAssets() {
     super(AgentLoopCockpitPlugin.ID);
@@ -48,13 +49,16 @@ public class CockpitAssets extends AbstractCockpitPluginRootResource {
     Environment environment = context == null ? null : context.getEnvironment();
     boolean enabled = environment == null || environment.getProperty("agentloop.enabled", Boolean.class, true);
     String basePath = environment == null ? "/api" : environment.getProperty("agentloop.api.base-path", "/api");
+    // the operator is told when the answers come from the scripted demo model, not from a real one
+    boolean scripted = environment != null
+        && "scripted".equalsIgnoreCase(environment.getProperty("agentloop.llm.provider", "scripted").strip());
     return "// AgentLoop's settings in this application, made by " + getClass().getName() + "\n"
-        + "export default " + json(enabled, servletContext.getContextPath() + basePath) + ";\n";
+        + "export default " + json(enabled, servletContext.getContextPath() + basePath, scripted) + ";\n";
   }
 
-  private static String json(boolean enabled, String apiPath) {
+  private static String json(boolean enabled, String apiPath, boolean scriptedModel) {
     // the base path is validated (letters, digits, '/', '-', '.', '_', '~'), the context path is the container's
     String escaped = apiPath.replace("\\", "\\\\").replace("\"", "\\\"");
-    return "{\"enabled\": " + enabled + ", \"api\": \"" + escaped + "\"}";
+    return "{\"enabled\": " + enabled + ", \"api\": \"" + escaped + "\", \"scriptedModel\": " + scriptedModel + "}";
   }
 }

@@ -1,5 +1,7 @@
 package dev.agentloop.review;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.agent.AgentDefinitions;
@@ -121,13 +123,25 @@ class ActionApproval implements Review {
     JsonNode arguments;
     try {
       arguments = JSON.readTree(text);
-    } catch (Exception e) {
-      throw new ReviewException("the arguments of " + action.tool() + " are not valid JSON: " + e.getMessage());
+    } catch (JsonProcessingException e) {
+      throw new ReviewException("the arguments of " + action.tool() + " are " + notValidJson(e));
     }
     tools.refusal(action.tool(), arguments, null).ifPresent(refusal -> {
       throw new ReviewException(refusal.message());
     });
     return arguments;
+  }
+
+  /**
+   * "not valid JSON at line 1, column 3: unexpected character ('t') …": where and what, without
+   * Jackson's source description and character codes, which mean nothing to a reviewer.
+   */
+  static String notValidJson(JsonProcessingException e) {
+    JsonLocation at = e.getLocation();
+    String what = String.valueOf(e.getOriginalMessage()).replaceAll(" \\(code -?\\d+\\)", "").strip();
+    return "not valid JSON" + (at == null || at.getLineNr() < 1 ? ""
+        : " at line " + at.getLineNr() + ", column " + at.getColumnNr()) + ": "
+        + (what.isEmpty() ? what : Character.toLowerCase(what.charAt(0)) + what.substring(1));
   }
 
   /** The calls that need approval; the turn's other calls run without asking. */

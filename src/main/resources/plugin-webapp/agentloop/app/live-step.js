@@ -2,6 +2,7 @@
 // 5 s)", "running http_get (2 s)", "waiting for a person in Review the answer" with a link to the
 // task in Tasklist. The seconds go on counting between two polls.
 import { h } from './dom.js';
+import { elapsed } from './words.js';
 
 /** Tasklist's page of a task, next to this Cockpit (…/app/cockpit/<engine>/ → …/app/tasklist/<engine>/). */
 export function tasklistLink(taskId) {
@@ -20,7 +21,7 @@ export function liveStep(active, readAt) {
   if (!active) {
     return null;
   }
-  const s = `${seconds(active, readAt)} s`;
+  const s = elapsed(seconds(active, readAt));
   const name = h('em', {}, active.activityName);
   switch (active.kind) {
     case 'model':

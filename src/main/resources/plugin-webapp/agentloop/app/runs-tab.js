@@ -5,12 +5,19 @@
 import { agentLoopApi } from './api.js';
 import { clear, h, notice, time } from './dom.js';
 import { decidedSteps, kindLabel, traceView } from './trace-view.js';
+import { restartedMessage, runCostText, waitingText } from './words.js';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['', 'RUNNING', 'WAITING', 'FAILED', 'ANSWERED', 'REJECTED', 'STOPPED', 'CANCELLED'];
 
 /** A run on the plugin's run page, which shows any run, finished or not. */
 export const runLink = id => h('a', { href: `#/agentloop/run/${encodeURIComponent(id)}`, 'data-run-link': id }, id);
+
+/** What a restart did, with the new run's link: shown under the step it restarted from. */
+export function restartedNotice(runId, step, restarted) {
+  return h('div', { class: 'alert alert-success agentloop-notice', role: 'status', 'data-restarted': restarted.id },
+    restartedMessage(runId, step.id), runLink(restarted.id), ` (${restarted.status}).`);
+}
 
 export function restartForm(step, onSubmit, onCancel) {
   const reason = h('input', { class: 'form-control', type: 'text', 'data-field': 'restart-reason',
@@ -111,12 +118,12 @@ class RunsTab {
         disabled: first + runs.length - 1 >= total, onclick: () => { this.page++; this.load(); } }, 'Older'));
     clear(this.list, pager,
       h('table', { class: 'table agentloop-run-table' },
-        h('thead', {}, h('tr', {}, ['Run', 'Question', 'Status', 'Started', 'Ended', 'Steps', ''].map(l => h('th', {}, l)))),
+        h('thead', {}, h('tr', {}, ['Run', 'Question', 'Status', 'Started', 'Ended', 'Steps', 'Cost', ''].map(l => h('th', {}, l)))),
         h('tbody', {}, runs.flatMap(run => this.rows(run)))));
   }
 
   rows(run) {
-    const detail = h('td', { colspan: '7' });
+    const detail = h('td', { colspan: '8' });
     const detailRow = h('tr', { class: 'agentloop-run-detail', hidden: true }, detail);
     const toggle = h('button', { class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'show-trace',
       onclick: () => {
@@ -131,6 +138,7 @@ class RunsTab {
         h('td', {}, runLink(run.id)),
         h('td', { class: 'agentloop-question' }, run.question),
         h('td', {}, h('span', { class: `agentloop-run-status agentloop-status-${run.status.toLowerCase()}` }, run.status),
+          waitingText(run) && h('div', { class: 'agentloop-waiting', 'data-waiting': run.id }, waitingText(run)),
           run.statusReason && h('div', { class: 'text-muted' }, run.statusReason),
           run.restartedFrom && h('div', { class: 'text-muted' }, 'restarted from ', runLink(run.restartedFrom),
             ` at #${run.restartedFromStep}`),
@@ -139,6 +147,7 @@ class RunsTab {
         h('td', {}, time(run.createdAt)),
         h('td', {}, time(run.endedAt)),
         h('td', {}, run.steps),
+        h('td', { class: 'agentloop-run-cost', 'data-run-cost': run.id }, runCostText(run)),
         h('td', {}, toggle)),
       detailRow];
   }
@@ -166,9 +175,8 @@ class RunsTab {
     const slot = row.querySelector('.agentloop-step-slot');
     clear(slot, restartForm(step, async reason => {
       const restarted = await this.client.restart(run.id, step.id, reason);
-      clear(slot);
-      clear(this.messages, h('div', { class: 'alert alert-success agentloop-notice', role: 'status' },
-        `Run ${run.id} restarted from #${step.id} as run `, runLink(restarted.id), ` (${restarted.status}).`));
+      // the confirmation goes where the operator looks: under the step whose button started it
+      clear(slot, restartedNotice(run.id, step, restarted));
     }, () => clear(slot)));
     slot.querySelector('input')?.focus();
   }

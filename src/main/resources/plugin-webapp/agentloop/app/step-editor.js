@@ -2,7 +2,8 @@
 // a reason, and submit. `read()` gives the new content in the step's own shape, or throws an
 // Error whose message tells the operator what to fix.
 import { h, json } from './dom.js';
-import { kindLabel } from './trace-view.js';
+import { jsonObject, planSteps, required } from './edit-text.js';
+import { kindLabel } from './words.js';
 
 function field(label, name, input, hint) {
   input.setAttribute('data-field', name);
@@ -25,13 +26,7 @@ function planEditor(content) {
   const lines = textarea((content.steps || []).join('\n'), 5);
   return {
     fields: [field('Plan', 'plan', lines, 'One step per line.')],
-    read: () => {
-      const steps = lines.value.split('\n').map(line => line.trim()).filter(Boolean);
-      if (!steps.length) {
-        throw new Error('The plan needs at least one step.');
-      }
-      return { steps };
-    }
+    read: () => ({ steps: planSteps(lines.value) })
   };
 }
 
@@ -61,28 +56,8 @@ function jsonEditor(content) {
   const text = textarea(json(content), 8);
   return {
     fields: [field('Content (JSON)', 'content', text)],
-    read: () => jsonObject(text.value)
+    read: () => jsonObject(text.value, 'The content')
   };
-}
-
-function required(value, what) {
-  if (!value.trim()) {
-    throw new Error(`Please fill in ${what}.`);
-  }
-  return value;
-}
-
-function jsonObject(text) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`The arguments are not valid JSON: ${e.message}`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error('The arguments must be a JSON object, such as {"expression": "1 + 1"}.');
-  }
-  return value;
 }
 
 const EDITORS = {

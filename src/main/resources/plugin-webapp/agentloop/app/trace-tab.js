@@ -4,36 +4,20 @@
 // cost and prompt), what it used of its budgets, the operator's actions (edit & resume, regenerate,
 // stop; restart once it ended), and the circuit breakers, folded unless one is open.
 import { agentLoopApi } from './api.js';
+import settings from './settings.js';
 import { clear, h, notice, time } from './dom.js';
 import { liveStep } from './live-step.js';
 import { showPrompt } from './prompt-view.js';
-import { restartForm, runLink } from './runs-tab.js';
+import { restartedNotice, restartForm, runLink } from './runs-tab.js';
 import { stepEditor } from './step-editor.js';
 import { decidedSteps, duration, traceView } from './trace-view.js';
+import { regeneratedMessage, resumedMessage, restartedMessage } from './words.js';
+
+export { resumedMessage };
 
 const POLL_MILLIS = 2000;
 const TICK_MILLIS = 1000;
 const FINISHED = ['ANSWERED', 'REJECTED', 'STOPPED', 'CANCELLED'];
-const CONTINUES_AT = {
-  think: 'the agent thinks again from there',
-  act: 'the action runs',
-  approveAction: 'the action waits for approval in Tasklist, because its tool has side effects'
-};
-
-function sideEffects(result) {
-  const effects = result.sideEffects || [];
-  return effects.length
-    ? ` Side effects on the superseded branch (they happened and are not undone): ${effects
-      .map(e => `${e.tool} ${JSON.stringify(e.arguments)} at #${e.step}`).join('; ')}.`
-    : '';
-}
-
-export function resumedMessage(result) {
-  const superseded = (result.superseded || []).map(id => `#${id}`).join(', ');
-  return `Step #${result.newStep} replaces #${result.editedStep}; ${CONTINUES_AT[result.continuesAt] || `the run continues at ${result.continuesAt}`}.`
-    + (superseded ? ` Superseded: ${superseded}.` : '') + sideEffects(result);
-}
-
 /** A small form: a reason and a button, enabled when the caller may do it. */
 function reasonForm(name, label, buttonClass, placeholder, onSubmit) {
   const reason = h('input', { class: 'form-control input-sm', type: 'text', placeholder, 'data-field': `${name}-reason`,
@@ -62,8 +46,7 @@ export class RunPanel {
     this.summary = h('div', { class: 'agentloop-summary' });
     this.why = h('p', { class: 'agentloop-why text-muted' });
     this.regenerateForm = reasonForm('regenerate', 'Regenerate answer', 'btn-default', 'why a new answer (optional)',
-      (reason, done) => this.act(() => client.regenerate(runId, reason || undefined), true, done,
-        result => `A new answer is being generated; ${CONTINUES_AT[result.continuesAt] || 'the run goes on'}.${sideEffects(result)}`));
+      (reason, done) => this.act(() => client.regenerate(runId, reason || undefined), true, done, regeneratedMessage));
     this.stopForm = reasonForm('stop', 'Stop run', 'btn-danger', 'why the run stops', (reason, done) =>
       this.act(() => client.stop(runId, reason), Boolean(reason), done,
         () => 'The run is stopped. It stays readable on its run page and in the process definition\'s tab "Agent runs".'));
@@ -75,6 +58,10 @@ export class RunPanel {
     this.trace = h('div', { class: 'agentloop-trace' });
     this.root = h('div', { class: `agentloop${page ? ' agentloop-page' : ''}`, 'data-run': runId },
       page ? h('h2', {}, 'Agent run ', h('code', {}, runId)) : null,
+      // a newcomer must not take the demo's canned replies for a model's
+      settings.scriptedModel ? h('p', { class: 'agentloop-scripted', 'data-scripted-model': '' },
+        'Scripted demo model — set agentloop.llm.provider to use a real one. Its replies follow a script and are'
+        + ' filled from the tool results it read, so edits of observations still change its answers.') : null,
       this.messages, this.live,
       h('div', { class: 'agentloop-actions' }, this.regenerateForm.form, this.stopForm.form,
         h('button', { class: 'btn btn-sm btn-link', type: 'button', 'data-action': 'refresh', onclick: () => this.load() },
@@ -85,6 +72,11 @@ export class RunPanel {
       h('h4', {}, 'Trace'), this.trace, this.pending,
       this.summary, this.budgets, this.breakers);
     node.append(this.root);
+    if (page) {
+      // the keyboard scrolls what has the focus: PageDown and End work at once, before any click
+      // (focused once the page is in the document, which Cockpit's node is not yet while rendering)
+      this.root.tabIndex = -1;
+    }
     this.fingerprint = null;
     this.ticker = setInterval(() => this.drawLive(), TICK_MILLIS);
     this.load();
@@ -110,6 +102,13 @@ export class RunPanel {
       }
       this.run = run;
       this.readAt = Date.now();
+      if (this.page && !this.focused && this.root.isConnected) {
+        this.focused = true;
+        // never out of a field the user types into
+        if (!document.activeElement?.matches('input, textarea, select, [contenteditable]')) {
+          this.root.focus({ preventScroll: true });
+        }
+      }
       this.drawLive();
       this.drawSummary(run);
       this.drawBudgets(run);
@@ -273,15 +272,19 @@ export class RunPanel {
         title: actions.edit === true ? 'edit this step and resume the run from it' : actions.why || '',
         onclick: event => this.openEditor(step, event.target.closest('.agentloop-step'))
       }, 'Edit')), (step, row) => showPrompt(this.client, this.runId, step, row)));
+    const noticed = this.stepNotice
+      && this.trace.querySelector(`.agentloop-active-path > li[data-step="${this.stepNotice.stepId}"] .agentloop-step-slot`);
+    if (noticed) {
+      clear(noticed, notice('success', this.stepNotice.text));
+    }
   }
 
   openRestart(step, row) {
     const slot = row.querySelector('.agentloop-step-slot');
     clear(slot, restartForm(step, async reason => {
       const restarted = await this.client.restart(this.runId, step.id, reason);
-      clear(slot);
-      clear(this.messages, h('div', { class: 'alert alert-success agentloop-notice', role: 'status' },
-        `Run ${this.runId} restarted from #${step.id} as run `, runLink(restarted.id), ` (${restarted.status}).`));
+      // the confirmation goes where the operator looks: under the step whose button started it
+      clear(slot, restartedNotice(this.runId, step, restarted));
       this.load();
     }, () => clear(slot)));
     slot.querySelector('input')?.focus();
@@ -299,7 +302,10 @@ export class RunPanel {
     };
     clear(slot, stepEditor(step, async (content, reason) => {
       const result = await this.client.edit(this.runId, step.id, content, reason, baseVersion);
-      clear(this.messages, notice('success', resumedMessage(result)));
+      // said where the operator pressed the button: under the step that replaced the edited one,
+      // which the trace draws where the edited step was (kept there as the run goes on)
+      this.stepNotice = { stepId: result.newStep, text: resumedMessage(result) };
+      clear(this.messages);
       close();
     }, close));
     slot.querySelector('textarea, input')?.focus();
@@ -311,6 +317,7 @@ export class RunPanel {
       return;
     }
     clear(this.messages);
+    this.stepNotice = null;
     try {
       const result = await call();
       done();

@@ -2,15 +2,9 @@
 // it the superseded branch, collapsed, beside the step that replaced it.
 import { clear, h, json, time } from './dom.js';
 import { edits, stepTree } from './step-tree.js';
+import { costText, duration, kindLabel } from './words.js';
 
-const KIND_LABELS = {
-  PLAN: 'Plan', THOUGHT: 'Thought', ACTION: 'Action', OBSERVATION: 'Observation',
-  HUMAN_INPUT: 'Human input', FINAL_ANSWER: 'Final answer'
-};
-
-export function kindLabel(kind) {
-  return KIND_LABELS[kind] || kind;
-}
+export { costText, duration, kindLabel };
 
 /** What a step says, readably, by kind (content shapes as in GET /api/runs/{id}/trace). */
 export function stepContent(step) {
@@ -43,29 +37,6 @@ function reasoning(step) {
   return text && h('details', { class: 'agentloop-reasoning' },
     h('summary', {}, `Reasoning (${text.length} characters)`),
     h('div', { class: 'agentloop-text' }, text));
-}
-
-/** Seconds with one decimal below a minute, else minutes and seconds. */
-export function duration(millis) {
-  if (millis === null || millis === undefined) {
-    return '–';
-  }
-  const seconds = millis / 1000;
-  return seconds < 60 ? `${seconds.toFixed(seconds < 10 ? 1 : 0)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-}
-
-/** What the call behind a step cost: "model call 1.2 s · 120 prompt + 30 completion tokens". */
-export function costText(cost) {
-  if (!cost) {
-    return null;
-  }
-  if (!cost.modelCall) {
-    return `tool call ${duration(cost.latencyMillis)}`;
-  }
-  const tokens = cost.promptTokens !== null || cost.completionTokens !== null
-    ? `${cost.promptTokens ?? '?'} prompt + ${cost.completionTokens ?? '?'} completion tokens`
-    : cost.totalTokens !== null ? `${cost.totalTokens} tokens` : 'tokens not reported by the endpoint';
-  return `model call ${duration(cost.latencyMillis)} · ${tokens}`;
 }
 
 /** What a decision did, in words: the values are those of the review forms and the API. */

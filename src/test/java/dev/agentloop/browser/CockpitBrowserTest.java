@@ -140,7 +140,8 @@ class CockpitBrowserTest {
     browser.screenshot("cockpit-2-edit-step");
     cockpit.submit("submit-edit");
 
-    assertThat(cockpit.awaitMessage("success"))
+    // the confirmation stands under the step that replaced the edited one, where the operator pressed the button
+    assertThat(cockpit.stepNotice(9).getText())
         .contains("#9 replaces #4", "the agent thinks again", "Superseded: #4, #5, #6, #7, #8");
     // the tab follows the run as it goes on from the edited step and waits with a new answer
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::activePath, path -> path.equals(List.of(
@@ -221,6 +222,8 @@ class CockpitBrowserTest {
         "ANSWERED"::equals);
 
     cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("restart in Cockpit");
+    assertThat(browser.await(By.cssSelector("[data-run-cost='" + run + "']")).getText())
+        .matches("(tokens not reported|[\\d,]+ tokens) · \\d+ model calls · 2 tool calls");
     // the table is drawn again when the search answers: read it once it lists the run
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::listedRuns, listed -> listed.contains(run));
     cockpit.showRun(run).restartFrom(run, 4);
@@ -228,8 +231,12 @@ class CockpitBrowserTest {
     browser.screenshot("cockpit-6-restart-from-step");
     cockpit.submit("submit-restart");
 
-    assertThat(cockpit.awaitMessage("success")).contains("Run " + run + " restarted from #4 as run");
-    String restarted = browser.await(By.cssSelector(".agentloop-messages [data-run-link]")).getAttribute("data-run-link");
+    // the confirmation stands under the step whose button was pressed, in view, not at the top of the page
+    WebElement confirmation = cockpit.stepNotice(4);
+    assertThat(confirmation.getText()).contains("Run " + run + " restarted from #4 as run");
+    assertThat(cockpit.inViewport("li.agentloop-step[data-step='4'] [data-restarted]")).isTrue();
+    browser.screenshot("cockpit-6b-restarted-next-to-the-button");
+    String restarted = confirmation.findElement(By.cssSelector("[data-run-link]")).getAttribute("data-run-link");
     JsonNode view = body(api.get("/api/runs/" + restarted), 200);
     assertThat(view.get("restartedFrom").asText()).isEqualTo(run);
     assertThat(view.get("restartedFromStep").asInt()).isEqualTo(4);
@@ -271,6 +278,44 @@ class CockpitBrowserTest {
       assertThat(browser.all(By.cssSelector(".agentloop-breakers details"))).singleElement()
           .satisfies(breakers -> assertThat(breakers.getAttribute("open")).isNull());
       browser.screenshot("cockpit-9-finished-run-page-1440x900");
+    } finally {
+      browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 1800));
+    }
+  }
+
+  @Test
+  void should_scroll_the_run_page_to_its_bottom_with_the_mouse_wheel_and_the_keyboard() {
+    String run = start(TestAgent.KEY, "multi-step: scroll to the bottom");
+    await().atMost(Runs.PATIENCE).until(() -> body(api.get("/api/runs/" + run), 200).get("status").asText(),
+        "ANSWERED"::equals);
+    browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1440, 900));
+    try {
+      cockpit.openRun(run);
+      assertThat(browser.await(By.cssSelector("[data-scripted-model]")).getText())
+          .startsWith("Scripted demo model — set agentloop.llm.provider to use a real one.");
+      // a person's first screen: the head of the trace, not its end
+      assertThat(cockpit.inViewport(".agentloop-breakers")).isFalse();
+
+      double top = cockpit.headTop();
+      cockpit.wheel(600);
+      await().atMost(Runs.PATIENCE).until(() -> top - cockpit.headTop() > 300);
+      cockpit.wheel(20000);
+      await().atMost(Runs.PATIENCE).until(() -> cockpit.inViewport(".agentloop-breakers"));
+      assertThat(cockpit.inViewport(".agentloop-budgets")).isTrue();
+      browser.screenshot("cockpit-12-run-page-scrolled-to-its-bottom-by-wheel");
+
+      // freshly opened again, the keyboard alone: no click, no wheel
+      browser.driver.navigate().refresh();
+      cockpit.awaitRunPage(run);
+      assertThat(cockpit.inViewport(".agentloop-breakers")).isFalse();
+      double before = cockpit.headTop();
+      cockpit.press(org.openqa.selenium.Keys.PAGE_DOWN);
+      await().atMost(Runs.PATIENCE).until(() -> before - cockpit.headTop() > 300);
+      cockpit.press(org.openqa.selenium.Keys.END);
+      await().atMost(Runs.PATIENCE).until(() -> cockpit.inViewport(".agentloop-breakers"));
+      // the last step's "Restart from here" can be reached, not only seen
+      assertThat(cockpit.inViewport(".agentloop-active-path > li[data-step='7'] [data-action='restart']")).isTrue();
+      browser.screenshot("cockpit-13-run-page-scrolled-to-its-bottom-by-keyboard");
     } finally {
       browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1400, 1800));
     }
@@ -320,6 +365,12 @@ class CockpitBrowserTest {
       assertThat(auditor.why()).contains("only agent-operators");
       other.screenshot("cockpit-7-no-operator-rights");
 
+      auditor.openRuns(definitionOf(TestAgent.ANSWER_REVIEWED)).searchRuns("an auditor looks on");
+      // the list says on what a waiting run waits, and what it cost so far
+      assertThat(other.await(By.cssSelector("[data-waiting='" + waiting + "']")).getText())
+          .isEqualTo("waiting: Review the answer");
+      assertThat(other.await(By.cssSelector("[data-run-cost='" + waiting + "']")).getText()).contains("model calls");
+      other.screenshot("cockpit-14-agent-runs-waiting-and-cost");
       auditor.openRuns(definitionOf(TestAgent.KEY)).showRun(finished);
       assertThat(other.all(By.cssSelector("tr[data-run='" + finished + "'] + tr [data-action='restart']")))
           .isNotEmpty().allSatisfy(button -> assertThat(button.isEnabled()).isFalse());

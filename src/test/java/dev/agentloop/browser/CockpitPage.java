@@ -115,6 +115,11 @@ final class CockpitPage {
   /** Opens a run, finished or not, on the plugin's run page and waits for its trace. */
   CockpitPage openRun(String runId) {
     browser.go("/camunda/app/cockpit/default/#/agentloop/run/" + runId);
+    return awaitRunPage(runId);
+  }
+
+  /** Waits for the run page of the run to show its trace. */
+  CockpitPage awaitRunPage(String runId) {
     browser.await(By.cssSelector(".agentloop-page[data-run='" + runId + "'] .agentloop-active-path"));
     return this;
   }
@@ -219,6 +224,11 @@ final class CockpitPage {
     return this;
   }
 
+  /** The confirmation shown under a step after an action started from its button (a restart). */
+  WebElement stepNotice(int stepId) {
+    return browser.await(By.cssSelector("li.agentloop-step[data-step='" + stepId + "'] .agentloop-step-slot .alert"));
+  }
+
   /** Opens the restart form at a step of the unfolded run. */
   CockpitPage restartFrom(String runId, int stepId) {
     browser.click(By.cssSelector("tr[data-run='" + runId + "'] + tr li.agentloop-step[data-step='" + stepId
@@ -229,5 +239,33 @@ final class CockpitPage {
 
   boolean anyMessage() {
     return !browser.all(MESSAGES).isEmpty();
+  }
+
+  /** Turns the mouse wheel over the middle of the page, as a person does (wheel input, not a script). */
+  void wheel(int deltaY) {
+    var size = browser.driver.manage().window().getSize();
+    new org.openqa.selenium.interactions.Actions(browser.driver)
+        .scrollFromOrigin(org.openqa.selenium.interactions.WheelInput.ScrollOrigin.fromViewport(size.getWidth() / 2,
+            size.getHeight() / 2), 0, deltaY)
+        .perform();
+  }
+
+  /** Presses a key (PageDown, End …) with the focus on the page, not in a field. */
+  void press(CharSequence key) {
+    new org.openqa.selenium.interactions.Actions(browser.driver).sendKeys(key).perform();
+  }
+
+  /** Whether the first element matching the selector lies wholly inside the browser's viewport. */
+  boolean inViewport(String css) {
+    return Boolean.TRUE.equals(((JavascriptExecutor) browser.driver).executeScript(
+        "const e = document.querySelector(arguments[0]); if (!e) { return false; }"
+            + "const r = e.getBoundingClientRect();"
+            + "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;", css));
+  }
+
+  /** Where the run page's heading is, from the top of the viewport: less when the page scrolled down. */
+  double headTop() {
+    return ((Number) ((JavascriptExecutor) browser.driver).executeScript(
+        "return document.querySelector('.agentloop-page h2').getBoundingClientRect().top;")).doubleValue();
   }
 }

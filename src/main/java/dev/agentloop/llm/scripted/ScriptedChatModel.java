@@ -101,15 +101,18 @@ public class ScriptedChatModel implements ChatModel {
     if (reply.empty()) {
       return new ModelReply("", List.of(), 0);
     }
+    // the demo model reacts to what people changed: its replies are filled from the tool results it read
+    ToolResultTemplate template = ToolResultTemplate.of(request);
     List<ToolCall> calls = new ArrayList<>();
     for (int i = 0; i < reply.toolCalls().size(); i++) {
       Script.ScriptedCall call = reply.toolCalls().get(i);
       String arguments = call.rawArguments() != null ? call.rawArguments()
           : call.arguments() == null ? "{}" : call.arguments().toString();
-      calls.add(new ToolCall("call_" + request.run().turn() + "_" + (i + 1), call.tool(), arguments));
+      calls.add(new ToolCall("call_" + request.run().turn() + "_" + (i + 1), call.tool(), template.fillJson(arguments)));
     }
     TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens());
-    return new ModelReply(filledIn(text(reply, request.run().attempt()), request), reply.reasoning(), calls, tokens);
+    return new ModelReply(template.fill(filledIn(text(reply, request.run().attempt()), request)), reply.reasoning(),
+        calls, tokens);
   }
 
   private static String text(Reply reply, int attempt) {
