@@ -17,8 +17,8 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * Serves {@code agentloop.plan}: asks the model for a plan (or a revised one, with the reviewer's
  * feedback on the previous plan) and writes it as a PLAN step. The plan goes to review unless the
  * agent accepts plans automatically. A reasoning model's thinking is kept beside the plan's steps,
- * never in them; a reply with reasoning and no plan fails the task (retries, then an incident). A plan
- * cut at the output limit is not used: the task fails at once, without retries, saying which limit to raise.
+ * never in them; a reply with reasoning and no plan fails the task (retries, then an incident). So does a
+ * plan cut at the output limit, which is never used: the incident says which limit to raise.
  */
 class PlanHandler implements TopicHandler<LoopState> {
 
@@ -48,7 +48,7 @@ class PlanHandler implements TopicHandler<LoopState> {
     long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
       if (reply.stop().cut()) {
-        // a plan cut mid-step would pass for a shorter one; the same call would be cut again
+        // a plan cut mid-step would pass for a shorter one; plan runs before the loop, so no escape catches it
         throw new ModelCallException(reply.stop().cutMessage(), false, 0, null);
       }
       List<String> plan = PlanParser.parse(reply.text());

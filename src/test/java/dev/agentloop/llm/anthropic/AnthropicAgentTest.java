@@ -134,6 +134,25 @@ class AnthropicAgentTest {
     assertThat(runs.view(run).toolCalls()).isZero();
   }
 
+  @Test
+  void should_not_take_a_plan_cut_at_max_tokens_but_say_which_limit_to_raise() {
+    // given a plan that Anthropic cuts mid-step, each time it is asked (the test profile's 2 retries and the first try)
+    String cut = message("max_tokens", 200, 4096, text("[\"Compute the first product\", \"Comp"));
+    for (int i = 0; i < 3; i++) {
+      SERVER.respond(200, cut);
+    }
+
+    // when
+    String run = runs.start(TestAgent.KEY, "What are 17 * 23 and 7 * 7?");
+    RunView view = Runs.awaitView(runs, run, v -> v.incident() != null);
+
+    // then no plan was written, and the incident names the limit and its setting
+    assertThat(view.incident()).startsWith("The model's reply hit its output limit (max tokens 4096): raise"
+        + " agentloop.llm.anthropic.max-tokens");
+    assertThat(Runs.kinds(runs.trace(run, false))).doesNotContain(StepKind.PLAN);
+    assertThat(SERVER.requests().stream().filter(r -> r.body().toString().contains("17 * 23 and 7 * 7"))).hasSize(3);
+  }
+
   private static FakeAnthropicServer start() {
     try {
       return new FakeAnthropicServer();
