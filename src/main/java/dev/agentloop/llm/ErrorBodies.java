@@ -56,7 +56,8 @@ public final class ErrorBodies {
    * {@code null} when it carries none.
    */
   public static JsonNode errorInstead(String body) {
-    if (body == null || !body.stripLeading().startsWith("{")) {
+    // most bodies are replies: only those that mention an error are parsed twice
+    if (body == null || !body.contains("\"error\"") || !body.stripLeading().startsWith("{")) {
       return null;
     }
     try {
