@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *       checks every call's arguments against the tool's full schema before the tool runs, so nothing
  *       the schema forbids gets through;</li>
  *   <li>any other top-level keyword ({@code $schema}, {@code title}, {@code allOf} …) cannot travel as a
- *       tool's parameters and is left out, with a warning in the log naming it.</li>
+ *       tool's parameters and is left out, with a warning in the log naming it (once per tool).</li>
  * </ul>
  * Thread-safe.
  */
@@ -39,6 +40,8 @@ public final class ToolSchemas {
   /** Left out without a warning: metadata, or checked by AgentLoop itself. */
   private static final Set<String> QUIETLY_LEFT_OUT = Set.of("$schema", "$id", "title", "additionalProperties");
   private static final String OLD_DEFINITIONS = "#/definitions/";
+  /** Tools already warned about: a schema is adapted on every turn, its warning is logged once. */
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
   private ToolSchemas() {}
 
@@ -71,7 +74,7 @@ public final class ToolSchemas {
         leftOut.add(name);
       }
     });
-    if (!leftOut.isEmpty()) {
+    if (!leftOut.isEmpty() && WARNED.add(tool + leftOut)) {
       LOG.warn("the schema of tool '{}' has top-level keywords that a tool's parameters cannot carry, sent without"
           + " them (AgentLoop still checks calls against them): {}", tool, leftOut);
     }
