@@ -153,6 +153,22 @@ class AnthropicAgentTest {
     assertThat(SERVER.requests().stream().filter(r -> r.body().toString().contains("17 * 23 and 7 * 7"))).hasSize(3);
   }
 
+  @Test
+  void should_show_anthropics_error_as_its_type_and_message_in_the_incident_never_as_raw_json() {
+    // given an endpoint that refuses every call of this run (the first try and the test profile's 2 retries)
+    for (int i = 0; i < 3; i++) {
+      SERVER.respond(400, FakeAnthropicServer.error("invalid_request_error", "max_tokens: must be at most 64000"));
+    }
+
+    // when
+    String run = runs.start(TestAgent.KEY, "What is 2 + 9?");
+    RunView view = Runs.awaitView(runs, run, v -> v.incident() != null);
+
+    // then
+    assertThat(view.incident()).startsWith("anthropic:" + SERVER.baseUrl() + " answered HTTP 400"
+        + " (invalid_request_error): max_tokens: must be at most 64000").doesNotContain("{", "\"type\"");
+  }
+
   private static FakeAnthropicServer start() {
     try {
       return new FakeAnthropicServer();
