@@ -6,6 +6,7 @@ import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.StopReason;
 import dev.agentloop.llm.TokenCounts;
 import dev.agentloop.llm.ToolCall;
 import dev.agentloop.llm.scripted.Script.Reply;
@@ -106,7 +107,15 @@ public class ScriptedChatModel implements ChatModel {
       calls.add(new ToolCall("call_" + request.run().turn() + "_" + (i + 1), call.tool(), arguments));
     }
     TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens());
-    return new ModelReply(text(reply, request.run().attempt()), reply.reasoning(), calls, tokens);
+    return new ModelReply(text(reply, request.run().attempt()), reply.reasoning(), calls, tokens,
+        stopReason(reply.stopReason()));
+  }
+
+  private static StopReason stopReason(String scripted) {
+    return "length".equals(scripted) || "max_tokens".equals(scripted)
+        ? StopReason.cut(scripted, "the script's stopReason '" + scripted + "'", "this is the scripted model: change"
+            + " the script's reply")
+        : StopReason.of(scripted);
   }
 
   private static String text(Reply reply, int attempt) {
