@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.llm.StopReason;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
@@ -11,8 +12,14 @@ import java.util.List;
  * What one model reply adds to the trace and where the loop goes next.
  *
  * @param finalAnswer the answer text when the model answered, else {@code null}
+ * @param cut why the reply is incomplete when it was cut at its output limit, else {@code null}: such a
+ *     turn has neither an answer nor actions, and the run leaves its loop
  */
-record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) {
+record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer, StopReason cut) {
+
+  ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) {
+    this(steps, actions, finalAnswer, null);
+  }
 
   /** The same turn with its calls replaced one for one, e.g. marked as repeating a side effect. */
   ModelTurn withActions(List<Action> replaced) {
@@ -24,7 +31,7 @@ record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) 
     for (NewStep step : steps) {
       newSteps.add(step.content() instanceof Action ? Steps.action(next.next()) : step);
     }
-    return new ModelTurn(newSteps, replaced, finalAnswer);
+    return new ModelTurn(newSteps, replaced, finalAnswer, cut);
   }
 
   /**
@@ -40,6 +47,6 @@ record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) 
     List<NewStep> all = new ArrayList<>(steps);
     actions.forEach(action -> all.add(Steps.observation(
         Observation.error(action, "not run: " + why, Observation.NOT_OFFERED), Steps.AGENTLOOP)));
-    return new ModelTurn(all, List.of(), finalAnswer);
+    return new ModelTurn(all, List.of(), finalAnswer, cut);
   }
 }

@@ -2,6 +2,7 @@ package dev.agentloop.agent;
 
 import dev.agentloop.agent.Completions.Written;
 import dev.agentloop.llm.ChatModel;
+import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.ModelRequest.Purpose;
 import dev.agentloop.llm.ModelRequest.RunInfo;
@@ -16,7 +17,8 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * Serves {@code agentloop.plan}: asks the model for a plan (or a revised one, with the reviewer's
  * feedback on the previous plan) and writes it as a PLAN step. The plan goes to review unless the
  * agent accepts plans automatically. A reasoning model's thinking is kept beside the plan's steps,
- * never in them; a reply with reasoning and no plan fails the task (retries, then an incident).
+ * never in them; a reply with reasoning and no plan fails the task (retries, then an incident). So does a
+ * plan cut at the output limit, which is never used: the incident says which limit to raise.
  */
 class PlanHandler implements TopicHandler<LoopState> {
 
@@ -45,13 +47,18 @@ class PlanHandler implements TopicHandler<LoopState> {
         new RunInfo(state.run().runId(), state.question(), 0, 0));
     long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
+      if (reply.stop().cut()) {
+        // a plan cut mid-step would pass for a shorter one; plan runs before the loop, so no escape catches it
+        throw new ModelCallException(reply.stop().cutMessage(), false, 0, null);
+      }
       List<String> plan = PlanParser.parse(reply.text());
       if (plan.isEmpty()) {
         throw new IllegalStateException(reply.text().isBlank() && !reply.reasoning().isBlank()
             ? "the model returned only its reasoning (" + reply.reasoning().length() + " characters) and no plan"
             : "the model returned no plan: '" + reply.text() + "'");
       }
-      NewStep step = Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()));
+      NewStep step = Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()),
+          reply.stop().value());
       return completions.complete(state, new Written(List.of(step), CallCosts.modelCall(request, reply, started),
               settings.autoAcceptPlan() ? AgentSettings.AUTO_ACCEPT_PLAN : null),
           ReviewGate.of(settings.autoAcceptPlan()).asVariable(), settings);

@@ -1,6 +1,7 @@
 package dev.agentloop.agent;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.llm.ModelReply;
@@ -14,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -25,11 +28,20 @@ import java.util.stream.Collectors;
  * <p>A reasoning model's reasoning ({@link ModelReply#reasoning()}) is kept in the turn's first step,
  * in a field of its own, and never becomes the answer or the thought the model reads again. A reply
  * that is all reasoning — no text, no call — is refused like an empty one.
+ *
+ * <p>A reply cut at its output limit is never taken as complete: not its text as an answer, not its
+ * calls, whose arguments may end mid-value. Its text is kept as a thought with the stop reason, the
+ * model is told (should the run go on) that it was cut, and the turn is marked {@link ModelTurn#cut()}
+ * for the run to leave its loop. Arguments wrapped in one markdown fence are read without it.
  */
 final class ReplyInterpreter {
 
   private static final int PREVIEW_CHARS = 2_000;
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Trailing text fails: {@code {"a": 1} {"b": 2}} is not one arguments object, half of it is not either. */
+  private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  /** One markdown fence around a whole text, with an optional language: {@code ```json ... ```}. */
+  private static final Pattern FENCED = Pattern.compile("\\A\\s*```[\\w+-]*[ \\t]*\\R?(.*?)\\R?\\s*```\\s*\\z",
+      Pattern.DOTALL);
 
   private ReplyInterpreter() {}
 
@@ -37,6 +49,10 @@ final class ReplyInterpreter {
     String text = reply.text();
     String reasoning = kept(reply.reasoning(), maxStepChars);
     List<ToolCall> calls = reply.toolCalls();
+    String stop = reply.stop().value();
+    if (reply.stop().cut()) {
+      return cut(reply, reasoning, maxStepChars);
+    }
     long size = text.length() + calls.stream().mapToLong(c -> c.name().length() + c.arguments().length()).sum();
     if (size > maxStepChars) {
       return refused(preview(text), reasoning, "your reply had " + size + " characters, more than the " + maxStepChars
@@ -48,14 +64,14 @@ final class ReplyInterpreter {
     }
     if (calls.isEmpty()) {
       if (!text.isBlank()) {
-        return new ModelTurn(List.of(Steps.finalAnswer(text, reasoning)), List.of(), text);
+        return new ModelTurn(List.of(Steps.finalAnswer(text, reasoning, stop)), List.of(), text);
       }
       return refused("", reasoning, reasoning.isBlank() ? "your reply was empty; call a tool or give your final answer"
           : "your reply held only your reasoning, no answer and no tool call; call a tool or give your final answer");
     }
     List<NewStep> steps = new ArrayList<>();
     List<Action> actions = new ArrayList<>();
-    steps.add(Steps.thought(text, reasoning));
+    steps.add(Steps.thought(text, reasoning, stop));
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < calls.size(); i++) {
       ToolCall call = calls.get(i);
@@ -70,6 +86,18 @@ final class ReplyInterpreter {
     return new ModelTurn(steps, actions, null);
   }
 
+  /**
+   * A cut reply: its text as a thought (shortened like a refused one), none of its calls as an action,
+   * and an observation that tells the model its reply was not used.
+   */
+  private static ModelTurn cut(ModelReply reply, String reasoning, int maxStepChars) {
+    String text = reply.text().length() > maxStepChars ? preview(reply.text()) : reply.text();
+    String calls = reply.toolCalls().isEmpty() ? "" : "; its tool calls (" + summary(reply.toolCalls()) + ") were not run";
+    return new ModelTurn(List.of(Steps.thought(text, reasoning, reply.stop().value()),
+        Steps.observation(Observation.replyError("your reply was cut at the output limit (" + reply.stop().limit()
+            + ") and was not used" + calls + "; answer shorter"), Steps.AGENTLOOP)), List.of(), null, reply.stop());
+  }
+
   /** Reasoning as stored: it is never sent back, so a long one is cut rather than refused. */
   static String kept(String reasoning, int maxStepChars) {
     return reasoning.length() <= maxStepChars ? reasoning
@@ -78,15 +106,23 @@ final class ReplyInterpreter {
 
   private static Action toAction(String callId, ToolCall call) {
     String raw = call.arguments().isBlank() ? "{}" : call.arguments();
-    try {
-      JsonNode arguments = JSON.readTree(raw);
-      if (arguments != null && arguments.isObject()) {
-        return new Action(callId, call.name(), arguments, null);
-      }
-    } catch (JsonProcessingException e) {
-      // kept raw below; the act step tells the model
+    JsonNode arguments = object(raw);
+    if (arguments == null) {
+      Matcher fenced = FENCED.matcher(raw);
+      arguments = fenced.matches() ? object(fenced.group(1)) : null;
     }
-    return new Action(callId, call.name(), null, raw);
+    // kept raw when unusable; the act step tells the model
+    return arguments != null ? new Action(callId, call.name(), arguments, null) : new Action(callId, call.name(), null, raw);
+  }
+
+  /** The text as a JSON object, or {@code null} when it is none. */
+  private static JsonNode object(String text) {
+    try {
+      JsonNode json = JSON.readTree(text);
+      return json != null && json.isObject() ? json : null;
+    } catch (JsonProcessingException e) {
+      return null;
+    }
   }
 
   private static ModelTurn refused(String thought, String reasoning, String problem) {

@@ -50,8 +50,8 @@ public final class Steps {
   }
 
   /** The model's plan, with the reasoning it gave before it (kept apart from the steps). */
-  static NewStep modelPlan(List<String> steps, String reasoning) {
-    return new NewStep(new Plan(steps, reasoning), MODEL);
+  static NewStep modelPlan(List<String> steps, String reasoning, String stopReason) {
+    return new NewStep(new Plan(steps, reasoning, stopReason), MODEL);
   }
 
   static NewStep thought(String text) {
@@ -60,7 +60,12 @@ public final class Steps {
 
   /** @param reasoning what a reasoning model thought before it replied; never sent back to it */
   static NewStep thought(String text, String reasoning) {
-    return new NewStep(new Thought(text, reasoning), MODEL);
+    return thought(text, reasoning, "");
+  }
+
+  /** @param stopReason why the model stopped writing, as its provider said it; {@code ""}: unknown */
+  static NewStep thought(String text, String reasoning, String stopReason) {
+    return new NewStep(new Thought(text, reasoning, stopReason), MODEL);
   }
 
   static NewStep finalAnswer(String text) {
@@ -68,7 +73,11 @@ public final class Steps {
   }
 
   static NewStep finalAnswer(String text, String reasoning) {
-    return new NewStep(new FinalAnswer(text, reasoning), MODEL);
+    return finalAnswer(text, reasoning, "");
+  }
+
+  static NewStep finalAnswer(String text, String reasoning, String stopReason) {
+    return new NewStep(new FinalAnswer(text, reasoning, stopReason), MODEL);
   }
 
   static NewStep action(Action action) {

@@ -8,7 +8,8 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 /**
  * Serves {@code agentloop.think}: the model takes its turn ({@link Thinking}) and what it answered
  * (thought and tool calls, or a final answer) is written with the completion; or the run leaves its
- * loop by a BPMN error, when a budget is used up or the agent goes round in circles.
+ * loop by a BPMN error, when a budget is used up, the agent goes round in circles, or the model's reply
+ * was cut at its output limit.
  */
 class ThinkHandler implements TopicHandler<LoopState> {
 

@@ -7,6 +7,7 @@ import dev.agentloop.llm.ModelRequest.Purpose;
 import dev.agentloop.llm.ModelRequest.RunInfo;
 import dev.agentloop.llm.ToolSpec;
 import dev.agentloop.resilience.EscapeException;
+import dev.agentloop.resilience.EscapeException.Reason;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
 import java.util.HashMap;
@@ -25,7 +26,12 @@ import java.util.concurrent.CompletionStage;
  * person asked to retry them) go to {@code act} without asking the model.
  *
  * <p>A turn that asks for the final answer offers the model no tools; a call it makes all the same is
- * refused with an observation here and never reaches {@code act}, so no budget is overrun. Thread-safe.
+ * refused with an observation here and never reaches {@code act}, so no budget is overrun.
+ *
+ * <p>A reply cut at its output limit leaves the loop at once with {@code BUDGET_EXHAUSTED} (the reply's
+ * own token budget was used up), its reason naming the limit and the setting that raises it: asking
+ * again would hit the same limit, and repeated cuts must not look like an agent going round in circles.
+ * Thread-safe.
  */
 class Thinking {
 
@@ -74,6 +80,10 @@ class Thinking {
       boolean autoAccepted = result.finalAnswer() != null && settings.autoAcceptAnswer();
       Written written = new Written(result.steps(), CallCosts.modelCall(request, reply, started),
           autoAccepted ? AgentSettings.AUTO_ACCEPT_ANSWER : null);
+      if (result.cut() != null) {
+        // trying again would hit the same limit: a person raises it or changes the prompt
+        return new Outcome(written, Map.of(), new EscapeException(Reason.BUDGET_EXHAUSTED, result.cut().cutMessage()));
+      }
       return new Outcome(written, variablesAfter(result, settings), null);
     });
   }

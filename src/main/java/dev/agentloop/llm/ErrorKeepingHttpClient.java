@@ -20,17 +20,24 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * LangChain4j's HTTP client for the chat calls, on the JDK's client like LangChain4j's own, except
  * that an error answer keeps its headers: LangChain4j's {@link HttpException} has only the status
  * and the body, and AgentLoop needs the endpoint's {@code Retry-After}. Streaming and multipart
- * requests, which AgentLoop does not make, go to LangChain4j's client. Thread-safe.
+ * requests, which AgentLoop does not make, go to LangChain4j's client.
+ *
+ * <p>A successful status is not taken at its word: a body that is an error ({@code {"error": ...}}, as
+ * some gateways send with HTTP 200) is an {@link ErrorResponse}, so that the endpoint's own message is
+ * reported; an event stream sent to a request that asked for none is a {@link StreamedAnswer}. Other
+ * successful bodies pass through the adapter's {@link Builder#answers repair} first. Thread-safe.
  */
 public final class ErrorKeepingHttpClient implements HttpClient {
 
-  /** An error answer of the endpoint: status, body and headers. */
+  /** An error answer of the endpoint: status, body and headers; the status may be a 2xx one. */
   public static final class ErrorResponse extends HttpException {
 
     private final transient Map<String, List<String>> headers;
@@ -38,6 +45,11 @@ public final class ErrorKeepingHttpClient implements HttpClient {
     ErrorResponse(int status, String body, Map<String, List<String>> headers) {
       super(status, body);
       this.headers = headers;
+    }
+
+    /** Whether the endpoint sent its error with a successful status. */
+    public boolean inSuccess() {
+      return statusCode() >= 200 && statusCode() <= 299;
     }
 
     /**
@@ -72,9 +84,22 @@ public final class ErrorKeepingHttpClient implements HttpClient {
     }
   }
 
+  /**
+   * The endpoint answered a request that asked for one reply with an event stream
+   * ({@code text/event-stream}); asking again would get the same.
+   */
+  public static final class StreamedAnswer extends RuntimeException {
+
+    StreamedAnswer(String contentType) {
+      super("the endpoint answered with an event stream (" + contentType + ") although the request asked for no"
+          + " stream; configure it (or the proxy in front of it) to answer non-streaming requests with one JSON body");
+    }
+  }
+
   private final java.net.http.HttpClient client;
   private final Duration readTimeout;
   private final HttpClient others;
+  private final UnaryOperator<String> answers;
 
   private ErrorKeepingHttpClient(Builder builder) {
     java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
@@ -83,6 +108,7 @@ public final class ErrorKeepingHttpClient implements HttpClient {
     }
     this.client = jdk.build();
     this.readTimeout = builder.readTimeout;
+    this.answers = builder.answers;
     this.others = HttpClientBuilderLoader.loadHttpClientBuilder().connectTimeout(builder.connectTimeout)
         .readTimeout(builder.readTimeout).build();
   }
@@ -107,11 +133,15 @@ public final class ErrorKeepingHttpClient implements HttpClient {
     try {
       HttpResponse<byte[]> response = client.send(jdk.build(), HttpResponse.BodyHandlers.ofByteArray());
       String body = new String(response.body(), StandardCharsets.UTF_8);
-      if (response.statusCode() < 200 || response.statusCode() > 299) {
+      if (response.statusCode() < 200 || response.statusCode() > 299 || ErrorBodies.errorInstead(body) != null) {
         throw new ErrorResponse(response.statusCode(), body, response.headers().map());
       }
+      String contentType = response.headers().firstValue("Content-Type").orElse("");
+      if (contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream") || isEventStream(body)) {
+        throw new StreamedAnswer(contentType.isBlank() ? "data: lines" : contentType);
+      }
       return SuccessfulHttpResponse.builder().statusCode(response.statusCode()).headers(response.headers().map())
-          .body(body).build();
+          .body(answers.apply(body)).build();
     } catch (HttpTimeoutException e) {
       throw new TimeoutException(e);
     } catch (IOException e) {
@@ -127,6 +157,11 @@ public final class ErrorKeepingHttpClient implements HttpClient {
     others.execute(request, parser, listener);
   }
 
+  private static boolean isEventStream(String body) {
+    String start = body.stripLeading();
+    return start.startsWith("data:") || start.startsWith("event:");
+  }
+
   private static boolean hasEntries(Map<?, ?> map) {
     return map != null && !map.isEmpty();
   }
@@ -136,6 +171,13 @@ public final class ErrorKeepingHttpClient implements HttpClient {
 
     private Duration connectTimeout;
     private Duration readTimeout;
+    private UnaryOperator<String> answers = UnaryOperator.identity();
+
+    /** Repairs a successful answer's body before LangChain4j reads it, where its wire is known to vary. */
+    public Builder answers(UnaryOperator<String> repair) {
+      this.answers = java.util.Objects.requireNonNull(repair, "repair");
+      return this;
+    }
 
     @Override
     public Duration connectTimeout() {

@@ -12,14 +12,22 @@ import java.util.List;
  *     it never becomes a plan step, an answer or text sent back to the model
  * @param usage the tokens the provider reported for the call (prompt and completion apart), each
  *     {@code null} where it reported none
+ * @param stop why the model stopped writing; a {@link StopReason#cut() cut} reply is not complete
  */
-public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls, TokenCounts usage) {
+public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls, TokenCounts usage,
+    StopReason stop) {
 
   public ModelReply {
     text = text == null ? "" : text;
     reasoning = reasoning == null ? "" : reasoning;
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
     usage = usage == null ? TokenCounts.UNREPORTED : usage;
+    stop = stop == null ? StopReason.UNREPORTED : stop;
+  }
+
+  /** A reply whose provider did not say why it stopped. */
+  public ModelReply(String text, String reasoning, List<ToolCall> toolCalls, TokenCounts usage) {
+    this(text, reasoning, toolCalls, usage, StopReason.UNREPORTED);
   }
 
   /** A reply for which the provider reported only a total; 0: it reported nothing. */

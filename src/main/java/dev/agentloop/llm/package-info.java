@@ -1,5 +1,7 @@
 /**
  * One port for chat models ({@link dev.agentloop.llm.ChatModel}) and its adapters: the scripted
- * model for demos and tests, and any OpenAI-compatible endpoint through LangChain4j.
+ * model for demos and tests, OpenAI-compatible endpoints, Anthropic, and the application's own
+ * LangChain4j model; what every adapter shares: replies with their stop reason, error bodies read as
+ * their message, and tool schemas adapted for models in one place.
  */
 package dev.agentloop.llm;

@@ -25,7 +25,8 @@ import java.util.Locale;
  *       "arguments"?, "reason"?}]}}</li>
  *   <li>a follow-up question, a {@code HUMAN_INPUT}: {@code {"text", "followUp": true}}</li>
  * </ul>
- * Plans, thoughts and final answers of a reasoning model add {@code "reasoning"}. Reading is lenient
+ * Plans, thoughts and final answers of a reasoning model add {@code "reasoning"}; those a model wrote add
+ * {@code "stopReason"}, why it stopped writing as its provider said it. Reading is lenient
  * (a missing text is empty), as steps written by older versions must still be read.
  */
 final class StepJson {
@@ -33,6 +34,7 @@ final class StepJson {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String TEXT = "text";
   private static final String REASONING = "reasoning";
+  private static final String STOP_REASON = "stopReason";
   private static final String STEPS = "steps";
   private static final String CALL_ID = "callId";
   private static final String TOOL = "tool";
@@ -58,13 +60,13 @@ final class StepJson {
       plan.steps().forEach(steps::add);
       ObjectNode json = NODES.objectNode();
       json.set(STEPS, steps);
-      return withReasoning(json, plan.reasoning());
+      return withModelFields(json, plan.reasoning(), plan.stopReason());
     }
     if (content instanceof Thought thought) {
-      return withReasoning(text(thought.text()), thought.reasoning());
+      return withModelFields(text(thought.text()), thought.reasoning(), thought.stopReason());
     }
     if (content instanceof FinalAnswer answer) {
-      return withReasoning(text(answer.text()), answer.reasoning());
+      return withModelFields(text(answer.text()), answer.reasoning(), answer.stopReason());
     }
     if (content instanceof HumanInput input) {
       return text(input.text());
@@ -87,9 +89,9 @@ final class StepJson {
 
   static StepContent read(StepKind kind, JsonNode json) {
     return switch (kind) {
-      case PLAN -> new Plan(strings(json.path(STEPS)), text(json, REASONING));
-      case THOUGHT -> new Thought(text(json, TEXT), text(json, REASONING));
-      case FINAL_ANSWER -> new FinalAnswer(text(json, TEXT), text(json, REASONING));
+      case PLAN -> new Plan(strings(json.path(STEPS)), text(json, REASONING), text(json, STOP_REASON));
+      case THOUGHT -> new Thought(text(json, TEXT), text(json, REASONING), text(json, STOP_REASON));
+      case FINAL_ANSWER -> new FinalAnswer(text(json, TEXT), text(json, REASONING), text(json, STOP_REASON));
       case HUMAN_INPUT -> json.has(APPROVALS) ? approvals(json)
           : json.path(FOLLOW_UP).asBoolean(false) ? new FollowUp(text(json, TEXT)) : new HumanInput(text(json, TEXT));
       case ACTION -> new Action(text(json, CALL_ID), text(json, TOOL), json.get(ARGUMENTS),
@@ -226,8 +228,11 @@ final class StepJson {
     return new Approvals(text(json, TEXT), approvals);
   }
 
-  private static ObjectNode withReasoning(ObjectNode json, String reasoning) {
-    return reasoning.isEmpty() ? json : json.put(REASONING, reasoning);
+  private static ObjectNode withModelFields(ObjectNode json, String reasoning, String stopReason) {
+    if (!reasoning.isEmpty()) {
+      json.put(REASONING, reasoning);
+    }
+    return stopReason.isEmpty() ? json : json.put(STOP_REASON, stopReason);
   }
 
   private static ObjectNode text(String text) {

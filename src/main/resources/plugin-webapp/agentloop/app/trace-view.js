@@ -39,6 +39,21 @@ function reasoning(step) {
     h('div', { class: 'agentloop-text' }, text));
 }
 
+/** Provider words for a reply cut at its output limit (OpenAI, Anthropic, LangChain4j). */
+const CUT = ['length', 'max_tokens'];
+
+/** Why the model stopped writing this step; a cut reply stands out, as it was not used. */
+function stopReason(step) {
+  const reason = (step.content || {}).stopReason;
+  if (!reason) {
+    return null;
+  }
+  return CUT.includes(reason)
+    ? h('span', { class: 'label label-warning agentloop-stop', title: 'the reply hit its output limit and was not used' },
+      `cut: ${reason}`)
+    : h('span', { class: 'agentloop-stop text-muted', title: 'why the model stopped writing' }, reason);
+}
+
 /** What a decision did, in words: the values are those of the review forms and the API. */
 const DECIDED = {
   accept: 'accepted', revise: 'sent back', reject: 'rejected', regenerate: 'regenerated', feedback: 'answered with feedback',
@@ -73,6 +88,7 @@ export function stepRow(step, extra, onPrompt) {
     h('span', { class: 'agentloop-author', title: 'author' }, step.author),
     h('span', { class: 'agentloop-time' }, time(step.createdAt)),
     cost && h('span', { class: 'agentloop-cost', 'data-cost': step.id }, cost),
+    stopReason(step),
     h('span', { class: 'agentloop-step-actions' },
       step.prompt && onPrompt && h('button', { class: 'btn btn-xs btn-link', type: 'button', 'data-action': 'prompt',
         title: 'the messages the model received in this call', onclick: event => onPrompt(step, event.target.closest('.agentloop-step')) },

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.agentloop.llm.ModelReply;
+import dev.agentloop.llm.StopReason;
+import dev.agentloop.llm.TokenCounts;
 import dev.agentloop.llm.ToolCall;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
@@ -264,5 +266,82 @@ class ReplyInterpreterTest {
     assertThat(turn.finalAnswer()).isEqualTo("42");
     assertThat(turn.steps().get(0).json().get("reasoning").asText()).startsWith("r".repeat(100))
         .endsWith("[cut: 50 more characters]");
+  }
+
+  // --- lenient where it is safe ---
+
+  @Test
+  void should_read_arguments_wrapped_in_one_markdown_fence() {
+    // when
+    ModelTurn json = interpret("", new ToolCall("call_a", "calculator", "```json\n{\"expression\": \"17*23\"}\n```"));
+    ModelTurn bare = interpret("", new ToolCall("call_b", "calculator", "  ```\n{\"expression\": \"1+1\"}```  "));
+
+    // then
+    assertThat(json.actions().get(0).hasValidArguments()).isTrue();
+    assertThat(json.actions().get(0).arguments().get("expression").asText()).isEqualTo("17*23");
+    assertThat(bare.actions().get(0).arguments().get("expression").asText()).isEqualTo("1+1");
+  }
+
+  @Test
+  void should_keep_arguments_raw_when_a_fence_holds_no_json_object_or_there_are_two() {
+    // when
+    ModelTurn notJson = interpret("", new ToolCall("call_a", "calculator", "```json\nexpression: 17*23\n```"));
+    ModelTurn twoFences = interpret("", new ToolCall("call_b", "calculator",
+        "```json\n{\"a\": 1}\n```\n```json\n{\"b\": 2}\n```"));
+
+    // then the act step reports them to the model, as written
+    assertThat(notJson.actions().get(0).hasValidArguments()).isFalse();
+    assertThat(notJson.steps().get(1).json().get("rawArguments").asText()).isEqualTo("```json\nexpression: 17*23\n```");
+    assertThat(twoFences.actions().get(0).hasValidArguments()).isFalse();
+  }
+
+  // --- replies cut at the output limit ---
+
+  @Test
+  void should_never_take_a_reply_cut_at_the_output_limit_as_a_final_answer() {
+    // given
+    ModelReply cut = new ModelReply("The answer is 7", "", List.of(), TokenCounts.UNREPORTED,
+        StopReason.cut("max_tokens", "max tokens 16", "raise agentloop.llm.anthropic.max-tokens"));
+
+    // when
+    ModelTurn turn = ReplyInterpreter.interpret(cut, 3, MAX_STEP_CHARS);
+
+    // then the text is kept as a thought with its stop reason, the model is told, and nothing is answered
+    assertThat(turn.finalAnswer()).isNull();
+    assertThat(turn.cut()).isEqualTo(cut.stop());
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
+    assertThat(turn.steps().get(0).json().toString())
+        .isEqualTo("{\"text\":\"The answer is 7\",\"stopReason\":\"max_tokens\"}");
+    assertThat(turn.steps().get(1).json().get("error").asText())
+        .contains("your reply was cut at the output limit (max tokens 16) and was not used");
+  }
+
+  @Test
+  void should_never_run_a_tool_call_cut_at_the_output_limit() {
+    // given a call whose arguments end mid-value
+    ModelReply cut = new ModelReply("", "", List.of(new ToolCall("call_a", "calculator", "{\"expression\": \"17 *")),
+        TokenCounts.UNREPORTED, StopReason.cut("length", "the endpoint's own limit per reply", "raise it"));
+
+    // when
+    ModelTurn turn = ReplyInterpreter.interpret(cut, 3, MAX_STEP_CHARS);
+
+    // then no action is written, so none can run (not even after a retry)
+    assertThat(turn.actions()).isEmpty();
+    assertThat(kinds(turn)).doesNotContain(StepKind.ACTION);
+    assertThat(turn.steps().get(1).json().get("error").asText()).contains("its tool calls (calculator ×1) were not run");
+  }
+
+  @Test
+  void should_record_the_stop_reason_of_complete_replies() {
+    // when
+    ModelTurn answer = ReplyInterpreter.interpret(new ModelReply("42", "", List.of(), TokenCounts.UNREPORTED,
+        StopReason.of("end_turn")), 3, MAX_STEP_CHARS);
+    ModelTurn call = ReplyInterpreter.interpret(new ModelReply("", "", List.of(new ToolCall("c", "calculator", "{}")),
+        TokenCounts.UNREPORTED, StopReason.of("tool_calls")), 3, MAX_STEP_CHARS);
+
+    // then
+    assertThat(answer.steps().get(0).json().get("stopReason").asText()).isEqualTo("end_turn");
+    assertThat(call.steps().get(0).json().get("stopReason").asText()).isEqualTo("tool_calls");
+    assertThat(answer.cut()).isNull();
   }
 }

@@ -5,6 +5,7 @@ import static dev.agentloop.llm.ModelFailures.find;
 import static dev.agentloop.llm.ModelFailures.rootMessage;
 
 import com.fasterxml.jackson.core.JacksonException;
+import dev.agentloop.llm.ErrorBodies;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ErrorKeepingHttpClient;
 import dev.langchain4j.exception.HttpException;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeoutException;
  * Turns what LangChain4j's Anthropic client throws into a {@link ModelCallException} that says
  * whether a retry may help: 408, 429, 5xx and Anthropic's own 529 ({@code overloaded_error}) may,
  * other 4xx (a bad key, a bad request) may not; so may time-outs, I/O errors and unreadable bodies.
+ * An error body is reported as its type and message, never as raw JSON.
  */
 final class AnthropicErrors {
 
@@ -27,16 +29,25 @@ final class AnthropicErrors {
    * @param apiKey removed from every message, in case a proxy echoes it in an error body
    */
   static ModelCallException classify(String endpoint, String apiKey, RuntimeException error) {
+    ErrorKeepingHttpClient.StreamedAnswer streamed = find(error, ErrorKeepingHttpClient.StreamedAnswer.class);
+    if (streamed != null) {
+      return failure(endpoint + ": " + streamed.getMessage(), apiKey, false, 0, null, error);
+    }
     HttpException http = find(error, HttpException.class);
     if (http != null) {
       int status = http.statusCode();
-      boolean retryable = status == 408 || status == 429 || status >= 500
-          || String.valueOf(http.getMessage()).contains("overloaded_error");
+      String type = ErrorBodies.type(http.getMessage());
+      boolean inSuccess = http instanceof ErrorKeepingHttpClient.ErrorResponse response && response.inSuccess();
+      boolean retryable = status == 408 || status == 429 || status >= 500 || type.equals("overloaded_error")
+          || type.equals("api_error") || (inSuccess && !type.equals("invalid_request_error")
+              && !type.equals("authentication_error") && !type.equals("permission_error"));
       // Anthropic sends retry-after with its 429s and 529s
       Duration retryAfter = http instanceof ErrorKeepingHttpClient.ErrorResponse response
           ? response.retryAfter(Instant.now()) : null;
-      return failure(endpoint + " answered HTTP " + status + ": " + http.getMessage(), apiKey, retryable, status,
-          retryAfter, error);
+      String summary = ErrorBodies.summary(http.getMessage());
+      return failure(endpoint + " answered HTTP " + status + (inSuccess ? " with an error instead of a reply" : "")
+          + (type.isEmpty() ? "" : " (" + type + ")") + (summary.isEmpty() ? "" : ": " + summary), apiKey, retryable,
+          status, retryAfter, error);
     }
     if (find(error, NonRetriableException.class) != null) {
       return failure(endpoint + " refused the call: " + error.getMessage(), apiKey, false, 0, null, error);

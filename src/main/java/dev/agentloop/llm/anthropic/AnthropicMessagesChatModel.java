@@ -31,6 +31,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
   private final ExecutorService pool;
   private final String endpoint;
   private final String apiKey;
+  private final int maxTokens;
 
   /**
    * @param thinkingBudgetTokens tokens for extended thinking; 0: none
@@ -49,6 +50,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
     this.pool = pool;
     this.endpoint = "anthropic:" + baseUrl;
     this.apiKey = apiKey;
+    this.maxTokens = maxTokens;
   }
 
   private static AnthropicChatModel.AnthropicChatModelBuilder builder(String baseUrl, String apiKey, String model,
@@ -81,7 +83,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
     try {
       ChatResponse response = chosen.chat(chatRequest);
       AnthropicWireMapping.rememberThinking(response, thinking);
-      return AnthropicWireMapping.toModelReply(response);
+      return AnthropicWireMapping.toModelReply(response, maxTokens);
     } catch (RuntimeException e) {
       throw new CompletionException(AnthropicErrors.classify(endpoint, apiKey, e));
     }

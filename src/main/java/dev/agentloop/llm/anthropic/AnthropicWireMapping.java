@@ -3,20 +3,16 @@ package dev.agentloop.llm.anthropic;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.TokenCounts;
-import dev.agentloop.llm.ToolCall;
+import dev.agentloop.llm.StopReason;
+import dev.agentloop.llm.langchain4j.ReplyMapping;
 import dev.agentloop.llm.langchain4j.ToolMapping;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.output.TokenUsage;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import dev.langchain4j.model.anthropic.AnthropicChatResponseMetadata;
 
 /**
  * Converts between AgentLoop's model types and LangChain4j's for the Anthropic client: system
@@ -40,13 +36,14 @@ final class AnthropicWireMapping {
   }
 
   /**
-   * Whether the request continues a tool turn whose thinking block is not at hand: with thinking on,
-   * Anthropic refuses such a request, so it goes without thinking.
+   * Whether the request continues a tool turn whose thinking block is not at hand, or whose calls a
+   * person changed: with thinking on, Anthropic refuses a tool turn without its block, so it goes
+   * without thinking.
    */
   static boolean lacksThinkingOfLastToolTurn(ModelRequest request, ThinkingBlocks thinking) {
     for (int i = request.messages().size() - 1; i >= 0; i--) {
       if (request.messages().get(i) instanceof ChatMessage.AssistantMessage assistant) {
-        return !assistant.toolCalls().isEmpty() && thinking.find(assistant.toolCalls().get(0).id()).isEmpty();
+        return !assistant.toolCalls().isEmpty() && thinking.find(assistant.toolCalls()).isEmpty();
       }
     }
     return false;
@@ -56,23 +53,21 @@ final class AnthropicWireMapping {
   static void rememberThinking(ChatResponse response, ThinkingBlocks thinking) {
     AiMessage message = response.aiMessage();
     if (message.hasToolExecutionRequests() && message.thinking() != null) {
-      thinking.remember(message.toolExecutionRequests().stream().map(ToolExecutionRequest::id).toList(),
-          new ThinkingBlocks.Block(message.thinking(), Map.copyOf(message.attributes())));
+      thinking.remember(new ThinkingBlocks.Block(message.thinking(), message.attributes(),
+          ReplyMapping.toolCalls(message)));
     }
   }
 
-  static ModelReply toModelReply(ChatResponse response) {
+  /** @param maxTokens the limit the request set for the reply, named when the reply was cut at it */
+  static ModelReply toModelReply(ChatResponse response, int maxTokens) {
     AiMessage message = response.aiMessage();
-    List<ToolCall> calls = new ArrayList<>();
-    if (message.hasToolExecutionRequests()) {
-      for (ToolExecutionRequest request : message.toolExecutionRequests()) {
-        calls.add(new ToolCall(request.id(), request.name(), request.arguments()));
-      }
-    }
-    TokenUsage usage = response.tokenUsage();
-    TokenCounts tokens = usage == null ? TokenCounts.UNREPORTED
-        : TokenCounts.of(usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount());
-    return new ModelReply(message.text(), message.thinking(), calls, tokens);
+    String raw = response.metadata() instanceof AnthropicChatResponseMetadata anthropic
+        && anthropic.rawHttpResponse() != null ? ReplyMapping.field(anthropic.rawHttpResponse().body(), "/stop_reason")
+        : null;
+    StopReason stop = ReplyMapping.stopReason(response, raw, "max tokens " + maxTokens,
+        "raise agentloop.llm.anthropic.max-tokens");
+    return new ModelReply(message.text(), message.thinking(), ReplyMapping.toolCalls(message),
+        ReplyMapping.tokens(response), stop);
   }
 
   private static dev.langchain4j.data.message.ChatMessage toMessage(ChatMessage message, ThinkingBlocks thinking) {
@@ -88,7 +83,7 @@ final class AnthropicWireMapping {
       }
       AiMessage.Builder builder = AiMessage.builder().text(assistant.text().isEmpty() ? null : assistant.text())
           .toolExecutionRequests(assistant.toolCalls().stream().map(ToolMapping::toRequest).toList());
-      thinking.find(assistant.toolCalls().get(0).id())
+      thinking.find(assistant.toolCalls())
           .ifPresent(block -> builder.thinking(block.thinking()).attributes(block.attributes()));
       return builder.build();
     }

@@ -3,6 +3,8 @@ package dev.agentloop.llm.openai;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.langchain4j.ReplyMapping;
+import dev.langchain4j.model.chat.response.ChatResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -36,7 +38,10 @@ public class ApplicationChatModel implements ChatModel {
   public CompletionStage<ModelReply> chat(ModelRequest request) {
     return CompletableFuture.supplyAsync(() -> {
       try {
-        return WireMapping.toModelReply(model.chat(WireMapping.toChatRequest(request)));
+        ChatResponse response = model.chat(WireMapping.toChatRequest(request));
+        return WireMapping.toModelReply(response, ReplyMapping.stopReason(response, null,
+            "the maxTokens of the application's LangChain4j ChatModel", "raise the maxTokens of the application's"
+                + " LangChain4j ChatModel bean (e.g. langchain4j.open-ai.chat-model.max-tokens)"));
       } catch (RuntimeException e) {
         throw new CompletionException(ProviderErrors.classify(endpoint, null, e));
       }

@@ -34,7 +34,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
       ExecutorService pool) {
     this.client = OpenAiChatModel.builder()
-        .httpClientBuilder(ErrorKeepingHttpClient.builder())
+        .httpClientBuilder(ErrorKeepingHttpClient.builder().answers(AnswerRepairs::argumentsAsText))
         .baseUrl(baseUrl)
         .apiKey(apiKey == null || apiKey.isBlank() ? "not-needed" : apiKey)
         .modelName(model)
@@ -63,7 +63,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   private ModelReply call(ChatRequest chatRequest) {
     try {
       ChatResponse response = client.chat(chatRequest);
-      return WireMapping.toModelReply(response);
+      return WireMapping.toModelReply(response, WireMapping.stopReason(response));
     } catch (RuntimeException e) {
       throw new CompletionException(ProviderErrors.classify(endpoint, apiKey, e));
     }

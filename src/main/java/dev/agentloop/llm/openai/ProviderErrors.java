@@ -5,8 +5,7 @@ import static dev.agentloop.llm.ModelFailures.find;
 import static dev.agentloop.llm.ModelFailures.rootMessage;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.llm.ErrorBodies;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ErrorKeepingHttpClient;
 import dev.langchain4j.exception.HttpException;
@@ -14,13 +13,8 @@ import dev.langchain4j.exception.NonRetriableException;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Turns what LangChain4j throws into a {@link ModelCallException} that says whether a retry may help,
@@ -29,13 +23,6 @@ import java.util.regex.Pattern;
  */
 final class ProviderErrors {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern TITLE = Pattern.compile("<title[^>]*>(.*?)</title>",
-      Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-  private static final Pattern SCRIPTS = Pattern.compile("<(script|style)[^>]*>.*?</\\1>",
-      Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-  private static final Pattern TAG = Pattern.compile("<[^>]*>");
-  private static final int MAX_SUMMARY = 200;
   private static final Map<Integer, String> REASONS = Map.ofEntries(Map.entry(400, "Bad Request"),
       Map.entry(401, "Unauthorized"), Map.entry(403, "Forbidden"), Map.entry(404, "Not Found"),
       Map.entry(405, "Method Not Allowed"), Map.entry(408, "Request Timeout"), Map.entry(409, "Conflict"),
@@ -49,16 +36,25 @@ final class ProviderErrors {
    * @param apiKey removed from every message, in case a provider or proxy echoes it in an error body
    */
   static ModelCallException classify(String endpoint, String apiKey, RuntimeException error) {
+    ErrorKeepingHttpClient.StreamedAnswer streamed = find(error, ErrorKeepingHttpClient.StreamedAnswer.class);
+    if (streamed != null) {
+      return failure("model endpoint " + endpoint + ": " + streamed.getMessage(), apiKey, false, 0, null, error);
+    }
     HttpException http = find(error, HttpException.class);
     if (http != null) {
       int status = http.statusCode();
-      boolean retryable = status == 408 || status == 425 || status == 429 || status >= 500;
       String summary = summary(http.getMessage());
       Duration retryAfter = http instanceof ErrorKeepingHttpClient.ErrorResponse response
           ? response.retryAfter(Instant.now()) : null;
+      if (http instanceof ErrorKeepingHttpClient.ErrorResponse response && response.inSuccess()) {
+        // a gateway's error in a 200: its own code says whether to retry, where it gives one
+        int code = ErrorBodies.errorInstead(http.getMessage()).path("code").asInt(0);
+        return failure("model endpoint " + endpoint + " answered HTTP " + status + " with an error instead of a reply: "
+            + summary, apiKey, code < 400 || retryable(code), status, retryAfter, error);
+      }
       return failure("model endpoint " + endpoint + " answered HTTP " + status
           + (REASONS.containsKey(status) ? " (" + REASONS.get(status) + ")" : "")
-          + (summary.isEmpty() ? "" : ": " + summary), apiKey, retryable, status, retryAfter, error);
+          + (summary.isEmpty() ? "" : ": " + summary), apiKey, retryable(status), status, retryAfter, error);
     }
     if (find(error, NonRetriableException.class) != null) {
       return failure("model endpoint " + endpoint + " refused the call: " + summary(error.getMessage()), apiKey, false,
@@ -78,42 +74,12 @@ final class ProviderErrors {
     return failure("model endpoint " + endpoint + " failed: " + rootMessage(error), apiKey, true, 0, null, error);
   }
 
-  /**
-   * What an error body says, in one line: an OpenAI-style error's message, an HTML page's title (or
-   * its first line of text), else the body's first line; at most 200 characters.
-   */
+  private static boolean retryable(int status) {
+    return status == 408 || status == 425 || status == 429 || status >= 500;
+  }
+
+  /** What an error body says, in one line: see {@link ErrorBodies#summary}. */
   static String summary(String body) {
-    if (body == null || body.isBlank()) {
-      return "";
-    }
-    String text = body.strip();
-    if (text.startsWith("{")) {
-      try {
-        JsonNode error = JSON.readTree(text);
-        for (JsonNode message : new JsonNode[] {error.at("/error/message"), error.path("message"), error.path("detail"),
-            error.path("error")}) {
-          if (message.isTextual() && !message.asText().isBlank()) {
-            return cut(firstLine(message.asText()));
-          }
-        }
-      } catch (IOException e) {
-        // not JSON after all: its first line
-      }
-    } else if (text.startsWith("<")) {
-      Matcher title = TITLE.matcher(text);
-      if (title.find() && !title.group(1).isBlank()) {
-        return cut(title.group(1).replaceAll("\\s+", " ").strip());
-      }
-      text = TAG.matcher(SCRIPTS.matcher(text).replaceAll(" ")).replaceAll("\n");
-    }
-    return cut(firstLine(text));
-  }
-
-  private static String firstLine(String text) {
-    return text.lines().map(String::strip).filter(line -> !line.isEmpty()).findFirst().orElse("");
-  }
-
-  private static String cut(String text) {
-    return text.length() > MAX_SUMMARY ? text.substring(0, MAX_SUMMARY) + "…" : text;
+    return ErrorBodies.summary(body);
   }
 }

@@ -3,19 +3,16 @@ package dev.agentloop.llm.openai;
 import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.TokenCounts;
-import dev.agentloop.llm.ToolCall;
+import dev.agentloop.llm.StopReason;
+import dev.agentloop.llm.langchain4j.ReplyMapping;
 import dev.agentloop.llm.langchain4j.ToolMapping;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.output.TokenUsage;
-import java.util.ArrayList;
-import java.util.List;
+import dev.langchain4j.model.openai.OpenAiChatResponseMetadata;
 
 /** Converts between AgentLoop's model types and LangChain4j's. */
 final class WireMapping {
@@ -35,19 +32,25 @@ final class WireMapping {
    * (LangChain4j's {@code AiMessage.thinking()}, filled because the client returns thinking) and
    * {@code <think>} blocks in the content ({@link ThinkTags}).
    */
-  static ModelReply toModelReply(ChatResponse response) {
+  static ModelReply toModelReply(ChatResponse response, StopReason stop) {
     AiMessage message = response.aiMessage();
-    List<ToolCall> calls = new ArrayList<>();
-    if (message.hasToolExecutionRequests()) {
-      for (ToolExecutionRequest request : message.toolExecutionRequests()) {
-        calls.add(new ToolCall(request.id(), request.name(), request.arguments()));
-      }
-    }
-    TokenUsage usage = response.tokenUsage();
-    TokenCounts tokens = usage == null ? TokenCounts.UNREPORTED
-        : TokenCounts.of(usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount());
     ThinkTags.Split split = ThinkTags.split(message.text());
-    return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()), calls, tokens);
+    return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()),
+        ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop);
+  }
+
+  /**
+   * Why an OpenAI-compatible endpoint stopped: its {@code finish_reason}. AgentLoop sends no
+   * {@code max_tokens}, so a cut reply met the endpoint's own limit.
+   */
+  static StopReason stopReason(ChatResponse response) {
+    String raw = response.metadata() instanceof OpenAiChatResponseMetadata openAi && openAi.rawHttpResponse() != null
+        ? ReplyMapping.field(openAi.rawHttpResponse().body(), "/choices/0/finish_reason") : null;
+    Integer written = response.tokenUsage() == null ? null : response.tokenUsage().outputTokenCount();
+    return ReplyMapping.stopReason(response, raw,
+        "the endpoint's own limit per reply" + (written == null ? "" : ", reached at " + written + " tokens"),
+        "raise the model's output limit on the endpoint (AgentLoop sends no max_tokens, so the model's default"
+            + " applies)");
   }
 
   private static dev.langchain4j.data.message.ChatMessage toMessage(ChatMessage message) {

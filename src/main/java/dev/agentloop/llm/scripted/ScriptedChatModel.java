@@ -9,6 +9,7 @@ import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.llm.StopReason;
 import dev.agentloop.llm.TokenCounts;
 import dev.agentloop.llm.ToolCall;
 import dev.agentloop.llm.scripted.Script.Reply;
@@ -112,7 +113,14 @@ public class ScriptedChatModel implements ChatModel {
     }
     TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens());
     return new ModelReply(template.fill(filledIn(text(reply, request.run().attempt()), request)), reply.reasoning(),
-        calls, tokens);
+        calls, tokens, stopReason(reply.stopReason()));
+  }
+
+  private static StopReason stopReason(String scripted) {
+    return "length".equals(scripted) || "max_tokens".equals(scripted)
+        ? StopReason.cut(scripted, "the script's stopReason '" + scripted + "'", "this is the scripted model: change"
+            + " the script's reply")
+        : StopReason.of(scripted);
   }
 
   private static String text(Reply reply, int attempt) {

@@ -10,6 +10,10 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.resilience.Escapes;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.task.Task;
 import dev.agentloop.agent.RunView;
 import dev.agentloop.llm.ChatModel;
 import dev.agentloop.trace.RunStatus;
@@ -44,6 +48,7 @@ class AnthropicAgentTest {
 
   @Autowired AgentRuns runs;
   @Autowired ChatModel model;
+  @Autowired ProcessEngine engine;
 
   @DynamicPropertySource
   static void endpoint(DynamicPropertyRegistry registry) {
@@ -79,6 +84,89 @@ class AnthropicAgentTest {
     String last = SERVER.requests().get(2).body().path("messages").toString();
     assertThat(last).contains("\"tool_use_id\":\"toolu_a\"", "\"tool_use_id\":\"toolu_b\"", "\"signature\"");
     assertThat(SERVER.requests()).allSatisfy(request -> assertThat(request.apiKey()).isEqualTo("sk-ant-fake-key"));
+  }
+
+  @Test
+  void should_escape_to_a_person_when_the_final_answer_is_cut_at_max_tokens_never_answering_with_it() {
+    // given a plan, then an answer that Anthropic cut at max_tokens
+    SERVER.respond(200, message("end_turn", 200, 20, text("[\"Compute\", \"Answer\"]")));
+    SERVER.respond(200, message("max_tokens", 300, 4096, thinking("Seven, I think."), text("The answer is 7")));
+
+    // when
+    String run = runs.start(TestAgent.KEY, "What is 3 + 4, explained at length?");
+    Task stuck = Runs.awaitTask(engine, run, ReactAgentProcess.AGENT_STUCK);
+
+    // then the run waits for a person, told which limit to raise, and has no answer
+    assertThat(stuck).isNotNull();
+    assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.ESCAPE_CODE.name()))
+        .isEqualTo(Escapes.BUDGET_EXHAUSTED);
+    assertThat((String) engine.getRuntimeService().getVariable(run, ReactAgentProcess.ESCAPE_REASON.name()))
+        .startsWith("The model's reply hit its output limit (max tokens 4096): raise agentloop.llm.anthropic.max-tokens,")
+        .contains("stop reason 'max_tokens'");
+    RunView view = runs.view(run);
+    assertThat(view.status()).isNotEqualTo(RunStatus.ANSWERED);
+    assertThat(view.finalAnswer()).isNull();
+    assertThat(view.modelCalls()).as("no second try into the same limit").isEqualTo(2);
+    // and the trace keeps the cut text as a thought with the stop reason of every model step
+    List<Step> trace = runs.trace(run, false);
+    assertThat(Runs.kinds(trace)).doesNotContain(StepKind.FINAL_ANSWER);
+    Step cut = trace.stream().filter(s -> s.kind() == StepKind.THOUGHT).reduce((a, b) -> b).orElseThrow();
+    assertThat(cut.text("text")).isEqualTo("The answer is 7");
+    assertThat(cut.text("stopReason")).isEqualTo("max_tokens");
+    assertThat(trace.stream().filter(s -> s.kind() == StepKind.PLAN).findFirst().orElseThrow().text("stopReason"))
+        .isEqualTo("end_turn");
+  }
+
+  @Test
+  void should_never_run_a_tool_call_cut_at_max_tokens() {
+    // given a plan, then a tool_use whose input Anthropic cut at max_tokens
+    SERVER.respond(200, message("end_turn", 200, 20, text("[\"Compute\"]")));
+    SERVER.respond(200, message("max_tokens", 300, 4096, toolUse("toolu_cut", "calculator", "{\"expression\": \"17\"}")));
+
+    // when
+    String run = runs.start(TestAgent.KEY, "What is 17 * 23?");
+    Runs.awaitTask(engine, run, ReactAgentProcess.AGENT_STUCK);
+
+    // then no action was written and no tool ran
+    List<Step> trace = runs.trace(run, false);
+    assertThat(Runs.kinds(trace)).doesNotContain(StepKind.ACTION);
+    assertThat(trace).noneMatch(s -> s.kind() == StepKind.OBSERVATION && !s.text("result").isEmpty());
+    assertThat(runs.view(run).toolCalls()).isZero();
+  }
+
+  @Test
+  void should_not_take_a_plan_cut_at_max_tokens_but_say_which_limit_to_raise() {
+    // given a plan that Anthropic cuts mid-step, each time it is asked (the test profile's 2 retries and the first try)
+    String cut = message("max_tokens", 200, 4096, text("[\"Compute the first product\", \"Comp"));
+    for (int i = 0; i < 3; i++) {
+      SERVER.respond(200, cut);
+    }
+
+    // when
+    String run = runs.start(TestAgent.KEY, "What are 17 * 23 and 7 * 7?");
+    RunView view = Runs.awaitView(runs, run, v -> v.incident() != null);
+
+    // then no plan was written, and the incident names the limit and its setting
+    assertThat(view.incident()).startsWith("The model's reply hit its output limit (max tokens 4096): raise"
+        + " agentloop.llm.anthropic.max-tokens");
+    assertThat(Runs.kinds(runs.trace(run, false))).doesNotContain(StepKind.PLAN);
+    assertThat(SERVER.requests().stream().filter(r -> r.body().toString().contains("17 * 23 and 7 * 7"))).hasSize(3);
+  }
+
+  @Test
+  void should_show_anthropics_error_as_its_type_and_message_in_the_incident_never_as_raw_json() {
+    // given an endpoint that refuses every call of this run (the first try and the test profile's 2 retries)
+    for (int i = 0; i < 3; i++) {
+      SERVER.respond(400, FakeAnthropicServer.error("invalid_request_error", "max_tokens: must be at most 64000"));
+    }
+
+    // when
+    String run = runs.start(TestAgent.KEY, "What is 2 + 9?");
+    RunView view = Runs.awaitView(runs, run, v -> v.incident() != null);
+
+    // then
+    assertThat(view.incident()).startsWith("anthropic:" + SERVER.baseUrl() + " answered HTTP 400"
+        + " (invalid_request_error): max_tokens: must be at most 64000").doesNotContain("{", "\"type\"");
   }
 
   private static FakeAnthropicServer start() {

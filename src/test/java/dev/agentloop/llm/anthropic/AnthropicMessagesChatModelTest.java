@@ -5,9 +5,10 @@ import static dev.agentloop.llm.anthropic.FakeAnthropicServer.message;
 import static dev.agentloop.llm.anthropic.FakeAnthropicServer.text;
 import static dev.agentloop.llm.anthropic.FakeAnthropicServer.thinking;
 import static dev.agentloop.llm.anthropic.FakeAnthropicServer.toolUse;
+import static dev.agentloop.llm.ModelCalls.failure;
+import static dev.agentloop.llm.ModelCalls.reply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,12 +23,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +37,6 @@ class AnthropicMessagesChatModelTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String API_KEY = "sk-ant-test-4b3a2c1d-SECRET";
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
-  private static final long GUARD_SECONDS = 15;
   private static final ToolSpec CALCULATOR = new ToolSpec("calculator", "Evaluates an arithmetic expression.",
       json("{\"type\": \"object\", \"properties\": {\"expression\": {\"type\": \"string\"}},"
           + " \"required\": [\"expression\"], \"additionalProperties\": false}"));
@@ -288,25 +284,6 @@ class AnthropicMessagesChatModelTest {
     List<String> roles = new ArrayList<>();
     messages.forEach(message -> roles.add(message.path("role").asText()));
     return roles;
-  }
-
-  private static ModelReply reply(CompletionStage<ModelReply> stage) {
-    return guarded(stage).join();
-  }
-
-  private static ModelCallException failure(CompletionStage<ModelReply> stage) {
-    Throwable error = guarded(stage)
-        .handle((reply, thrown) -> thrown == null ? new AssertionError("expected a failure but got " + reply) : thrown)
-        .join();
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (!(cause instanceof ModelCallException modelCallException)) {
-      return fail("expected a ModelCallException but got " + cause, cause);
-    }
-    return modelCallException;
-  }
-
-  private static CompletableFuture<ModelReply> guarded(CompletionStage<ModelReply> stage) {
-    return stage.toCompletableFuture().orTimeout(GUARD_SECONDS, TimeUnit.SECONDS);
   }
 
   private static void assertNoKey(ModelCallException failure) {

@@ -4,57 +4,34 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.agentloop.llm.FakeModelServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * A local stand-in for Anthropic's Messages API: serves POST /v1/messages on 127.0.0.1 with a random
- * port, answers with queued responses in order and records every request with its headers. The
- * bodies it builds follow Anthropic's wire format: {@code content} blocks of type {@code text},
- * {@code thinking} and {@code tool_use}, {@code usage} with input and output tokens, and errors as
- * {@code {"type": "error", "error": {"type": ..., "message": ...}}}.
+ * port ({@link FakeModelServer}), answers with queued responses in order and records every request with
+ * its headers. The bodies it builds follow Anthropic's wire format: {@code content} blocks of type
+ * {@code text}, {@code thinking} and {@code tool_use}, {@code usage} with input and output tokens, and
+ * errors as {@code {"type": "error", "error": {"type": ..., "message": ...}}}.
  */
 final class FakeAnthropicServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  record Response(int status, String body, Map<String, String> headers, Duration delay) {}
-
   /** One request as received: its body (a text node when it is no JSON) and the headers that matter. */
   record Recorded(JsonNode body, String apiKey, String version) {}
 
-  private final HttpServer server;
-  private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
-    Thread thread = new Thread(runnable, "fake-anthropic");
-    thread.setDaemon(true);
-    return thread;
-  });
-  private final ConcurrentLinkedQueue<Response> responses = new ConcurrentLinkedQueue<>();
-  private final List<Recorded> requests = new CopyOnWriteArrayList<>();
+  private final FakeModelServer server = new FakeModelServer("/v1/messages", "fake-anthropic",
+      new FakeModelServer.Reply(500, error("api_error", "the fake server has no queued response"), Duration.ZERO,
+          Map.of()));
 
-  FakeAnthropicServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/v1/messages", this::handle);
-    server.setExecutor(threads);
-    server.start();
-  }
+  FakeAnthropicServer() throws IOException {}
 
   String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/";
+    return server.origin() + "/v1/";
   }
 
   FakeAnthropicServer respond(int status, String body) {
@@ -62,62 +39,18 @@ final class FakeAnthropicServer implements AutoCloseable {
   }
 
   FakeAnthropicServer respond(int status, String body, Map<String, String> headers, Duration delay) {
-    responses.add(new Response(status, body, headers, delay));
+    server.queue(new FakeModelServer.Reply(status, body, delay, headers));
     return this;
   }
 
   List<Recorded> requests() {
-    return new ArrayList<>(requests);
-  }
-
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String raw;
-      try (InputStream in = exchange.getRequestBody()) {
-        raw = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-      requests.add(new Recorded(parse(raw), exchange.getRequestHeaders().getFirst("x-api-key"),
-          exchange.getRequestHeaders().getFirst("anthropic-version")));
-      Response response = responses.poll();
-      if (response == null) {
-        response = new Response(500, error("api_error", "the fake server has no queued response"), Map.of(),
-            Duration.ZERO);
-      }
-      if (!response.delay().isZero()) {
-        try {
-          Thread.sleep(response.delay().toMillis());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-      byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type",
-          response.body().startsWith("{") ? "application/json" : "text/html");
-      response.headers().forEach(exchange.getResponseHeaders()::set);
-      exchange.sendResponseHeaders(response.status(), bytes.length == 0 ? -1 : bytes.length);
-      if (bytes.length > 0) {
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(bytes);
-        }
-      }
-    } catch (IOException e) {
-      // the client gave up (timeout) before the answer went out
-    }
-  }
-
-  private static JsonNode parse(String raw) {
-    try {
-      return JSON.readTree(raw);
-    } catch (IOException e) {
-      return JSON.getNodeFactory().textNode(raw);
-    }
+    return server.requests().stream()
+        .map(r -> new Recorded(r.body(), r.header("x-api-key"), r.header("anthropic-version"))).toList();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    threads.shutdownNow();
+    server.close();
   }
 
   // --- bodies in Anthropic's Messages wire format ---

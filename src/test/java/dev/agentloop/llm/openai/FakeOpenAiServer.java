@@ -2,26 +2,15 @@ package dev.agentloop.llm.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.agentloop.llm.FakeModelServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * A local stand-in for an OpenAI-compatible endpoint: serves POST /v1/chat/completions on 127.0.0.1
- * with a random port, answers with queued responses in order (then with its responder, if it has one)
- * and records every request it gets.
+ * with a random port ({@link FakeModelServer}), answers with queued responses in order (then with its
+ * responder, if it has one) and records every request it gets; its bodies are OpenAI's wire format.
  */
 public final class FakeOpenAiServer implements AutoCloseable {
 
@@ -41,30 +30,27 @@ public final class FakeOpenAiServer implements AutoCloseable {
     public Response(int status, String body) {
       this(status, body, Duration.ZERO);
     }
+
+    FakeModelServer.Reply reply() {
+      return new FakeModelServer.Reply(status, body, delay, headers);
+    }
   }
 
   /** One request as received: its body parsed as JSON (a text node when it is no JSON) and its Authorization header. */
-  public record Recorded(JsonNode body, String authorization) {}
+  public record Recorded(JsonNode body, String authorization) {
 
-  private final HttpServer server;
-  private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
-    Thread thread = new Thread(runnable, "fake-openai");
-    thread.setDaemon(true);
-    return thread;
-  });
-  private final ConcurrentLinkedQueue<Response> responses = new ConcurrentLinkedQueue<>();
-  private final List<Recorded> requests = new CopyOnWriteArrayList<>();
-  private volatile java.util.function.Function<Recorded, Response> responder;
-
-  public FakeOpenAiServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/v1/chat/completions", this::handle);
-    server.setExecutor(threads);
-    server.start();
+    static Recorded of(FakeModelServer.Received received) {
+      return new Recorded(received.body(), received.header("Authorization"));
+    }
   }
 
+  private final FakeModelServer server = new FakeModelServer("/v1/chat/completions", "fake-openai",
+      new Response(500, errorBody("the fake server has no queued response", "server_error", null)).reply());
+
+  public FakeOpenAiServer() throws IOException {}
+
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    return server.origin() + "/v1";
   }
 
   FakeOpenAiServer respond(int status, String body) {
@@ -76,87 +62,35 @@ public final class FakeOpenAiServer implements AutoCloseable {
   }
 
   FakeOpenAiServer respond(Response response) {
-    responses.add(response);
+    server.queue(response.reply());
     return this;
   }
 
   /** Answers every request the queue has no response for, from what was asked. */
   public FakeOpenAiServer answerWith(java.util.function.Function<Recorded, Response> responder) {
-    this.responder = responder;
+    server.answerWith(received -> {
+      Response response = responder.apply(Recorded.of(received));
+      return response == null ? null : response.reply();
+    });
     return this;
   }
 
   public List<Recorded> requests() {
-    return new ArrayList<>(requests);
+    return server.requests().stream().map(Recorded::of).toList();
   }
 
   /** The single request received so far; fails when there was not exactly one. */
   Recorded onlyRequest() {
+    List<Recorded> requests = requests();
     if (requests.size() != 1) {
       throw new AssertionError("expected exactly one request but the server got " + requests.size());
     }
     return requests.get(0);
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String raw;
-      try (InputStream in = exchange.getRequestBody()) {
-        raw = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-      Recorded recorded = new Recorded(parse(raw), exchange.getRequestHeaders().getFirst("Authorization"));
-      requests.add(recorded);
-      if (!"POST".equals(exchange.getRequestMethod())) {
-        send(exchange, new Response(405, "{\"error\":{\"message\":\"method not allowed\"}}", Duration.ZERO));
-        return;
-      }
-      Response response = responses.poll();
-      if (response == null && responder != null) {
-        response = responder.apply(recorded);
-      }
-      if (response == null) {
-        response = new Response(500, "{\"error\":{\"message\":\"the fake server has no queued response\"}}",
-            Duration.ZERO);
-      }
-      if (!response.delay().isZero()) {
-        try {
-          Thread.sleep(response.delay().toMillis());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-      send(exchange, response);
-    } catch (IOException e) {
-      // the client gave up (timeout) before the answer went out
-    }
-  }
-
-  private static void send(HttpExchange exchange, Response response) throws IOException {
-    byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type",
-        response.body().startsWith("{") ? "application/json" : "text/html");
-    response.headers().forEach(exchange.getResponseHeaders()::set);
-    exchange.sendResponseHeaders(response.status(), bytes.length == 0 ? -1 : bytes.length);
-    if (bytes.length > 0) {
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(bytes);
-      }
-    }
-  }
-
-  private static JsonNode parse(String raw) {
-    try {
-      return JSON.readTree(raw);
-    } catch (IOException e) {
-      return JSON.getNodeFactory().textNode(raw);
-    }
-  }
-
   @Override
   public void close() {
-    server.stop(0);
-    threads.shutdownNow();
+    server.close();
   }
 
   // --- bodies in the real OpenAI chat-completions wire format ---

@@ -1,7 +1,8 @@
 package dev.agentloop.llm.openai;
 
+import static dev.agentloop.llm.ModelCalls.failure;
+import static dev.agentloop.llm.ModelCalls.reply;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,12 +22,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,8 +35,6 @@ class OpenAiCompatibleChatModelTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String API_KEY = "sk-test-9f8e7d6c5b4a-SECRET";
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
-  /** How long a test waits for a call at most, so that a hanging adapter fails the test instead of blocking it. */
-  private static final long GUARD_SECONDS = 15;
 
   private FakeOpenAiServer server;
   private ExecutorService pool;
@@ -450,25 +445,6 @@ class OpenAiCompatibleChatModelTest {
     List<String> roles = new ArrayList<>();
     messages.forEach(message -> roles.add(message.path("role").asText()));
     return roles;
-  }
-
-  private static ModelReply reply(CompletionStage<ModelReply> stage) {
-    return guarded(stage).join();
-  }
-
-  private static ModelCallException failure(CompletionStage<ModelReply> stage) {
-    Throwable error = guarded(stage)
-        .handle((reply, thrown) -> thrown == null ? new AssertionError("expected a failure but got " + reply) : thrown)
-        .join();
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (!(cause instanceof ModelCallException modelCallException)) {
-      return fail("expected a ModelCallException but got " + cause, cause);
-    }
-    return modelCallException;
-  }
-
-  private static CompletableFuture<ModelReply> guarded(CompletionStage<ModelReply> stage) {
-    return stage.toCompletableFuture().orTimeout(GUARD_SECONDS, TimeUnit.SECONDS);
   }
 
   /** The key must not leak through the message of the failure nor of anything it wraps. */

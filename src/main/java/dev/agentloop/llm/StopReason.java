@@ -1,0 +1,48 @@
+package dev.agentloop.llm;
+
+import java.util.Objects;
+
+/**
+ * Why the model stopped writing its reply, as its provider said it: OpenAI's {@code finish_reason}
+ * ({@code stop}, {@code tool_calls}, {@code length} …), Anthropic's {@code stop_reason}
+ * ({@code end_turn}, {@code tool_use}, {@code max_tokens} …), or LangChain4j's {@code FinishReason}
+ * for a model AgentLoop does not call itself. A reply {@link #cut() cut} at the output limit is not
+ * complete: its text ends mid-sentence, its last tool call's arguments may end mid-value.
+ *
+ * @param value the provider's own word, {@code ""} when it sent none
+ * @param cut whether the reply ended because it reached the most tokens a reply may have
+ * @param limit for a cut reply, what the limit was, e.g. {@code max tokens 1024}; {@code ""} otherwise
+ * @param remedy for a cut reply, the setting that raises the limit, e.g. {@code raise
+ *     agentloop.llm.anthropic.max-tokens}; {@code ""} otherwise
+ */
+public record StopReason(String value, boolean cut, String limit, String remedy) {
+
+  /** The provider said nothing about why it stopped (a scripted model, an endpoint that omits it). */
+  public static final StopReason UNREPORTED = new StopReason("", false, "", "");
+
+  public StopReason {
+    value = value == null ? "" : value;
+    limit = Objects.requireNonNullElse(limit, "");
+    remedy = Objects.requireNonNullElse(remedy, "");
+    if (cut && (limit.isBlank() || remedy.isBlank())) {
+      throw new IllegalArgumentException("a cut reply's stop reason says what its limit was and how to raise it");
+    }
+  }
+
+  /** A reply that ended for any reason other than its output limit. */
+  public static StopReason of(String value) {
+    return value == null || value.isEmpty() ? UNREPORTED : new StopReason(value, false, "", "");
+  }
+
+  /** A reply cut at its output limit. */
+  public static StopReason cut(String value, String limit, String remedy) {
+    return new StopReason(value, true, limit, remedy);
+  }
+
+  /** What a person reads when a cut reply stops a run: what happened, the limit, and what to change. */
+  public String cutMessage() {
+    return "The model's reply hit its output limit (" + limit + "): " + remedy + ", or ask for shorter replies in the"
+        + " agent's systemPrompt. The reply was cut" + (value.isEmpty() ? "" : " (stop reason '" + value + "')")
+        + " and was not used.";
+  }
+}

@@ -1,0 +1,70 @@
+package dev.agentloop.llm.langchain4j;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.llm.StopReason;
+import dev.agentloop.llm.TokenCounts;
+import dev.agentloop.llm.ToolCall;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.FinishReason;
+import dev.langchain4j.model.output.TokenUsage;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What every LangChain4j-based adapter reads from a reply the same way: its tool calls, the tokens
+ * it reported, and why it stopped. Thread-safe.
+ */
+public final class ReplyMapping {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ReplyMapping() {}
+
+  public static List<ToolCall> toolCalls(AiMessage message) {
+    return message.hasToolExecutionRequests()
+        ? message.toolExecutionRequests().stream().map(ReplyMapping::toolCall).toList() : List.of();
+  }
+
+  public static TokenCounts tokens(ChatResponse response) {
+    TokenUsage usage = response.tokenUsage();
+    return usage == null ? TokenCounts.UNREPORTED
+        : TokenCounts.of(usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount());
+  }
+
+  /**
+   * Why the reply stopped. LangChain4j maps both OpenAI's {@code length} and Anthropic's
+   * {@code max_tokens} to {@link FinishReason#LENGTH}, which is what marks a reply as cut; the word
+   * recorded is the provider's own where the adapter could read it, else LangChain4j's.
+   *
+   * @param raw the provider's own word, {@code null} when the adapter could not read it
+   * @param limit what a cut reply's limit was, e.g. {@code max tokens 1024}
+   * @param remedy which setting raises it
+   */
+  public static StopReason stopReason(ChatResponse response, String raw, String limit, String remedy) {
+    FinishReason finish = response.finishReason();
+    String value = raw != null && !raw.isBlank() ? raw
+        : finish == null ? "" : finish.name().toLowerCase(Locale.ROOT);
+    return finish == FinishReason.LENGTH ? StopReason.cut(value, limit, remedy) : StopReason.of(value);
+  }
+
+  /** The text at {@code pointer} in a reply's raw JSON body, or {@code null} when it has none. */
+  public static String field(String body, String pointer) {
+    if (body == null || body.isBlank()) {
+      return null;
+    }
+    try {
+      JsonNode value = JSON.readTree(body).at(pointer);
+      return value.isTextual() ? value.asText() : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static ToolCall toolCall(ToolExecutionRequest request) {
+    return new ToolCall(request.id(), request.name(), request.arguments());
+  }
+}
