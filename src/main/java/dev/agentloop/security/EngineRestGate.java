@@ -94,6 +94,12 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
     WorkerCalls.Decision decision = request.getHeader("X-HTTP-Method-Override") != null
         ? new WorkerCalls.Decision("a member of " + AgentLoopGroups.WORKERS + " may not override the HTTP method")
         : workerCalls.check(request.getMethod(), pathBelowRoot(request), cached.body());
+    if (decision.malformed()) {
+      LOG.info("400 for {} {} of worker user {}: {}", request.getMethod(), request.getRequestURI(), user.getUserId(),
+          decision.refusal());
+      ProblemResponses.write(response, HttpStatus.BAD_REQUEST, decision.refusal());
+      return;
+    }
     if (!decision.allowed()) {
       LOG.warn("refused {} {} of worker user {}: {}", request.getMethod(), request.getRequestURI(), user.getUserId(),
           decision.refusal());
