@@ -77,6 +77,7 @@ class RunController {
     if (limit != null && (limit < 1 || limit > RunSearchParameters.MAX_SIZE)) {
       throw new InvalidParameterException("limit", String.valueOf(limit), "between 1 and " + RunSearchParameters.MAX_SIZE);
     }
+    RunSearchParameters.agent(agent);
     if (!runs.deployedAgents().contains(agent) && !runs.hasRuns(agent)) {
       throw new UnknownAgentException(agent, runs.deployedAgents());
     }
