@@ -64,7 +64,8 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
   /** A submission a review task cannot use (unknown decision, empty plan, arguments that break a schema). */
   @ExceptionHandler(ReviewException.class)
-  ProblemDetail badSubmission(ReviewException e) {
+  ProblemDetail badSubmission(ReviewException e, HttpServletRequest request) {
+    LOG.info("400 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
     return problem(HttpStatus.BAD_REQUEST, "Submission not accepted", e.getMessage());
   }
 
