@@ -1,6 +1,7 @@
 package dev.agentloop.security;
 
 import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.trace.StoredText;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
@@ -8,6 +9,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -106,7 +108,18 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
       ProblemResponses.write(response, HttpStatus.FORBIDDEN, decision.refusal());
       return;
     }
-    chain.doFilter(cached, response);
+    chain.doFilter(storable(cached), response);
+  }
+
+  /**
+   * A worker's body with the text of a tool result made storable as {@link StoredText} says: a NUL the
+   * tool returned would otherwise fail the completion on PostgreSQL, again at every retry. JSON can hold
+   * a NUL only escaped, and the escape of U+FFFD that replaces it has the same length.
+   */
+  static CachedBodyRequest storable(CachedBodyRequest request) {
+    String body = new String(request.body(), StandardCharsets.UTF_8);
+    return body.contains("\\u0000")
+        ? request.withBody(StoredText.ofJson(body).getBytes(StandardCharsets.UTF_8)) : request;
   }
 
   /**

@@ -37,13 +37,16 @@ public final class StoredText {
     return stored.toString();
   }
 
-  /** JSON text as it is stored: the same rule for the strings inside it, also where JSON escapes a NUL. */
-  static String ofJson(String json) {
+  /**
+   * JSON text as it is stored: the same rule for the strings inside it, also where JSON escapes a NUL, whose
+   * escape becomes the escape of U+FFFD, of the same length (a request body keeps its Content-Length).
+   */
+  public static String ofJson(String json) {
     String stored = of(json);
     if (stored.indexOf("\\u0000") < 0) {
       return stored;
     }
-    return JSON_NUL.matcher(stored).replaceAll("$1" + REPLACEMENT);
+    return JSON_NUL.matcher(stored).replaceAll("$1\\\\uFFFD");
   }
 
   private static boolean isStorable(String text) {

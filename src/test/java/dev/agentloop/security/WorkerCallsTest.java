@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpServletRequest;
 
 /** The worker fence's decisions on paths and bodies a worker could bend, without an engine. */
 class WorkerCallsTest {
@@ -80,6 +81,18 @@ class WorkerCallsTest {
     // a refusal stays a refusal, whatever else is wrong
     assertThat(calls.check("POST", "/external-task/fetchAndLock", "{\"topics\": [{\"topicName\": \"agentloop.think\"}]}"
         .getBytes(StandardCharsets.UTF_8)).malformed()).isFalse();
+  }
+
+  @Test
+  void should_hand_the_engine_a_nul_in_a_workers_body_as_the_escape_of_u_fffd_of_the_same_length() throws Exception {
+    String body = "{\"localVariables\": {\"result\": {\"value\": \"a\\u0000b\"}}}";
+    MockHttpServletRequest request = new MockHttpServletRequest("POST", "/engine-rest/external-task/t/complete");
+    request.setContent(body.getBytes(StandardCharsets.UTF_8));
+
+    byte[] handed = EngineRestGate.storable(CachedBodyRequest.of(request, 1024).orElseThrow()).body();
+
+    assertThat(new String(handed, StandardCharsets.UTF_8))
+        .isEqualTo("{\"localVariables\": {\"result\": {\"value\": \"a\\uFFFDb\"}}}").hasSize(body.length());
   }
 
   private void assertMalformed(String body, String detail) {

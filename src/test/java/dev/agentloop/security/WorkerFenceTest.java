@@ -184,12 +184,14 @@ class WorkerFenceTest {
     assertProblem(worker.post(task + "/bpmnError", "{\"workerId\": \"w\", \"errorCode\": \"ANSWERED_ALREADY\"}"),
         403, "bpmnError 'ANSWERED_ALREADY' is not caught by the agent's diagram");
 
-    // then nothing of it happened; a proper completion answers the call
+    // then nothing of it happened; a proper completion answers the call, a NUL in its result stored as U+FFFD
     assertThat(engine.getRuntimeService().getVariable(run.getId(), "autoAcceptAnswer")).isNull();
     assertThat(worker.post(task + "/complete", """
-        {"workerId": "w", "variables": {}, "localVariables": {"result": {"value": "C-200: Alan Turing"}}}""")
+        {"workerId": "w", "variables": {}, "localVariables": {"result": {"value": "C-200: Alan\\u0000 Turing"}}}""")
         .statusCode()).isEqualTo(204);
     assertThat(Runs.awaitStatus(runs, run.getId(), RunStatus.ANSWERED).finalAnswer()).isEqualTo("C-200 is Alan Turing.");
+    assertThat(runs.trace(run.getId(), false)).anySatisfy(step -> assertThat(step.json().toString())
+        .contains("C-200: Alan\uFFFD Turing"));
   }
 
   @Test

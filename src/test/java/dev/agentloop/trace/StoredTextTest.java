@@ -19,9 +19,9 @@ class StoredTextTest {
 
   @Test
   void should_replace_a_nul_that_json_escaped_but_not_an_escaped_backslash_before_u0000() {
-    assertThat(StoredText.ofJson("{\"t\":\"a\\u0000b\"}")).isEqualTo("{\"t\":\"a\uFFFDb\"}");
+    assertThat(StoredText.ofJson("{\"t\":\"a\\u0000b\"}")).isEqualTo("{\"t\":\"a\\uFFFDb\"}");
     // the text backslash-u0000, written by JSON as two backslashes then u0000, is no NUL and stays
     assertThat(StoredText.ofJson("{\"t\":\"a\\\\u0000b\"}")).isEqualTo("{\"t\":\"a\\\\u0000b\"}");
-    assertThat(StoredText.ofJson("{\"t\":\"a\\\\\\u0000b\"}")).isEqualTo("{\"t\":\"a\\\\\uFFFDb\"}");
+    assertThat(StoredText.ofJson("{\"t\":\"a\\\\\\u0000b\"}")).isEqualTo("{\"t\":\"a\\\\\\uFFFDb\"}");
   }
 }
