@@ -4,6 +4,7 @@ import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.camunda.bpm.engine.BadUserRequestException;
 import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
@@ -13,6 +14,8 @@ import org.camunda.bpm.engine.impl.cmd.SubmitTaskFormCmd;
 import org.camunda.bpm.engine.impl.form.validator.FormFieldValidationException;
 import org.camunda.bpm.engine.impl.interceptor.Command;
 import org.camunda.bpm.engine.impl.interceptor.CommandInterceptor;
+import org.camunda.bpm.engine.impl.persistence.entity.HistoricTaskInstanceEntity;
+import org.camunda.bpm.engine.impl.persistence.entity.TaskEntity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,31 +34,39 @@ import org.slf4j.LoggerFactory;
  * <p>Outside the command context, {@link Outside} hands the caller of a completion a refusal, a lost race
  * or an optimistic lock as a {@link FormFieldValidationException} with the refusal as its cause: the one
  * failure of a completion that the engine REST API answers 400 (with no stack trace in its log) rather
- * than 500, and, as before, an exception whose root cause is the review's. Registered by a
- * process-engine plugin of its own. Thread-safe.
+ * than 500, and, as before, an exception whose root cause is the review's. Lost races and optimistic
+ * locks are treated so only for the tasks of agents: the host's own tasks fail as Camunda makes them.
+ * Registered by a process-engine plugin of its own. Thread-safe.
  */
 class ExpectedRefusals extends CommandInterceptor {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExpectedRefusals.class);
 
   private final ProcessEngineConfigurationImpl configuration;
+  private final Predicate<String> isAgent;
 
-  ExpectedRefusals(ProcessEngineConfigurationImpl configuration) {
+  /** @param isAgent whether the process definition with this id is an agent's */
+  ExpectedRefusals(ProcessEngineConfigurationImpl configuration, Predicate<String> isAgent) {
     this.configuration = configuration;
+    this.isAgent = isAgent;
   }
 
-  /** The plugin that puts the interceptor behind the engine's command context, for both transaction modes. */
-  static AbstractProcessEnginePlugin plugin() {
+  /**
+   * The plugin that puts the interceptors around and behind the engine's command context.
+   *
+   * @param isAgent whether the process definition with this id is an agent's
+   */
+  static AbstractProcessEnginePlugin plugin(Predicate<String> isAgent) {
     return new AbstractProcessEnginePlugin() {
       @Override
       public void preInit(ProcessEngineConfigurationImpl configuration) {
-        ExpectedRefusals inside = new ExpectedRefusals(configuration);
+        ExpectedRefusals inside = new ExpectedRefusals(configuration, isAgent);
         configuration.setCustomPostCommandInterceptorsTxRequired(
             with(configuration.getCustomPostCommandInterceptorsTxRequired(), inside));
         configuration.setCustomPostCommandInterceptorsTxRequiresNew(
             with(configuration.getCustomPostCommandInterceptorsTxRequiresNew(), inside));
         configuration.setCustomPreCommandInterceptorsTxRequired(
-            with(configuration.getCustomPreCommandInterceptorsTxRequired(), new Outside()));
+            with(configuration.getCustomPreCommandInterceptorsTxRequired(), inside.new Outside()));
       }
     };
   }
@@ -78,7 +89,7 @@ class ExpectedRefusals extends CommandInterceptor {
         throw refusal.get();
       }
       Optional<String> taskId = completedTask(command);
-      if (taskId.isPresent() && isGone(taskId.get())) {
+      if (taskId.isPresent() && isGone(taskId.get()) && isAgentTask(taskId.get())) {
         LOG.debug("completion of task {} lost the race against another one", taskId.get(), failure);
         throw RefusalMessages.refuse(new TaskDecidedException("task " + taskId.get() + " was already completed by"
             + " another request at the same moment; that decision stands and this one changed nothing", failure));
@@ -88,14 +99,16 @@ class ExpectedRefusals extends CommandInterceptor {
   }
 
   /** Around the command context: what the caller of a refused or lost completion gets, see the class comment. */
-  static final class Outside extends CommandInterceptor {
+  final class Outside extends CommandInterceptor {
 
     @Override
     public <T> T execute(Command<T> command) {
       try {
         return next.execute(command);
       } catch (ReviewException | TaskDecidedException | OptimisticLockingException expected) {
-        if (!(command instanceof SubmitTaskFormCmd) && !(command instanceof CompleteTaskCmd)) {
+        Optional<String> taskId = completedTask(command);
+        if (taskId.isEmpty()
+            || (expected instanceof OptimisticLockingException && !isAgentTask(taskId.get()))) {
           throw expected;
         }
         String message = expected instanceof OptimisticLockingException
@@ -129,6 +142,23 @@ class ExpectedRefusals extends CommandInterceptor {
     try {
       return configuration.getCommandExecutorTxRequiresNew()
           .execute(context -> context.getTaskManager().findTaskById(taskId) == null);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Whether the task (open, or done as history keeps it) belongs to an agent; asked in a transaction of its own. */
+  private boolean isAgentTask(String taskId) {
+    try {
+      // in a context of its own: the one of the failed command must not run more commands
+      return configuration.getCommandExecutorTxRequiresNew().execute(context -> {
+        TaskEntity task = context.getTaskManager().findTaskById(taskId);
+        HistoricTaskInstanceEntity done = task != null ? null
+            : context.getHistoricTaskInstanceManager().findHistoricTaskInstanceById(taskId);
+        String definition = task != null ? task.getProcessDefinitionId()
+            : done == null ? null : done.getProcessDefinitionId();
+        return definition != null && isAgent.test(definition);
+      });
     } catch (RuntimeException e) {
       return false;
     }

@@ -57,8 +57,8 @@ public class ReviewConfiguration {
    * Static: the engine's plugins exist before the engine, and so before this configuration's other beans.
    */
   @Bean
-  static ProcessEnginePlugin reviewExpectedRefusals() {
-    return ExpectedRefusals.plugin();
+  static ProcessEnginePlugin reviewExpectedRefusals(ObjectProvider<AgentDefinitions> definitions) {
+    return ExpectedRefusals.plugin(processDefinitionId -> definitions.getObject().isAgent(processDefinitionId));
   }
 
   @Bean
