@@ -56,6 +56,12 @@ public class TestTools {
     return tool("noop", false, arguments -> "ok");
   }
 
+  /** Answers with a NUL character, which PostgreSQL cannot hold in a text column. */
+  @Bean
+  AgentTool nulTextTool() {
+    return tool("nul_text", false, arguments -> "before\0after");
+  }
+
   /** Changes the world, so its calls wait for a person's approval. */
   @Bean
   AgentTool sendEmailTool() {

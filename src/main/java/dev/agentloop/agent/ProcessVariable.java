@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.StoredText;
 import java.util.Map;
 import org.camunda.bpm.engine.delegate.VariableScope;
 import org.camunda.bpm.engine.variable.Variables;
@@ -38,14 +39,18 @@ public record ProcessVariable<T>(String name, Class<T> type) {
   }
 
   /**
-   * The value as it can be stored: a text longer than Camunda's string column becomes an object
+   * The value as it can be stored: a text with characters no database holds gets them replaced as
+   * {@link StoredText} says; a text longer than Camunda's string column becomes an object
    * variable serialised as JSON (kept in a byte array, no length limit) and reads back as the same
    * {@code String}; anything else is stored as it is. A question, an answer or a note a person or a
    * model writes can be that long.
    */
   public static Object storable(Object value) {
-    if (value instanceof String text && text.length() > STRING_COLUMN_CHARS) {
-      return Variables.objectValue(text).serializationDataFormat(Variables.SerializationDataFormats.JSON).create();
+    if (value instanceof String text) {
+      String stored = StoredText.of(text);
+      return stored.length() > STRING_COLUMN_CHARS
+          ? Variables.objectValue(stored).serializationDataFormat(Variables.SerializationDataFormats.JSON).create()
+          : stored;
     }
     return value;
   }

@@ -12,6 +12,7 @@ import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.impl.cfg.ProcessEnginePlugin;
 import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -49,6 +50,15 @@ public class ReviewConfiguration {
     registration.setName("agentloop-review-refusal-messages");
     registration.addUrlPatterns(restPath + "/*", camunda.getWebapp().getApplicationPath() + "/api/engine/*");
     return registration;
+  }
+
+  /**
+   * Refusals and lost races of a submission logged as Camunda logs bad requests, see {@link ExpectedRefusals}.
+   * Static: the engine's plugins exist before the engine, and so before this configuration's other beans.
+   */
+  @Bean
+  static ProcessEnginePlugin reviewExpectedRefusals(ObjectProvider<AgentDefinitions> definitions) {
+    return ExpectedRefusals.plugin(processDefinitionId -> definitions.getObject().isAgent(processDefinitionId));
   }
 
   @Bean

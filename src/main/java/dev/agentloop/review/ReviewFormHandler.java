@@ -7,7 +7,6 @@ import org.camunda.bpm.engine.delegate.VariableScope;
 import org.camunda.bpm.engine.form.TaskFormData;
 import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParse;
 import org.camunda.bpm.engine.impl.form.handler.TaskFormHandler;
-import org.camunda.bpm.engine.impl.form.validator.FormFieldValidationException;
 import org.camunda.bpm.engine.impl.persistence.entity.DeploymentEntity;
 import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
 import org.camunda.bpm.engine.impl.persistence.entity.TaskEntity;
@@ -38,7 +37,8 @@ class ReviewFormHandler implements TaskFormHandler {
     unknown.removeAll(scope.getVariableNamesLocal());
     unknown.remove(ReviewTask.KIND);
     if (!unknown.isEmpty()) {
-      throw RefusalMessages.refuse(new FormFieldValidationException(null, "not fields of this task: '" + String.join("', '", unknown)
+      // a bad request, which the engine logs at DEBUG, not a form-field exception it logs at ERROR
+      throw RefusalMessages.refuse(new ReviewException("not fields of this task: '" + String.join("', '", unknown)
           + "'; send only the fields its form has: '" + String.join("', '", fields(scope)) + "'"));
     }
     VariableMap storable = Variables.createVariables();

@@ -1,6 +1,7 @@
 package dev.agentloop.review;
 
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.trace.StoredText;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
@@ -58,7 +59,7 @@ class ReviewTask {
   }
 
   void put(String name, Object value) {
-    task.setVariableLocal(name, value);
+    task.setVariableLocal(name, value instanceof String text ? StoredText.of(text) : value);
   }
 
   /**

@@ -32,6 +32,11 @@ final class CachedBodyRequest extends HttpServletRequestWrapper {
     return body;
   }
 
+  /** The same request with another body, e.g. with text made storable. */
+  CachedBodyRequest withBody(byte[] replaced) {
+    return new CachedBodyRequest((HttpServletRequest) getRequest(), replaced);
+  }
+
   @Override
   public ServletInputStream getInputStream() {
     ByteArrayInputStream in = new ByteArrayInputStream(body);

@@ -1,6 +1,7 @@
 package dev.agentloop.security;
 
 import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.trace.StoredText;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
@@ -8,6 +9,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -94,13 +96,30 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
     WorkerCalls.Decision decision = request.getHeader("X-HTTP-Method-Override") != null
         ? new WorkerCalls.Decision("a member of " + AgentLoopGroups.WORKERS + " may not override the HTTP method")
         : workerCalls.check(request.getMethod(), pathBelowRoot(request), cached.body());
+    if (decision.malformed()) {
+      LOG.info("400 for {} {} of worker user {}: {}", request.getMethod(), request.getRequestURI(), user.getUserId(),
+          decision.refusal());
+      ProblemResponses.write(response, HttpStatus.BAD_REQUEST, decision.refusal());
+      return;
+    }
     if (!decision.allowed()) {
       LOG.warn("refused {} {} of worker user {}: {}", request.getMethod(), request.getRequestURI(), user.getUserId(),
           decision.refusal());
       ProblemResponses.write(response, HttpStatus.FORBIDDEN, decision.refusal());
       return;
     }
-    chain.doFilter(cached, response);
+    chain.doFilter(storable(cached), response);
+  }
+
+  /**
+   * A worker's body with the text of a tool result made storable as {@link StoredText} says: a NUL the
+   * tool returned would otherwise fail the completion on PostgreSQL, again at every retry. JSON can hold
+   * a NUL only escaped, and the escape of U+FFFD that replaces it has the same length.
+   */
+  static CachedBodyRequest storable(CachedBodyRequest request) {
+    String body = new String(request.body(), StandardCharsets.UTF_8);
+    return body.contains("\\u0000")
+        ? request.withBody(StoredText.ofJson(body).getBytes(StandardCharsets.UTF_8)) : request;
   }
 
   /**

@@ -1,8 +1,15 @@
 package dev.agentloop.security;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationException;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions;
+import org.camunda.bpm.engine.authorization.Resources;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.identity.Authentication;
 
 /**
@@ -28,14 +35,31 @@ public class RunAccess {
         || engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceId(runId).count() > 0;
   }
 
-  /** @throws AuthorizationException when the current user may not read the run */
-  public void requireRead(String runId) {
-    if (mayRead(runId)) {
-      return;
+  /**
+   * The runs of an agent the current user may read: empty where they may read every run of it (code
+   * without a user, engine admins, READ_HISTORY on the agent's process definition), else the ids of the
+   * runs the engine lets them read one by one (none for a user without rights), so that a search counts
+   * only those.
+   */
+  public Optional<Set<String>> readableRuns(String agentKey) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null || !engine.getProcessEngineConfiguration().isAuthorizationEnabled() || isAdmin(user)
+        || engine.getAuthorizationService().isUserAuthorized(user.getUserId(), user.getGroupIds(),
+            ProcessDefinitionPermissions.READ_HISTORY, Resources.PROCESS_DEFINITION, agentKey)) {
+      return Optional.empty();
     }
-    throw new AuthorizationException("user " + engine.getIdentityService().getCurrentAuthentication().getUserId()
-        + " may not read run " + runId + ": it needs READ_HISTORY on the run's process definition"
-        + " (the group agent-reviewers has it)");
+    return Optional.of(engine.getHistoryService().createHistoricProcessInstanceQuery().processDefinitionKey(agentKey)
+        .list().stream().map(HistoricProcessInstance::getId).collect(Collectors.toUnmodifiableSet()));
+  }
+
+  private boolean isAdmin(Authentication user) {
+    if (!(engine.getProcessEngineConfiguration() instanceof ProcessEngineConfigurationImpl configuration)) {
+      return false;
+    }
+    List<String> adminUsers = configuration.getAdminUsers() == null ? List.of() : configuration.getAdminUsers();
+    List<String> adminGroups = configuration.getAdminGroups() == null ? List.of() : configuration.getAdminGroups();
+    return adminUsers.contains(user.getUserId())
+        || (user.getGroupIds() != null && user.getGroupIds().stream().anyMatch(adminGroups::contains));
   }
 
   /** Whether the current user may edit, regenerate or stop the run. */

@@ -44,10 +44,19 @@ final class WorkerCalls {
     boolean catches(String processDefinitionId, String errorCode);
   }
 
-  /** {@code null} reason: allowed. */
-  record Decision(String refusal) {
+  /**
+   * {@code null} reason: allowed.
+   *
+   * @param malformed the call is one a worker may make, but with a body the engine would fail on (a 400,
+   *     not a 403: the worker did nothing it may not do)
+   */
+  record Decision(String refusal, boolean malformed) {
 
-    static final Decision ALLOWED = new Decision(null);
+    static final Decision ALLOWED = new Decision(null, false);
+
+    Decision(String refusal) {
+      this(refusal, false);
+    }
 
     boolean allowed() {
       return refusal == null;
@@ -116,6 +125,43 @@ final class WorkerCalls {
         }
       }
     }
+    JsonNode workerId = request.get("workerId");
+    if (workerId == null || !workerId.isTextual() || workerId.asText().isBlank()) {
+      return malformed("workerId must be the worker's id, a string");
+    }
+    for (JsonNode topic : topics) {
+      Decision wellFormed = checkTopicFilters(topic.path("topicName").asText(""), topic);
+      if (!wellFormed.allowed()) {
+        return wellFormed;
+      }
+    }
+    return Decision.ALLOWED;
+  }
+
+  /**
+   * What the engine would fail on with a 500 rather than refuse: a topic without a positive
+   * {@code lockDuration}, and a {@code processVariables} filter whose values are not plain values.
+   */
+  private static Decision checkTopicFilters(String name, JsonNode topic) {
+    JsonNode lockDuration = topic.get("lockDuration");
+    if (lockDuration == null || !lockDuration.canConvertToLong() || !lockDuration.isIntegralNumber()
+        || lockDuration.asLong() <= 0) {
+      return malformed("topic '" + name + "': lockDuration must be a positive number of milliseconds");
+    }
+    JsonNode filter = topic.get("processVariables");
+    if (filter == null || filter.isNull()) {
+      return Decision.ALLOWED;
+    }
+    if (!filter.isObject()) {
+      return malformed("topic '" + name + "': processVariables must be a JSON object of variable names and values");
+    }
+    for (Iterator<java.util.Map.Entry<String, JsonNode>> entries = filter.fields(); entries.hasNext(); ) {
+      java.util.Map.Entry<String, JsonNode> entry = entries.next();
+      if (entry.getValue().isContainerNode()) {
+        return malformed("topic '" + name + "': processVariables." + entry.getKey()
+            + " must be a string, number or boolean, not " + (entry.getValue().isArray() ? "an array" : "an object"));
+      }
+    }
     return Decision.ALLOWED;
   }
 
@@ -171,6 +217,10 @@ final class WorkerCalls {
 
   private static String sorted(Set<String> names) {
     return names.stream().sorted().toList().toString();
+  }
+
+  private static Decision malformed(String why) {
+    return new Decision("fetchAndLock: " + why, true);
   }
 
   private static Decision refuse(String why) {

@@ -26,8 +26,8 @@ public class DecisionLog {
    */
   public void record(String runId, int stepNo, String decision, String author, String reason) {
     jdbc.update("INSERT INTO agentloop_decision (run_id, step_no, decision, author, reason, decided_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, decision, author,
-        reason == null || reason.isBlank() ? null : reason,
+            + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, decision, StoredText.of(author),
+        reason == null || reason.isBlank() ? null : StoredText.of(reason),
         ClockUtil.getCurrentTime().toInstant().atOffset(ZoneOffset.UTC));
   }
 

@@ -73,12 +73,37 @@ public class RunInsights {
   public Page search(RunQuery query) {
     List<Object> arguments = new ArrayList<>();
     String where = where(query, arguments);
+    if (query.readable() != null) {
+      return readableOnly(query, where, arguments);
+    }
     Long total = jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_run r" + where, Long.class, arguments.toArray());
     arguments.add(query.limit());
     arguments.add(query.offset());
     List<RunRecord> runs = jdbc.query("SELECT * FROM agentloop_run r" + where
         + " ORDER BY r.created_at DESC, r.run_id LIMIT ? OFFSET ?", rows::run, arguments.toArray());
     return new Page(runs, total == null ? 0 : total);
+  }
+
+  /**
+   * The page among the matching runs the searcher may read: their ids are few (runs granted one by one),
+   * so the matching ids are read and kept in Java rather than sent as a list of parameters.
+   */
+  private Page readableOnly(RunQuery query, String where, List<Object> arguments) {
+    if (query.readable().isEmpty()) {
+      return new Page(List.of(), 0);
+    }
+    List<String> matching = jdbc.queryForList("SELECT r.run_id FROM agentloop_run r" + where
+        + " ORDER BY r.created_at DESC, r.run_id", String.class, arguments.toArray()).stream()
+        .filter(query.readable()::contains).toList();
+    List<String> page = matching.subList(Math.min(query.offset(), matching.size()),
+        Math.min(query.offset() + query.limit(), matching.size()));
+    if (page.isEmpty()) {
+      return new Page(List.of(), matching.size());
+    }
+    List<RunRecord> runs = jdbc.query("SELECT * FROM agentloop_run r WHERE r.run_id IN ("
+        + String.join(", ", Collections.nCopies(page.size(), "?")) + ") ORDER BY r.created_at DESC, r.run_id",
+        rows::run, page.toArray());
+    return new Page(runs, matching.size());
   }
 
   /** @param total how many runs match, on all pages */

@@ -13,13 +13,16 @@ import java.util.Set;
  * @param editedBy runs in which this person wrote a step (an edit, a note, an approval, an answer) or
  *     which they restarted, or {@code null}
  * @param text a piece of the question, any case, or {@code null}
+ * @param readable the only runs the searcher may see, or {@code null}: all; the page and the total both count
+ *     only these, so that a total tells nothing of runs the searcher may not read
  */
 public record RunQuery(String agentKey, Set<RunStatus> statuses, Instant from, Instant to, String editedBy,
-    String text, int offset, int limit) {
+    String text, int offset, int limit, Set<String> readable) {
 
   public RunQuery {
     Objects.requireNonNull(agentKey, "agentKey");
     statuses = statuses == null ? Set.of() : Set.copyOf(statuses);
+    readable = readable == null ? null : Set.copyOf(readable);
     if (offset < 0) {
       throw new IllegalArgumentException("offset must not be negative, but was " + offset);
     }
@@ -29,5 +32,16 @@ public record RunQuery(String agentKey, Set<RunStatus> statuses, Instant from, I
     if (from != null && to != null && !from.isBefore(to)) {
       throw new IllegalArgumentException("from (" + from + ") must be before to (" + to + ")");
     }
+  }
+
+  /** A search over all runs of the agent. */
+  public RunQuery(String agentKey, Set<RunStatus> statuses, Instant from, Instant to, String editedBy, String text,
+      int offset, int limit) {
+    this(agentKey, statuses, from, to, editedBy, text, offset, limit, null);
+  }
+
+  /** The same search over only these runs. */
+  public RunQuery readableOnly(Set<String> runIds) {
+    return new RunQuery(agentKey, statuses, from, to, editedBy, text, offset, limit, runIds);
   }
 }

@@ -28,8 +28,8 @@ class StepRows {
     Object[] paid = cost == null ? new Object[5] : new Object[] {cost.modelCall(), cost.latencyMillis(),
         cost.promptTokens(), cost.completionTokens(), cost.totalTokens()};
     return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
-        write(step.json()), step.status().name(), step.author(), step.createdAt().atOffset(ZoneOffset.UTC),
-        step.supersedes(), step.reason(), paid[0], paid[1], paid[2], paid[3], paid[4]};
+        StoredText.ofJson(write(step.json())), step.status().name(), StoredText.of(step.author()),
+        step.createdAt().atOffset(ZoneOffset.UTC), step.supersedes(), StoredText.of(step.reason()), paid[0], paid[1], paid[2], paid[3], paid[4]};
   }
 
   private String write(JsonNode content) {

@@ -54,7 +54,7 @@ public class StepStore {
     jdbc.update(
         "INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
             + " model_calls, tool_calls, tokens, created_at) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)",
-        runId, agentKey, question, RunStatus.RUNNING.name(), now());
+        runId, agentKey, StoredText.of(question), RunStatus.RUNNING.name(), now());
   }
 
   Optional<RunRecord> findRun(String runId) {
@@ -215,7 +215,8 @@ public class StepStore {
       int updated = jdbc.update("UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = ?,"
               + " version = version + 1, restarted_from = ?, restarted_from_step = ?, restarted_by = ?,"
               + " restart_reason = ? WHERE run_id = ? AND step_count = 0",
-          last.stepNo(), last.turn(), copies.size(), restart.runId(), restart.fromStep(), restart.by(), restart.reason(),
+          last.stepNo(), last.turn(), copies.size(), restart.runId(), restart.fromStep(), StoredText.of(restart.by()),
+          StoredText.of(restart.reason()),
           runId);
       if (updated != 1) {
         throw new IllegalStateException("run " + runId + " is not a new, empty run");
@@ -258,7 +259,7 @@ public class StepStore {
   /** Records how a run ended; the trace itself is untouched. */
   public void markEnded(String runId, RunStatus status, String reason) {
     jdbc.update("UPDATE agentloop_run SET status = ?, status_reason = ?, ended_at = ? WHERE run_id = ?",
-        status.name(), reason, now(), runId);
+        status.name(), StoredText.of(reason), now(), runId);
   }
 
   /** Writes steps as a chain below {@code parent} and moves the head from {@code expected} to the last of them. */

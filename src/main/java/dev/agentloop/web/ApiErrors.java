@@ -38,7 +38,12 @@ final class ApiErrors {
   static String problem(int code, String method, String uri, String basePath) {
     HttpStatus status = HttpStatus.resolve(code);
     status = status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status;
-    ProblemDetail problem = ApiProblems.problem(status, status.getReasonPhrase(), detail(status, method, uri, basePath));
+    return problem(status, detail(status, method, uri, basePath));
+  }
+
+  /** The problem document with this detail, as JSON text. */
+  static String problem(HttpStatus status, String detail) {
+    ProblemDetail problem = ApiProblems.problem(status, status.getReasonPhrase(), detail);
     try {
       return JSON.writeValueAsString(problem);
     } catch (JsonProcessingException e) {

@@ -1,5 +1,6 @@
 package dev.agentloop.web;
 
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.agentloop.agent.UnknownAgentException;
 import dev.agentloop.resume.InvalidEditException;
 import dev.agentloop.resume.ResumeConflictException;
@@ -63,7 +64,8 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
   /** A submission a review task cannot use (unknown decision, empty plan, arguments that break a schema). */
   @ExceptionHandler(ReviewException.class)
-  ProblemDetail badSubmission(ReviewException e) {
+  ProblemDetail badSubmission(ReviewException e, HttpServletRequest request) {
+    LOG.info("400 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
     return problem(HttpStatus.BAD_REQUEST, "Submission not accepted", e.getMessage());
   }
 
@@ -106,6 +108,17 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @Override
   protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
       HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    for (Throwable cause = e; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+      if (cause instanceof ApiBodyLimit.BodyTooLargeException) {
+        return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE)
+            .body(problem(HttpStatus.PAYLOAD_TOO_LARGE, "Request body too large", cause.getMessage()));
+      }
+      if (cause instanceof StreamConstraintsException limit) {
+        // Jackson's own limits (a string's length, a number's, nesting): its message names the limit
+        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Value too long",
+            "a value in the body is longer than the API reads: " + limit.getOriginalMessage()));
+      }
+    }
     return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Unreadable request body",
         UnreadableBodies.detail(e, request)));
   }

@@ -8,6 +8,7 @@ import dev.agentloop.resume.RunActions;
 import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.resume.StepEdit;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.UnknownRunException;
 import jakarta.validation.Valid;
 import java.net.URI;
 import org.springframework.http.ResponseEntity;
@@ -77,9 +78,14 @@ class ResumeController {
     return resume.actions(id);
   }
 
-  /** Unknown runs are 404 and runs the caller may not read 403, before anything else is said about them. */
+  /**
+   * Unknown runs and runs the caller may not read are the same 404, before anything else is said about
+   * them, so that no answer tells that a run exists.
+   */
   private void readable(String id) {
+    if (!access.mayRead(id)) {
+      throw new UnknownRunException(id);
+    }
     runs.requireRun(id);
-    access.requireRead(id);
   }
 }

@@ -16,6 +16,7 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.TraceDeletion;
 import dev.agentloop.trace.TraceRetention;
+import dev.agentloop.trace.UnknownRunException;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
@@ -63,7 +64,7 @@ class RunController {
   /**
    * The runs of an agent that the caller may read, newest first, one page of them: by status, start
    * date, who wrote steps in them and a piece of their question. {@code X-Total-Count} tells how many
-   * match on all pages (before the read check, which may leave a page short). {@code finished=true}
+   * of the runs the caller may read match, on all pages; runs they may not read are never counted. {@code finished=true}
    * and {@code limit} are the older spellings of a finished status and {@code size}.
    */
   @GetMapping
@@ -76,14 +77,15 @@ class RunController {
     if (limit != null && (limit < 1 || limit > RunSearchParameters.MAX_SIZE)) {
       throw new InvalidParameterException("limit", String.valueOf(limit), "between 1 and " + RunSearchParameters.MAX_SIZE);
     }
+    RunSearchParameters.agent(agent);
     if (!runs.deployedAgents().contains(agent) && !runs.hasRuns(agent)) {
       throw new UnknownAgentException(agent, runs.deployedAgents());
     }
     int pageSize = size != null ? size : limit != null ? limit : 50;
     RunQuery query = RunSearchParameters.query(agent, finished, status, from, to, editedBy, q, page, pageSize);
+    query = access.readableRuns(agent).map(query::readableOnly).orElse(query);
     AgentRuns.SearchResult found = runs.search(query, RunSearchParameters.engineStatus(status));
-    return ResponseEntity.ok().header("X-Total-Count", String.valueOf(found.total()))
-        .body(found.runs().stream().filter(run -> access.mayRead(run.id())).toList());
+    return ResponseEntity.ok().header("X-Total-Count", String.valueOf(found.total())).body(found.runs());
   }
 
   @GetMapping("/{id}")
@@ -150,10 +152,14 @@ class RunController {
     return retention.deleteTrace(id, access.currentUser(), reason);
   }
 
-  /** The run as the caller may see it; unknown runs are 404, runs the caller may not read 403. */
+  /**
+   * The run as the caller may see it. A run the caller may not read is as unknown as one that does not
+   * exist (the same 404, the same detail, read the same way first), so that no answer tells that it exists.
+   */
   private RunView readable(String id) {
-    RunView run = runs.view(id);
-    access.requireRead(id);
-    return run;
+    if (!access.mayRead(id)) {
+      throw new UnknownRunException(id);
+    }
+    return runs.view(id);
   }
 }

@@ -20,6 +20,9 @@ final class RunSearchParameters {
   private static final Set<RunStatus> FINISHED = EnumSet.of(RunStatus.ANSWERED, RunStatus.REJECTED,
       RunStatus.STOPPED, RunStatus.CANCELLED);
   private static final int MAX_TEXT = 200;
+  /** The instants every supported database stores (PostgreSQL's timestamps end in the year 294276). */
+  private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
 
   private RunSearchParameters() {}
 
@@ -77,10 +80,30 @@ final class RunSearchParameters {
         LocalDate day = LocalDate.parse(value);
         return (endOfDay ? day.plusDays(1) : day).atStartOfDay().toInstant(ZoneOffset.UTC);
       }
-      return Instant.parse(value);
+      Instant instant = Instant.parse(value);
+      if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+        throw new InvalidParameterException(name, value, "between the years 0001 and 9999");
+      }
+      return instant;
     } catch (DateTimeParseException e) {
       throw new InvalidParameterException(name, value, "a date (2026-11-24) or an instant (2026-11-24T12:00:00Z)");
     }
+  }
+
+  /**
+   * The agent's key as a search may name it: no database holds a NUL, and PostgreSQL fails on one
+   * (the text is shown escaped, so the problem document is readable).
+   */
+  static String agent(String agent) {
+    if (agent.indexOf('\0') >= 0) {
+      throw new InvalidParameterException("agent", printable(agent), "a process-definition key, without NUL characters");
+    }
+    return agent;
+  }
+
+  private static String printable(String value) {
+    String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
+    return shown.replace("\0", "\\u0000");
   }
 
   private static String text(String name, String value) {
@@ -88,7 +111,10 @@ final class RunSearchParameters {
       return null;
     }
     if (value.length() > MAX_TEXT) {
-      throw new InvalidParameterException(name, value.substring(0, 40) + "…", "at most " + MAX_TEXT + " characters");
+      throw new InvalidParameterException(name, printable(value), "at most " + MAX_TEXT + " characters");
+    }
+    if (value.indexOf('\0') >= 0) {
+      throw new InvalidParameterException(name, printable(value), "text without NUL characters (no stored text holds one)");
     }
     return value.trim();
   }

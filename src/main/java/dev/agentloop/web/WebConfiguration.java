@@ -12,6 +12,8 @@ import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.TraceRetention;
 import jakarta.servlet.DispatcherType;
 import org.apache.catalina.core.StandardHost;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -65,6 +67,29 @@ public class WebConfiguration {
     registration.setName("agentloop-api-errors");
     registration.setDispatcherTypes(DispatcherType.ERROR);
     registration.addUrlPatterns("/*");
+    return registration;
+  }
+
+  /** Bodies of API requests bounded, see {@link ApiBodyLimit}. */
+  @Bean
+  FilterRegistrationBean<ApiBodyLimit> apiBodyLimit(ApiSettings api) {
+    FilterRegistrationBean<ApiBodyLimit> registration = new FilterRegistrationBean<>(new ApiBodyLimit(api));
+    registration.setName("agentloop-api-body-limit");
+    registration.setDispatcherTypes(DispatcherType.REQUEST);
+    registration.setUrlPatterns(api.urlPatterns());
+    return registration;
+  }
+
+  /** A request sent straight to the error page, see {@link DirectErrorPageRequest}. */
+  @Bean
+  FilterRegistrationBean<DirectErrorPageRequest> directErrorPageRequest(ObjectProvider<ServerProperties> server) {
+    ServerProperties properties = server.getIfAvailable();
+    String path = properties == null ? "/error" : properties.getError().getPath();
+    FilterRegistrationBean<DirectErrorPageRequest> registration =
+        new FilterRegistrationBean<>(new DirectErrorPageRequest(path));
+    registration.setName("agentloop-direct-error-page");
+    registration.setDispatcherTypes(DispatcherType.REQUEST);
+    registration.addUrlPatterns(path, path + "/*");
     return registration;
   }
 

@@ -70,7 +70,8 @@ class TasklistBrowserTest {
     String run = start("review-plan: in the browser");
 
     tasklist.open(api.awaitTask(run, "reviewPlan").get("id").asText());
-    assertThat(tasklist.text()).startsWith("Review the plan\nreview-plan: in the browser");
+    assertThat(tasklist.text()).startsWith("Review the plan\n");
+    assertThat(tasklist.field("question").getAttribute("value")).isEqualTo("review-plan: in the browser");
     assertThat(tasklist.field("plan").getAttribute("value")).isEqualTo("Look it up\nAnswer");
     tasklist.type("plan", "Look it up in the handbook\nAnswer\nCite the page");
     browser.screenshot("tasklist-1-review-plan");
@@ -89,7 +90,8 @@ class TasklistBrowserTest {
     String run = startWithAcceptedPlan("ask-human: in the browser");
 
     tasklist.open(api.awaitTask(run, "askHuman").get("id").asText());
-    assertThat(tasklist.text()).contains("What is your name?", "Which city do you live in?");
+    assertThat(tasklist.field("question1").getAttribute("value")).isEqualTo("What is your name?");
+    assertThat(tasklist.field("question2").getAttribute("value")).isEqualTo("Which city do you live in?");
     tasklist.type("answer1", "Ann").type("answer2", "Lisbon");
     browser.screenshot("tasklist-2-ask-human");
     tasklist.complete();
@@ -107,10 +109,11 @@ class TasklistBrowserTest {
     String run = startWithAcceptedPlan("approve: in the browser");
     String task = api.awaitTask(run, "approveAction").get("id").asText();
     tasklist.open(task);
-    assertThat(tasklist.text()).contains("send_email");
+    assertThat(tasklist.field("tool1").getAttribute("value")).isEqualTo("send_email");
     assertThat(tasklist.field("arguments1").getAttribute("value")).contains("ann@example.com");
     assertThat(tasklist.field("steps").getAttribute("value")).contains("ACTION (model): send_email");
-    assertThat(tasklist.text()).contains("Calls of send_email change something outside AgentLoop.");
+    assertThat(tasklist.field("sideEffects").getAttribute("value"))
+        .contains("Calls of send_email change something outside AgentLoop.");
 
     // arguments that break the tool's schema: Tasklist shows why, the task stays open
     tasklist.choose("decision1", "Run with my edited arguments").type("arguments1", "{\"to\": \"nobody\"}");
@@ -163,7 +166,8 @@ class TasklistBrowserTest {
     String run = startWithAcceptedPlan("loop-guided: in the browser");
 
     tasklist.open(api.awaitTask(run, "agentStuck").get("id").asText());
-    assertThat(tasklist.text()).startsWith("Help the stuck agent\nloop-guided: in the browser");
+    assertThat(tasklist.text()).startsWith("Help the stuck agent\n");
+    assertThat(tasklist.field("question").getAttribute("value")).isEqualTo("loop-guided: in the browser");
     assertThat(tasklist.field("reason").getAttribute("value")).startsWith("LOOP_DETECTED: The agent is going round in"
         + " circles: the same call noop {} was made 5 times");
     assertThat(tasklist.field("lastSteps").getAttribute("value")).contains("ACTION (model): noop {}");
@@ -189,7 +193,8 @@ class TasklistBrowserTest {
 
     tasklist.open(api.awaitTask(run, "reviewAnswer").get("id").asText());
 
-    assertThat(tasklist.text()).startsWith("Review the answer\n" + subject + "\nQuestion: " + question);
+    assertThat(tasklist.text()).startsWith("Review the answer\n");
+    assertThat(tasklist.field("question").getAttribute("value")).isEqualTo(question);
     assertThat(tasklist.listText(subject)).contains("Review the answer", "Question", subject);
     assertThat(tasklist.chosen("decision")).isEqualTo("Accept the answer");
     assertThat(tasklist.field("steps").getAttribute("value")).contains(
@@ -213,8 +218,8 @@ class TasklistBrowserTest {
 
     tasklist.open(api.awaitTask(run, "reviewAnswer").get("id").asText());
 
-    assertThat(tasklist.text()).startsWith("Review the drafted reply\ntriage: My kettle stopped working")
-        .doesNotContain("Review the answer");
+    assertThat(tasklist.text()).startsWith("Review the drafted reply\n").doesNotContain("Review the answer");
+    assertThat(tasklist.field("question").getAttribute("value")).startsWith("triage: My kettle stopped working");
     assertThat(tasklist.field("steps").getAttribute("value")).contains("OBSERVATION (read_document)\n"
         + "# Refund policy of Kettle & Co (demo document)\n\n- Customers may return any item within 30 days",
         "- A warranty claim needs the order number; the customer does not have to send the item back before\n"
@@ -287,6 +292,33 @@ class TasklistBrowserTest {
   private String start(String question) {
     return body(api.post("/api/runs", "{\"question\": \"" + question + "\", \"agent\": \"" + TestAgent.REVIEWED + "\"}"),
         201).get("id").asText();
+  }
+
+  @Test
+  void should_show_links_and_images_a_model_wrote_as_text_never_as_elements() {
+    // given a question, ask-human questions and an answer holding a Markdown link and an HTML image
+    String link = "[Your session expired](http://127.0.0.1:9/phish)";
+    String run = startWithAcceptedPlan("phish: " + link + " <img src=x>");
+
+    // when the reviewer opens the ask-human form
+    tasklist.open(api.awaitTask(run, "askHuman").get("id").asText());
+
+    // then each shows as the text it is, in a field, and the form has no link and no image
+    assertThat(tasklist.field("question").getAttribute("value")).isEqualTo("phish: " + link + " <img src=x>");
+    assertThat(tasklist.field("question1").getAttribute("value")).isEqualTo(link);
+    assertThat(tasklist.field("question2").getAttribute("value")).isEqualTo("<img src=x> Where do you sign in?");
+    assertThat(tasklist.elements("a[href*='127.0.0.1']")).isEmpty();
+    assertThat(tasklist.elements("img")).isEmpty();
+    browser.screenshot("tasklist-9-ask-human-link-as-text");
+    tasklist.type("answer1", "I will not click that").complete();
+    tasklist.awaitClosed();
+
+    // and the answer review shows the model's answer as text too
+    tasklist.open(api.awaitTask(run, "reviewAnswer").get("id").asText());
+    assertThat(tasklist.field("answer").getAttribute("value")).isEqualTo(link + " <img src=x>");
+    assertThat(tasklist.elements("a[href*='127.0.0.1']")).isEmpty();
+    assertThat(tasklist.elements("img")).isEmpty();
+    browser.screenshot("tasklist-9-review-answer-link-as-text");
   }
 
   private String startWithAcceptedPlan(String question) {

@@ -93,6 +93,11 @@ final class TasklistPage {
     return browser.await(By.cssSelector("[id$='-" + key + "-display']")).getText().trim();
   }
 
+  /** The elements inside the form that the CSS selector finds, e.g. links or images a text could have become. */
+  List<WebElement> elements(String selector) {
+    return browser.all(By.cssSelector(".fjs-form " + selector));
+  }
+
   /** The input or text area of the form field with that key. */
   WebElement field(String key) {
     return browser.await(By.cssSelector("[id$='-" + key + "']:is(textarea, input)"));

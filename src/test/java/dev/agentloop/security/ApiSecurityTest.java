@@ -91,10 +91,11 @@ class ApiSecurityTest {
     String task = awaitTask(reviewer, run).get("id").asText();
 
     assertProblem(outsider.post("/api/runs", "{\"question\": \"hi\", \"agent\": \"test-agent\"}"), 403, "outsider");
-    assertProblem(outsider.get("/api/runs/" + run), 403, "may not read run " + run);
-    assertProblem(outsider.get("/api/runs/" + run + "/trace"), 403, "READ_HISTORY");
+    // a run the outsider may not read is as unknown to them as a run that does not exist
+    assertProblem(outsider.get("/api/runs/" + run), 404, "no run with id " + run);
+    assertProblem(outsider.get("/api/runs/" + run + "/trace"), 404, "no run with id " + run);
     assertProblem(outsider.post("/api/runs/" + run + "/tasks/" + task + "/complete", "{\"decision\": \"accept\"}"),
-        403, "may not read run");
+        404, "no run with id " + run);
 
     assertThat(engine.getTaskService().createTaskQuery().taskId(task).count()).isEqualTo(1);
   }

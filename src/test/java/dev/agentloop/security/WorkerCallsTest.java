@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpServletRequest;
 
 /** The worker fence's decisions on paths and bodies a worker could bend, without an engine. */
 class WorkerCallsTest {
@@ -63,11 +64,49 @@ class WorkerCallsTest {
         + " \"variables\": {\"route\": {\"value\": \"done\"}}}")).contains("may not set process variables");
   }
 
+  @Test
+  void should_answer_a_fetch_the_engine_would_fail_on_as_malformed_naming_the_field() {
+    String topic = "{\"topicName\": \"agentloop.tool.a\", \"variables\": [\"callId\"]";
+    assertMalformed("{\"workerId\": \"w\", \"topics\": [" + topic + "}]}", "lockDuration must be a positive number");
+    assertMalformed("{\"workerId\": \"w\", \"topics\": [" + topic + ", \"lockDuration\": 0}]}", "lockDuration");
+    assertMalformed("{\"workerId\": \"w\", \"topics\": [" + topic + ", \"lockDuration\": \"soon\"}]}", "lockDuration");
+    assertMalformed("{\"workerId\": \"w\", \"topics\": [" + topic + ", \"lockDuration\": 1000,"
+        + " \"processVariables\": {\"question\": {\"value\": \"x\"}}}]}", "processVariables.question must be a string");
+    assertMalformed("{\"workerId\": \"w\", \"topics\": [" + topic + ", \"lockDuration\": 1000,"
+        + " \"processVariables\": [\"question\"]}]}", "processVariables must be a JSON object");
+    assertMalformed("{\"topics\": [" + topic + ", \"lockDuration\": 1000}]}", "workerId");
+    // a plain value in the filter stays allowed
+    assertThat(check("POST", "/external-task/fetchAndLock", "{\"workerId\": \"w\", \"topics\": [" + topic
+        + ", \"lockDuration\": 1000, \"processVariables\": {\"question\": \"x\", \"n\": 1}}]}")).isNull();
+    // a refusal stays a refusal, whatever else is wrong
+    assertThat(calls.check("POST", "/external-task/fetchAndLock", "{\"topics\": [{\"topicName\": \"agentloop.think\"}]}"
+        .getBytes(StandardCharsets.UTF_8)).malformed()).isFalse();
+  }
+
+  @Test
+  void should_hand_the_engine_a_nul_in_a_workers_body_as_the_escape_of_u_fffd_of_the_same_length() throws Exception {
+    String body = "{\"localVariables\": {\"result\": {\"value\": \"a\\u0000b\"}}}";
+    MockHttpServletRequest request = new MockHttpServletRequest("POST", "/engine-rest/external-task/t/complete");
+    request.setContent(body.getBytes(StandardCharsets.UTF_8));
+
+    byte[] handed = EngineRestGate.storable(CachedBodyRequest.of(request, 1024).orElseThrow()).body();
+
+    assertThat(new String(handed, StandardCharsets.UTF_8))
+        .isEqualTo("{\"localVariables\": {\"result\": {\"value\": \"a\\uFFFDb\"}}}").hasSize(body.length());
+  }
+
+  private void assertMalformed(String body, String detail) {
+    WorkerCalls.Decision decision = calls.check("POST", "/external-task/fetchAndLock", body.getBytes(StandardCharsets.UTF_8));
+    assertThat(decision.malformed()).as(body).isTrue();
+    assertThat(decision.refusal()).contains(detail);
+  }
+
   private String check(String method, String path, String body) {
     return calls.check(method, path, body.getBytes(StandardCharsets.UTF_8)).refusal();
   }
 
   private static String fetch(String topic) {
-    return "{\"workerId\": \"w\", \"topics\": [{\"topicName\": \"" + topic + "\", \"variables\": [\"arguments\"]}]}";
+    return "{\"workerId\": \"w\", \"topics\": [{\"topicName\": \"" + topic + "\", \"lockDuration\": 1000,"
+        + " \"variables\": [\"arguments\"]}]}";
   }
 }

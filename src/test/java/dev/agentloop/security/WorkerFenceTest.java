@@ -148,6 +148,16 @@ class WorkerFenceTest {
          "variables": ["arguments", "question"]}]}""".formatted(CrmLookupWorker.TOPIC)), 403,
         "variable 'question' is not one of a tool call's");
 
+    // when it fetches what the engine would fail on: a filter with an object value, a topic without lockDuration
+    assertProblem(worker.post("/engine-rest/external-task/fetchAndLock", """
+        {"workerId": "w", "maxTasks": 1, "topics": [{"topicName": "%s", "lockDuration": 30000,
+         "variables": ["arguments"], "processVariables": {"question": {"a": 1}}}]}""".formatted(CrmLookupWorker.TOPIC)),
+        400, "processVariables.question must be a string, number or boolean");
+    assertProblem(worker.post("/engine-rest/external-task/fetchAndLock", """
+        {"workerId": "w", "maxTasks": 1, "topics": [{"topicName": "%s", "variables": ["arguments"]}]}"""
+        .formatted(CrmLookupWorker.TOPIC)), 400, "lockDuration must be a positive number of milliseconds");
+    assertThat(toolTask(run).getWorkerId()).isNull();
+
     // then; and lock, extend, unlock and fetch work
     assertThat(worker.post(task + "/lock", "{\"workerId\": \"w\", \"lockDuration\": 30000}").statusCode()).isEqualTo(204);
     assertThat(worker.post(task + "/extendLock", "{\"workerId\": \"w\", \"newDuration\": 60000}").statusCode())
@@ -174,12 +184,14 @@ class WorkerFenceTest {
     assertProblem(worker.post(task + "/bpmnError", "{\"workerId\": \"w\", \"errorCode\": \"ANSWERED_ALREADY\"}"),
         403, "bpmnError 'ANSWERED_ALREADY' is not caught by the agent's diagram");
 
-    // then nothing of it happened; a proper completion answers the call
+    // then nothing of it happened; a proper completion answers the call, a NUL in its result stored as U+FFFD
     assertThat(engine.getRuntimeService().getVariable(run.getId(), "autoAcceptAnswer")).isNull();
     assertThat(worker.post(task + "/complete", """
-        {"workerId": "w", "variables": {}, "localVariables": {"result": {"value": "C-200: Alan Turing"}}}""")
+        {"workerId": "w", "variables": {}, "localVariables": {"result": {"value": "C-200: Alan\\u0000 Turing"}}}""")
         .statusCode()).isEqualTo(204);
     assertThat(Runs.awaitStatus(runs, run.getId(), RunStatus.ANSWERED).finalAnswer()).isEqualTo("C-200 is Alan Turing.");
+    assertThat(runs.trace(run.getId(), false)).anySatisfy(step -> assertThat(step.json().toString())
+        .contains("C-200: Alan\uFFFD Turing"));
   }
 
   @Test

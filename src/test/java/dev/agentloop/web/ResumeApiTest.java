@@ -149,8 +149,8 @@ class ResumeApiTest {
     User outsider = engine.getIdentityService().newUser("resumeOutsider" + System.nanoTime());
     outsider.setPassword("secret");
     engine.getIdentityService().saveUser(outsider);
-    assertProblem(ApiClient.as(port, outsider.getId(), "secret").post("/api/runs/" + running + "/stop", "{\"reason\": \"x\"}"), 403,
-        "may not read run");
+    assertProblem(ApiClient.as(port, outsider.getId(), "secret").post("/api/runs/" + running + "/stop", "{\"reason\": \"x\"}"), 404,
+        "no run with id " + running);
     assertThat(body(ApiClient.as(port, "operator").post("/api/runs/" + running + "/stop",
         "{\"reason\": \"hangs\"}"), 200).get("status").asText()).isEqualTo("STOPPED");
   }
