@@ -4,6 +4,7 @@ import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.RunView;
 import dev.agentloop.resume.Conversations;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.trace.UnknownRunException;
 import jakarta.validation.Valid;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -46,8 +47,11 @@ class ConversationController {
     return runs.view(id);
   }
 
+  /** A run the caller may not read answers as an unknown one: nothing about it leaks. */
   private void readable(String id) {
     runs.requireRun(id);
-    access.requireRead(id);
+    if (!access.mayRead(id)) {
+      throw new UnknownRunException(id);
+    }
   }
 }
