@@ -47,8 +47,8 @@ final class UnreadableBodies {
       return "field \"" + path(mismatch) + "\" cannot be read as " + typeName(mismatch.getTargetType()) + example;
     }
     if (cause instanceof JsonParseException parse) {
-      return "the body is not JSON: " + parse.getOriginalMessage() + " (line " + parse.getLocation().getLineNr()
-          + ", column " + parse.getLocation().getColumnNr() + ")" + example;
+      return "the body is not valid JSON at line " + parse.getLocation().getLineNr() + ", column "
+          + parse.getLocation().getColumnNr() + ": " + inWords(parse.getOriginalMessage()) + example;
     }
     if (cause instanceof MismatchedInputException mismatch) {
       return (mismatch.getOriginalMessage().startsWith("No content") ? "the body is empty" : "the body must be a JSON object")
@@ -104,5 +104,16 @@ final class UnreadableBodies {
       return "true or false";
     }
     return "a JSON " + (type.isArray() || Iterable.class.isAssignableFrom(type) ? "array" : "object");
+  }
+
+  /**
+   * The parser's message without its internals: "Unrecognized token 'question': was expecting (JSON String, …)"
+   * reads "unrecognized token 'question'", and character codes are left out.
+   */
+  static String inWords(String parserMessage) {
+    String words = parserMessage == null ? "" : parserMessage;
+    int expecting = words.indexOf(": was expecting");
+    words = (expecting < 0 ? words : words.substring(0, expecting)).replaceAll("\\s*\\(code -?\\d+\\)", "").strip();
+    return words.isEmpty() ? "unreadable" : Character.toLowerCase(words.charAt(0)) + words.substring(1);
   }
 }

@@ -80,7 +80,8 @@ class ConversationBrowserTest {
         .isEqualTo("Question 1: conv: in the browser\nAnswer: first answer to 'conv: in the browser' after ''");
     assertThat(tasklist.field("answer").getAttribute("value"))
         .startsWith("first answer to 'conv: and in the next turn?' after 'first answer");
-    assertThat(tasklist.text()).contains("conv: and in the next turn?");
+    // the current question heads the form, in a read-only field (model and user text is never Markdown)
+    assertThat(tasklist.field("question").getAttribute("value")).isEqualTo("conv: and in the next turn?");
     browser.screenshot("tasklist-conversation-second-turn");
   }
 }

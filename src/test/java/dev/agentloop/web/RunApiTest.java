@@ -67,7 +67,7 @@ class RunApiTest {
   void should_answer_400_with_a_problem_when_the_body_is_not_json() throws Exception {
     HttpResponse<String> response = post("question=what");
 
-    assertProblem(response, 400, "must be a JSON object");
+    assertProblem(response, 400, "the body is not valid JSON at line 1, column 10: unrecognized token 'question';");
   }
 
   @Test

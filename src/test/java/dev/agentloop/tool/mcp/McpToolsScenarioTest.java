@@ -182,12 +182,15 @@ class McpToolsScenarioTest {
     String run = runs.start(TestAgent.KEY, "mcp-java: a trip");
     assertThat(answered(run).finalAnswer()).isEqualTo("planned");
 
-    // the tools of the model request, as the adapter received them: the schema exactly as the server sent it
+    // the tools of the model request, as the adapter received them: the server's schema whole, $defs and $refs
+    // included, with only what the one adapting place documents left out (top-level title, $schema, …)
     Step thought = steps(run, StepKind.THOUGHT).get(0);
     JsonNode offered = insights.prompt(run, thought.stepNo()).orElseThrow().tools();
     JsonNode planTrip = java.util.stream.StreamSupport.stream(offered.spliterator(), false)
         .filter(tool -> tool.path("name").asText().equals("java__plan_trip")).findFirst().orElseThrow();
-    assertThat(planTrip.path("parameters")).isEqualTo(JSON.readTree(JavaSdkMcpServer.PLAN_TRIP_SCHEMA));
+    JsonNode sent = JSON.readTree(JavaSdkMcpServer.PLAN_TRIP_SCHEMA);
+    assertThat(planTrip.path("parameters")).isEqualTo(dev.agentloop.llm.ToolSchemas.forModel("java__plan_trip", sent));
+    assertThat(planTrip.path("parameters").path("$defs")).isEqualTo(sent.path("$defs"));
     assertThat(steps(run, OBSERVATION).get(0).text("result")).isEqualTo("trip planned for Ada: 1 legs");
     assertThat(Files.readAllLines(folder.resolve("java-calls.log"))).contains("call plan_trip {\"traveller\":"
         + "{\"name\":\"Ada\",\"age\":null},\"legs\":[{\"from_city\":\"Bern\",\"to_city\":\"Oslo\",\"mode\":\"plane\"}]}");
