@@ -11,9 +11,12 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 /**
  * Which chat model serves the agents ({@code agentloop.llm.*}, bound by package {@code config};
  * validated there, with Bean Validation, when the application starts). Immutable.
+ *
+ * @param provider which model the agents use; no default: an application without a {@link ChatModel} bean of
+ *     its own must choose one, or it does not start
  */
 public record LlmSettings(
-    @NotNull Provider provider,
+    Provider provider,
     String baseUrl,
     /* only from the environment or a properties source; never written to variables, trace or logs */
     String apiKey,
@@ -37,8 +40,12 @@ public record LlmSettings(
    */
   public record Anthropic(@NotBlank String baseUrl, @Positive int maxTokens, @PositiveOrZero int thinkingBudgetTokens) {}
 
-  /** The scripted model: a JSON script resource, see {@code llm.scripted.Script}. */
-  public record Scripted(@NotBlank String script) {}
+  /**
+   * The scripted model: a JSON script resource, see {@code llm.scripted.Script}.
+   *
+   * @param script where the script is, e.g. {@code classpath:scripts/my-script.json}; needed with provider scripted
+   */
+  public record Scripted(String script) {}
 
   @Override
   public String toString() {
