@@ -5,14 +5,20 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Defaults for every agent ({@code agentloop.agent.*}, bound and validated by package {@code config});
  * a diagram overrides them with extension properties, see {@link AgentSettings}. Immutable.
+ *
+ * @param allowedTools the tools of an agent whose diagram's {@code allowedTools} is
+ *     {@value AgentSettings#FROM_APPLICATION} (the default agent's is): how an application gives the default
+ *     agent its own tools without copying the diagram
  */
 public record AgentDefaults(
     @NotBlank String systemPrompt,
     @NotBlank String plannerPrompt,
+    @NotNull List<@NotBlank String> allowedTools,
     @Positive int maxSteps,
     @Positive int contextWindowSteps,
     @Positive int observationPromptChars,
@@ -29,4 +35,9 @@ public record AgentDefaults(
     @NotNull Duration maxRunTime,
     @Positive int loopMaxRepeats,
     @Positive int loopMaxCycles,
-    @Positive int loopMaxSameFailures) {}
+    @Positive int loopMaxSameFailures) {
+
+  public AgentDefaults {
+    allowedTools = allowedTools == null ? null : List.copyOf(allowedTools);
+  }
+}
