@@ -17,6 +17,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 /** The chat model chosen by {@code agentloop.llm.provider}; a {@link ChatModel} bean of your own wins. */
@@ -25,11 +26,16 @@ public class LlmConfiguration {
 
   private static final Logger LOG = LoggerFactory.getLogger(LlmConfiguration.class);
 
+  /** Refuses the start before any bean is made when AgentLoop would make the model and none is chosen. */
+  @Bean
+  static ModelChoiceCheck agentLoopModelChoiceCheck(Environment environment) {
+    return new ModelChoiceCheck(environment);
+  }
+
   @Bean
   @ConditionalOnMissingBean
   ChatModel chatModel(LlmSettings llm, ResourceLoader resources,
       ObjectProvider<dev.langchain4j.model.chat.ChatModel> applicationModels) {
-    requireProvider(llm);
     ExecutorService pool = modelPool(llm.maxConcurrentCalls(), resources.getClassLoader());
     ChatModel model = switch (llm.provider()) {
       case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), pool);
@@ -42,25 +48,6 @@ public class LlmConfiguration {
     LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
     return model;
   }
-
-  /** AgentLoop chooses no model for an application: one it forgot to configure would get a fake that answers quietly. */
-  private static void requireProvider(LlmSettings llm) {
-    if (llm.provider() == null) {
-      throw new IllegalStateException(NO_PROVIDER);
-    }
-    if (llm.provider() == LlmSettings.Provider.SCRIPTED && (llm.scripted().script() == null
-        || llm.scripted().script().isBlank())) {
-      throw new IllegalStateException("agentloop.llm.provider=scripted needs agentloop.llm.scripted.script, the"
-          + " location of the script the model answers from, e.g. classpath:scripts/my-script.json");
-    }
-  }
-
-  static final String NO_PROVIDER = "agentloop.llm.provider is not set: AgentLoop has no default model. Choose the"
-      + " model the agents use: agentloop.llm.provider=openai (any OpenAI-compatible endpoint; with"
-      + " agentloop.llm.base-url, agentloop.llm.model and the key in the environment variable AGENTLOOP_LLM_API_KEY),"
-      + " anthropic (with agentloop.llm.model and AGENTLOOP_LLM_API_KEY), langchain4j (your application's own"
-      + " LangChain4j ChatModel bean) or scripted (answers from agentloop.llm.scripted.script, for tests and demos);"
-      + " or declare a bean of type dev.agentloop.llm.ChatModel of your own";
 
   private static dev.langchain4j.model.chat.ChatModel applicationModel(
       ObjectProvider<dev.langchain4j.model.chat.ChatModel> models) {
