@@ -47,6 +47,17 @@ final class KnownSettings {
     return patterns.stream().anyMatch(pattern -> matches(pattern, segments));
   }
 
+  /**
+   * Whether an environment variable is meant for one of AgentLoop's sections ({@code AGENTLOOP_LLM_…},
+   * {@code AGENTLOOP_WORKER_…}): only those are checked. Others that merely start with {@code AGENTLOOP_}
+   * ({@code AGENTLOOP_DB_URL}, read by a placeholder in an application's own file) are no setting of AgentLoop's.
+   */
+  boolean isSectionVariable(String variable) {
+    String rest = variable.toLowerCase(Locale.ROOT).substring(PREFIX.length() + 1);
+    String section = rest.contains("_") ? rest.substring(0, rest.indexOf('_')) : rest;
+    return patterns.stream().anyMatch(pattern -> pattern.get(1).replace("-", "").equals(section));
+  }
+
   /** Whether an environment variable ({@code AGENTLOOP_AGENT_MAX_STEPS}) binds to a key AgentLoop knows. */
   boolean isKnownVariable(String variable) {
     String name = variable.toLowerCase(Locale.ROOT).replace("_", "");

@@ -14,8 +14,9 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * a misspelt key would otherwise be ignored without a word, and the application would run with a default
  * its team believes it changed. The message names the key, where it was set and the closest known key.
  * Runs before any bean is made, so that a typo is the first thing reported; not when AgentLoop is switched off.
- * Application files, environment variables, command-line arguments and test properties are checked; JVM system
- * properties are not.
+ * Application files, environment variables of AgentLoop's sections ({@code AGENTLOOP_LLM_…}; not, say,
+ * {@code AGENTLOOP_DB_URL}, which an application's own placeholder may read), command-line arguments and test
+ * properties are checked; JVM system properties are not.
  */
 final class UnknownSettings {
 
@@ -60,7 +61,8 @@ final class UnknownSettings {
   }
 
   private boolean isUnknownVariable(String name) {
-    return name.toUpperCase(Locale.ROOT).startsWith("AGENTLOOP_") && !known.isKnownVariable(name);
+    return name.toUpperCase(Locale.ROOT).startsWith("AGENTLOOP_") && known.isSectionVariable(name)
+        && !known.isKnownVariable(name);
   }
 
   private String problem(String name, String source) {

@@ -55,7 +55,9 @@ class UnknownSettingsTest {
   void should_check_environment_variables_too() {
     StandardEnvironment environment = new StandardEnvironment();
     environment.getPropertySources().addFirst(new SystemEnvironmentPropertySource("systemEnvironment",
-        Map.of("AGENTLOOP_AGENT_MAX_STEPS", "3", "AGENTLOOP_TOOLS_APPROVAL_SEND_EMAIL", "true", "PATH", "/bin")));
+        Map.of("AGENTLOOP_AGENT_MAX_STEPS", "3", "AGENTLOOP_TOOLS_APPROVAL_SEND_EMAIL", "true", "PATH", "/bin",
+            // not meant for a section of AgentLoop's: read by the application's own placeholders, or by tests
+            "AGENTLOOP_DB_URL", "jdbc:postgresql://db/agentloop", "AGENTLOOP_CI", "true", "AGENTLOOP_ENABLED", "true")));
     assertThatCode(() -> check.check(environment)).doesNotThrowAnyException();
 
     environment.getPropertySources().addFirst(new SystemEnvironmentPropertySource("variables",
