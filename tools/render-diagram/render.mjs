@@ -1,5 +1,5 @@
 // Renders a BPMN diagram to PNG as Camunda Modeler draws it (bpmn-js), in the system's headless
-// Chromium: puppeteer-core never downloads a browser. Used for the README's screenshot:
+// Chromium: puppeteer-core never downloads a browser. Used for the screenshot in docs/agents-in-modeler.md:
 //   node render.mjs <diagram.bpmn> <out.png> [scale]
 // CHROMIUM (default /usr/bin/chromium) names another Chromium or Chrome.
 import { readFileSync } from 'node:fs';

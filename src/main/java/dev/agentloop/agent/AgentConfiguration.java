@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -29,8 +30,8 @@ import org.springframework.context.annotation.Configuration;
 public class AgentConfiguration {
 
   @Bean
-  RunLifecycle runLifecycle(StepStore store, AgentDefinitions definitions) {
-    return new RunLifecycle(store, definitions);
+  RunLifecycle runLifecycle(StepStore store, AgentDefinitions definitions, ApplicationEventPublisher events) {
+    return new RunLifecycle(store, definitions, events);
   }
 
   @Bean
@@ -46,8 +47,9 @@ public class AgentConfiguration {
   /** The topics are those this application has handlers for; remote workers serve the same topics. */
   @Bean
   AgentDiagramRules agentDiagramRules(ToolRegistry tools, ToolApprovals approvals, List<TopicHandler<?>> handlers,
-      AgentDefaults defaults) {
-    return new AgentDiagramRules(tools, approvals, handlers.stream().map(TopicHandler::topic).toList(), defaults);
+      AgentDefaults defaults, AgentsAsTools agents) {
+    return new AgentDiagramRules(tools, approvals, handlers.stream().map(TopicHandler::topic).toList(), defaults,
+        agents);
   }
 
   @Bean
@@ -114,9 +116,25 @@ public class AgentConfiguration {
     return new RemoteToolCalls(definitions, reader, store, tools);
   }
 
+  /** Every deployed agent as a tool of the agents that name it: a source of the tool registry. */
+  @Bean
+  AgentsAsTools agentsAsTools(ObjectProvider<ProcessEngine> engine, AgentDefaults defaults, ToolRegistry tools) {
+    AgentsAsTools agents = new AgentsAsTools(engine, defaults);
+    tools.addSource(agents);
+    return agents;
+  }
+
+  @Bean
+  AgentCalls agentCalls(AgentDefinitions definitions, AgentsAsTools agents, LoopStateReader reader, StepStore store,
+      ToolRegistry tools, ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
+    return new AgentCalls(definitions, agents, reader, store, tools, engine, defaults.maxAgentDepth());
+  }
+
   @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, ToolRegistry tools, ToolRunner runner,
-      Router router, RemoteToolCalls remoteCalls, EscapeChecks checks, Completions completions) {
-    return new ActHandler(definitions, reader, new TurnCalls(tools, runner, router, remoteCalls, checks), completions);
+      Router router, RemoteToolCalls remoteCalls, AgentCalls agentCalls, EscapeChecks checks,
+      Completions completions) {
+    return new ActHandler(definitions, reader, new TurnCalls(tools, runner, router, remoteCalls, agentCalls, checks),
+        completions);
   }
 }

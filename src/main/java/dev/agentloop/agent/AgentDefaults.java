@@ -33,6 +33,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param loopMaxRepeats how often the same call (tool and normalised arguments) may repeat on the active path
  * @param loopMaxCycles how often a cycle of different calls (A, B, A, B) may repeat in a row
  * @param loopMaxSameFailures how often the same error of the same tool may repeat
+ * @param maxAgentDepth how deep agents may call agents as tools: a run this many calls below a top-level run
+ *     calls none
  */
 public record AgentDefaults(
     @DefaultValue("You are a careful assistant that solves the user's question step by step. Use the tools when they help; never guess what a tool can compute or look up. When you know the answer, reply with the final answer as plain text and no tool call.") @NotBlank String systemPrompt,
@@ -54,7 +56,8 @@ public record AgentDefaults(
     @DefaultValue("PT48H") @NotNull Duration maxRunTime,
     @DefaultValue("3") @Positive int loopMaxRepeats,
     @DefaultValue("2") @Positive int loopMaxCycles,
-    @DefaultValue("3") @Positive int loopMaxSameFailures) {
+    @DefaultValue("3") @Positive int loopMaxSameFailures,
+    @DefaultValue("3") @Positive int maxAgentDepth) {
 
   public AgentDefaults {
     allowedTools = allowedTools == null ? null : List.copyOf(allowedTools);

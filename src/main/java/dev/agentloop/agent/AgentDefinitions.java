@@ -48,7 +48,7 @@ public class AgentDefinitions {
   /** Whether a process definition is an agent: it has a task on an {@code agentloop.*} topic. */
   public boolean isAgent(String processDefinitionId) {
     return agentIds.computeIfAbsent(processDefinitionId,
-        id -> !agentTasks(repository.getObject().getBpmnModelInstance(id)).isEmpty());
+        id -> isAgent(repository.getObject().getBpmnModelInstance(id)));
   }
 
   /**
@@ -68,6 +68,11 @@ public class AgentDefinitions {
         .map(definition -> ((ErrorEventDefinition) definition).getError())
         .map(error -> error == null || error.getErrorCode() == null ? CATCH_ALL : error.getErrorCode())
         .collect(Collectors.toUnmodifiableSet());
+  }
+
+  /** Whether a diagram is an agent's: it has a task on an {@code agentloop.*} topic (or an AgentLoop review). */
+  static boolean isAgent(BpmnModelInstance model) {
+    return !agentTasks(model).isEmpty();
   }
 
   /** The extension properties of all agent tasks of a diagram, by name. */

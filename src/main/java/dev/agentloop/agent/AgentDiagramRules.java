@@ -49,6 +49,7 @@ public class AgentDiagramRules {
       Escapes.TOOL_UNAVAILABLE);
 
   private final ToolRegistry tools;
+  private final AgentsAsTools agents;
   private final ToolApprovals approvals;
   private final Set<String> topics;
   private final AgentDefaults defaults;
@@ -58,7 +59,8 @@ public class AgentDiagramRules {
    * @param defaults the settings a diagram leaves out
    */
   public AgentDiagramRules(ToolRegistry tools, ToolApprovals approvals, Collection<String> topics,
-      AgentDefaults defaults) {
+      AgentDefaults defaults, AgentsAsTools agents) {
+    this.agents = Objects.requireNonNull(agents, "agents");
     this.tools = Objects.requireNonNull(tools, "tools");
     this.approvals = Objects.requireNonNull(approvals, "approvals");
     this.topics = new TreeSet<>(topics);
@@ -101,6 +103,13 @@ public class AgentDiagramRules {
    * @return every finding for the tasks of one agent process; empty when it may be deployed
    */
   public List<Finding> check(List<DiagramTask> tasks, Set<String> caughtErrors) {
+    return check(null, tasks, caughtErrors);
+  }
+
+  /**
+   * @param processKey the agent's process key, to find agents it calls that call it back; {@code null}: not checked
+   */
+  public List<Finding> check(String processKey, List<DiagramTask> tasks, Set<String> caughtErrors) {
     List<Finding> findings = new ArrayList<>();
     for (DiagramTask task : tasks) {
       if (task.topic() != null && task.topic().startsWith(ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX)
@@ -122,7 +131,66 @@ public class AgentDiagramRules {
     if (findings.isEmpty()) {
       findings.addAll(checkShape(tasks, caughtErrors));
     }
+    if (findings.isEmpty() && processKey != null) {
+      findings.addAll(checkAgentCalls(processKey, tasks));
+    }
     return findings;
+  }
+
+  /**
+   * Agents named in allowedTools need the diagram's callAgent activity, and may not lead back to the agent itself:
+   * a cycle of agents calling agents would only end at the depth limit.
+   */
+  private List<Finding> checkAgentCalls(String processKey, List<DiagramTask> tasks) {
+    Map<String, String> properties = new HashMap<>();
+    String setOn = null;
+    for (DiagramTask task : tasks) {
+      if (task.agentTask() && task.properties().containsKey(AgentSettings.ALLOWED_TOOLS)) {
+        properties.put(AgentSettings.ALLOWED_TOOLS, task.properties().get(AgentSettings.ALLOWED_TOOLS));
+        setOn = task.id();
+      }
+    }
+    if (setOn == null) {
+      return List.of();
+    }
+    List<String> called = AgentSettings.of(properties, defaults).allowedTools().stream().filter(agents::isAgent)
+        .sorted().toList();
+    if (called.isEmpty()) {
+      return List.of();
+    }
+    List<Finding> findings = new ArrayList<>();
+    if (tasks.stream().noneMatch(task -> "true".equals(task.properties().get(ReactAgentProcess.CALL_AGENT_PROPERTY)))) {
+      findings.add(new Finding(setOn, prefix(setOn, AgentSettings.ALLOWED_TOOLS) + "names the agents " + String.join(", ", called)
+          + ", but the diagram has no call activity that asks agents: add one after act (Agent: call an agent)"));
+    }
+    for (String agent : called) {
+      List<String> cycle = pathBack(processKey, agent, new ArrayList<>(List.of(processKey)));
+      if (cycle != null) {
+        findings.add(new Finding(setOn, prefix(setOn, AgentSettings.ALLOWED_TOOLS) + "names the agent '" + agent + "', which leads"
+            + " back to this agent: " + String.join(" → ", cycle) + "; agents may not call themselves, directly or"
+            + " through others"));
+      }
+    }
+    return findings;
+  }
+
+  /** The agents from {@code path} through {@code next} back to {@code origin}, or {@code null} when there is none. */
+  private List<String> pathBack(String origin, String next, List<String> path) {
+    path.add(next);
+    if (next.equals(origin)) {
+      return path;
+    }
+    if (path.size() <= 16) {
+      for (String called : agents.calledBy(next)) {
+        if (!path.subList(1, path.size()).contains(called) || called.equals(origin)) {
+          List<String> found = pathBack(origin, called, new ArrayList<>(path));
+          if (found != null) {
+            return found;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   private List<Finding> checkProperty(String elementId, String name, String value) {

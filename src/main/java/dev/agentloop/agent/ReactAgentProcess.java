@@ -27,6 +27,10 @@ public final class ReactAgentProcess {
   public static final String REMOTE_CALLS_PENDING = "remoteCallsPending";
   /** One pending call of a remote tool, served by a remote worker; then back to {@link #ACT}. */
   public static final String CALL_REMOTE_TOOL = "callRemoteTool";
+  /** The call activity that asks another agent: one pending call of an agent as a tool, a child run. */
+  public static final String CALL_AGENT = "callAgent";
+  /** Extension property ({@code true}) that marks a call activity as the one that runs calls of agents as tools. */
+  public static final String CALL_AGENT_PROPERTY = "agentloop.callAgent";
   public static final String LOOP_DONE = "loopDone";
   public static final String REVIEW_ANSWER = "reviewAnswer";
   public static final String ANSWERED = "answered";
@@ -66,6 +70,24 @@ public final class ReactAgentProcess {
    * {@code approveAction}, read by the gateway {@link #RESUME_GATEWAY} (absent: {@code think}); transient.
    */
   public static final ProcessVariable<String> RESUME_AT = ProcessVariable.string("resumeAt");
+  /**
+   * How the run ended ({@code ANSWERED}, {@code REJECTED}, {@code STOPPED}): set by every top-level end event, so
+   * that a business process calling the agent (a call activity) can map it out and route on it.
+   */
+  public static final ProcessVariable<String> OUTCOME = ProcessVariable.string("outcome");
+  /** Why the run ended as it did, in the person's words (rejected, stopped), set with {@link #OUTCOME}. */
+  public static final ProcessVariable<String> OUTCOME_REASON = ProcessVariable.string("outcomeReason");
+  /** The question for the child run of {@link #CALL_AGENT}, local to it, mapped into the child's {@link #QUESTION}. */
+  public static final ProcessVariable<String> AGENT_QUESTION = ProcessVariable.string("agentQuestion");
+  /** The id of the child run that answered a call of {@link #CALL_AGENT}, mapped out of the child's {@link #RUN_ID}. */
+  public static final ProcessVariable<String> CHILD_RUN_ID = ProcessVariable.string("childRunId");
+  /**
+   * On a child run started again after a person edited a step of it: {@code <caller run>/<observation step>}, the
+   * caller's observation of the call that its answer replaces when it ends.
+   */
+  public static final ProcessVariable<String> REANSWERS = ProcessVariable.string("reanswers");
+  /** The run's id, set with {@link #OUTCOME} when it ends, for a caller to map out and link to the trace. */
+  public static final ProcessVariable<String> RUN_ID = ProcessVariable.string("runId");
   /** Why the run ended as it did (rejected, stopped), read when it ends; transient. */
   public static final ProcessVariable<String> STATUS_REASON = ProcessVariable.string("statusReason");
   /**

@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * Where the agent loop goes after a thought (gateway {@code nextStep}) or after {@code act} (gateway
- * {@code remoteCallsPending}): they compare the {@code route} variable with these values, e.g.
+ * {@code remoteCallsPending}, which also leads to {@code callAgent}): they compare the {@code route} variable with these values, e.g.
  * {@code ${route == 'done'}}. The variable is transient: set by the completion of {@code think} or
  * {@code act} and read by the gateway in the same transaction, it is never written to the database
  * (the trace is where the state lives).
@@ -17,6 +17,8 @@ public enum Route {
   DONE("done"),
   /** After {@code act}: calls of remote tools wait for remote workers. */
   CALL_REMOTE_TOOL(ReactAgentProcess.CALL_REMOTE_TOOL),
+  /** After {@code act}: calls of other agents wait for their child runs. */
+  CALL_AGENT(ReactAgentProcess.CALL_AGENT),
   /** After {@code act}: every call of the turn has its observation; think again. */
   THINK(ReactAgentProcess.THINK);
 

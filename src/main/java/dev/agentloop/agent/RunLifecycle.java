@@ -7,6 +7,7 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
+import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * Keeps the step store's run record in step with the process instance: created when the instance
@@ -18,10 +19,12 @@ public class RunLifecycle {
 
   private final StepStore store;
   private final AgentDefinitions definitions;
+  private final ApplicationEventPublisher events;
 
-  public RunLifecycle(StepStore store, AgentDefinitions definitions) {
+  public RunLifecycle(StepStore store, AgentDefinitions definitions, ApplicationEventPublisher events) {
     this.store = store;
     this.definitions = definitions;
+    this.events = events;
   }
 
   /**
@@ -43,11 +46,24 @@ public class RunLifecycle {
     };
   }
 
-  /** For a top-level end event: the run ended with the outcome the end event stands for. */
+  /**
+   * For a top-level end event: the run ended with the outcome the end event stands for. The outcome, its reason and
+   * the run id become process variables too, for the output mappings of a call activity that asked the agent (the
+   * status reason itself is transient where a review sets it, and would not reach the caller).
+   */
   public ExecutionListener onEndEvent(String endEventId) {
     RunStatus outcome = outcomeOf(endEventId);
-    return execution -> store.markEnded(execution.getProcessInstanceId(), outcome,
-        ReactAgentProcess.STATUS_REASON.get(execution));
+    return execution -> {
+      String reason = ReactAgentProcess.STATUS_REASON.get(execution);
+      ReactAgentProcess.OUTCOME.set(execution, outcome.name());
+      ReactAgentProcess.OUTCOME_REASON.set(execution, reason);
+      ReactAgentProcess.RUN_ID.set(execution, execution.getProcessInstanceId());
+      store.markEnded(execution.getProcessInstanceId(), outcome, reason);
+      String reanswers = ReactAgentProcess.REANSWERS.get(execution);
+      if (reanswers != null) {
+        events.publishEvent(ChildRunEnded.of(reanswers, execution.getProcessInstanceId()));
+      }
+    };
   }
 
   /** For the process: an instance deleted from Cockpit or the API was cancelled. */

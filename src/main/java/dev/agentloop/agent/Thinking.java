@@ -112,6 +112,8 @@ class Thinking {
     return tools.names().stream()
         .filter(settings::allows)
         .map(name -> tools.find(name).orElseThrow())
+        // other agents only where allowedTools name them: "*" offers every tool but no agent
+        .filter(tool -> !(tool instanceof AgentAsTool) || settings.allowedTools().contains(tool.name()))
         .map(tool -> new ToolSpec(tool.name(), tool.description(), tool.parameters()))
         .toList();
   }

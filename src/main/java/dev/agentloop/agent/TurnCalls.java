@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  * budget ({@code BUDGET_EXHAUSTED}; the calls are observed as not run), or when the model calls a tool
  * again after it was told that the tool is unavailable ({@code TOOL_UNAVAILABLE}; with all
  * observations). Calls of remote tools that may run are left open for remote workers
- * ({@link RemoteToolCalls}). Thread-safe.
+ * ({@link RemoteToolCalls}), calls of other agents for their child runs ({@link AgentCalls}). Thread-safe.
  */
 class TurnCalls {
 
@@ -38,13 +38,16 @@ class TurnCalls {
   private final ToolRunner runner;
   private final Router router;
   private final RemoteToolCalls remoteCalls;
+  private final AgentCalls agentCalls;
   private final EscapeChecks checks;
 
-  TurnCalls(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolCalls remoteCalls, EscapeChecks checks) {
+  TurnCalls(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolCalls remoteCalls, AgentCalls agentCalls,
+      EscapeChecks checks) {
     this.tools = tools;
     this.runner = runner;
     this.router = router;
     this.remoteCalls = remoteCalls;
+    this.agentCalls = agentCalls;
     this.checks = checks;
   }
 
@@ -57,13 +60,20 @@ class TurnCalls {
   CompletionStage<Acted> run(LoopState state, AgentSettings settings) {
     Turn turn = state.turn();
     Set<String> remote = remoteCalls.pending(turn, settings).stream().map(Action::callId).collect(Collectors.toSet());
-    Route route = remote.isEmpty() ? Route.THINK : Route.CALL_REMOTE_TOOL;
-    List<Action> local = turn.open().stream().filter(action -> !remote.contains(action.callId())).toList();
+    List<Action> ofAgents = agentCalls.pending(turn, settings);
+    // too deep below a top-level run: the calls of agents are observed here, as refused
+    Optional<String> tooDeep = ofAgents.isEmpty() ? Optional.empty() : agentCalls.tooDeep(state.run().runId());
+    Set<String> childRuns = tooDeep.isPresent() ? Set.of()
+        : ofAgents.stream().map(Action::callId).collect(Collectors.toSet());
+    Route route = !remote.isEmpty() ? Route.CALL_REMOTE_TOOL : !childRuns.isEmpty() ? Route.CALL_AGENT : Route.THINK;
+    List<Action> local = turn.open().stream()
+        .filter(action -> !remote.contains(action.callId()) && !childRuns.contains(action.callId())).toList();
     try {
       // the remote calls of the turn count too: checked again each time a remote call is back, the sum stays the same
       if (!local.isEmpty() || !remote.isEmpty()) {
         checks.beforeToolCalls(state, settings,
-            (int) local.stream().filter(call -> runs(call, turn, settings)).count() + remote.size());
+            (int) local.stream().filter(call -> runs(call, turn, settings)).count() + remote.size()
+                + childRuns.size());
       }
     } catch (EscapeException e) {
       List<NewStep> notRun = turn.open().stream().map(call -> Steps.observation(Observation.error(call,
@@ -71,7 +81,9 @@ class TurnCalls {
       return CompletableFuture.completedFuture(new Acted(new Written(notRun, Usage.NONE), route, e));
     }
     List<CompletableFuture<Observed>> observations = local.stream()
-        .map(call -> observe(call, turn, settings).toCompletableFuture())
+        .map(call -> tooDeep.isPresent() && ofAgents.stream().anyMatch(a -> a.callId().equals(call.callId()))
+            ? written(Observation.error(call, tooDeep.get(), Observation.NOT_RUN), Steps.AGENTLOOP).toCompletableFuture()
+            : observe(call, turn, settings).toCompletableFuture())
         .toList();
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();

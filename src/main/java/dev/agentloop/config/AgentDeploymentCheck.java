@@ -62,7 +62,7 @@ class AgentDeploymentCheck {
     if (!agent) {
       return;
     }
-    List<Finding> findings = rules.check(tasks.stream().map(NotedTask::task).toList(), caughtErrors);
+    List<Finding> findings = rules.check(process.getKey(), tasks.stream().map(NotedTask::task).toList(), caughtErrors);
     if (findings.isEmpty()) {
       return;
     }

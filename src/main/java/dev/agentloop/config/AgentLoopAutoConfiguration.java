@@ -1,5 +1,6 @@
 package dev.agentloop.config;
 
+import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentConfiguration;
 import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.RemoteToolCalls;
@@ -46,11 +47,11 @@ public class AgentLoopAutoConfiguration {
 
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
-      AgentDiagramRules rules, RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention,
-      AgentLoopProperties properties) {
+      AgentDiagramRules rules, RemoteToolCalls remoteCalls, AgentCalls agentCalls, RunTimeBudget runTimeBudget,
+      TraceRetention retention, AgentLoopProperties properties) {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
-    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget, retention,
-        properties.security().secureEngineRest());
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, agentCalls, runTimeBudget,
+        retention, properties.security().secureEngineRest());
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.agentloop.config;
 
+import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RemoteToolCalls;
@@ -29,6 +30,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final Reviews reviews;
   private final AgentDiagramRules rules;
   private final RemoteToolCalls remoteCalls;
+  private final AgentCalls agentCalls;
   private final RunTimeBudget runTimeBudget;
   private final TraceRetention retention;
   private final boolean grantWorkers;
@@ -36,13 +38,15 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       Set.of(ReactAgentProcess.TOPIC_PLAN, ReactAgentProcess.TOPIC_THINK, ReactAgentProcess.TOPIC_ACT));
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, TraceRetention retention, boolean grantWorkers) {
+      RemoteToolCalls remoteCalls, AgentCalls agentCalls, RunTimeBudget runTimeBudget, TraceRetention retention,
+      boolean grantWorkers) {
     this.grantWorkers = grantWorkers;
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.rules = rules;
     this.remoteCalls = remoteCalls;
+    this.agentCalls = agentCalls;
     this.runTimeBudget = runTimeBudget;
     this.retention = retention;
   }
@@ -53,7 +57,8 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
     configuration.getCustomPostBPMNParseListeners()
-        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls, runTimeBudget, grantWorkers));
+        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls, agentCalls, runTimeBudget,
+            grantWorkers));
     // in place of Camunda's history cleanup handler (same type): it also removes the traces of what it removed
     if (configuration.getCustomJobHandlers() == null) {
       configuration.setCustomJobHandlers(new ArrayList<>());

@@ -1,5 +1,6 @@
 package dev.agentloop.config;
 
+import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDiagramRules;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RemoteToolCalls;
@@ -56,18 +57,20 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private final Reviews reviews;
   private final AgentDeploymentCheck check;
   private final RemoteToolCalls remoteCalls;
+  private final AgentCalls agentCalls;
   private final RunTimeBudget runTimeBudget;
   /** Whether {@code agent-workers} get rights on new agents: only where AgentLoop fences {@code /engine-rest}. */
   private final boolean grantWorkers;
 
   AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls, RunTimeBudget runTimeBudget, boolean grantWorkers) {
+      RemoteToolCalls remoteCalls, AgentCalls agentCalls, RunTimeBudget runTimeBudget, boolean grantWorkers) {
     this.grantWorkers = grantWorkers;
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.check = new AgentDeploymentCheck(rules);
     this.remoteCalls = remoteCalls;
+    this.agentCalls = agentCalls;
     this.runTimeBudget = runTimeBudget;
   }
 
@@ -136,6 +139,21 @@ class AgentParseListener extends AbstractBpmnParseListener {
    */
   private static void runInLoopExecution(ActivityImpl activity) {
     activity.setScope(false);
+  }
+
+  /**
+   * A call activity marked {@code agentloop.callAgent} asks another agent: it gets the listeners that hand it the
+   * pending call and write the child run's answer as the call's observation.
+   */
+  @Override
+  public void parseCallActivity(Element callActivityElement, ScopeImpl scope, ActivityImpl activity) {
+    Map<String, String> properties = camundaProperties(callActivityElement);
+    if (!"true".equals(properties.get(ReactAgentProcess.CALL_AGENT_PROPERTY))) {
+      return;
+    }
+    activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, agentCalls.startListener());
+    activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, agentCalls.endListener());
+    check.note(activity.getProcessDefinition(), callActivityElement, activity.getId(), null, null, properties);
   }
 
   @Override

@@ -25,8 +25,8 @@ public enum Continuation {
 
   static Continuation after(Route route) {
     return switch (route) {
-      // act hands calls of remote tools on to their workers
-      case ACT, CALL_REMOTE_TOOL -> ACT;
+      // act hands calls of remote tools on to their workers, calls of agents to their child runs
+      case ACT, CALL_REMOTE_TOOL, CALL_AGENT -> ACT;
       case APPROVE_ACTION -> APPROVE_ACTION;
       case ASK_HUMAN -> ASK_HUMAN;
       case DONE, THINK -> THINK;

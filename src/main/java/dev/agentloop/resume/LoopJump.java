@@ -2,10 +2,15 @@ package dev.agentloop.resume;
 
 import dev.agentloop.agent.ReactAgentProcess;
 import java.util.Map;
+import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.runtime.ActivityInstance;
+import org.camunda.bpm.engine.runtime.ProcessInstanceModificationBuilder;
 import org.camunda.bpm.engine.runtime.ProcessInstanceModificationInstantiationBuilder;
 import org.camunda.bpm.engine.runtime.TransitionInstance;
+import org.camunda.bpm.model.bpmn.instance.EndEvent;
+import org.camunda.bpm.model.bpmn.instance.Process;
+import org.camunda.bpm.model.xml.instance.ModelElementInstance;
 
 /**
  * Moves a waiting or working run to an element of its agent loop by process instance modification:
@@ -21,9 +26,11 @@ import org.camunda.bpm.engine.runtime.TransitionInstance;
 class LoopJump {
 
   private final RuntimeService runtime;
+  private final RepositoryService repository;
 
-  LoopJump(RuntimeService runtime) {
+  LoopJump(RuntimeService runtime, RepositoryService repository) {
     this.runtime = runtime;
+    this.repository = repository;
   }
 
   void to(String runId, Continuation target, Map<String, Object> variables) {
@@ -44,6 +51,40 @@ class LoopJump {
     modification.setVariables(variables);
     cancelChildren(root, loop, modification);
     modification.execute(false, false);
+  }
+
+  /**
+   * Ends the run through {@code endEventId}, an end event of its diagram's top level: whatever is active is
+   * cancelled first and the end event entered after, so that the instance ends as completed, with the end event's
+   * listeners and the caller's output mappings. A process that called the run (a call activity) continues; it
+   * would be deleted with the run if the instance were deleted instead.
+   *
+   * @return false, changing nothing, when the diagram has no such end event
+   */
+  boolean end(String runId, String endEventId) {
+    ActivityInstance root = runtime.getActivityInstance(runId);
+    if (root == null) {
+      throw new ResumeConflictException("run " + runId + " has ended meanwhile");
+    }
+    if (!hasTopLevelEndEvent(root.getProcessDefinitionId(), endEventId)) {
+      return false;
+    }
+    // cancel first: the modification ends the instance as completed only if it has no other activity left when
+    // the end event is reached; entering the end event first would leave the cancellations to end it as deleted
+    ProcessInstanceModificationBuilder modification = runtime.createProcessInstanceModification(runId);
+    for (ActivityInstance active : root.getChildActivityInstances()) {
+      modification.cancelActivityInstance(active.getId());
+    }
+    for (TransitionInstance waiting : root.getChildTransitionInstances()) {
+      modification.cancelTransitionInstance(waiting.getId());
+    }
+    modification.startBeforeActivity(endEventId).execute(false, false);
+    return true;
+  }
+
+  private boolean hasTopLevelEndEvent(String processDefinitionId, String endEventId) {
+    ModelElementInstance element = repository.getBpmnModelInstance(processDefinitionId).getModelElementById(endEventId);
+    return element instanceof EndEvent && element.getParentElement() instanceof Process;
   }
 
   /** Cancels what is active below {@code scope}; of the loop, only what is inside it. */

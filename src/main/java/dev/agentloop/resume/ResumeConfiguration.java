@@ -1,5 +1,6 @@
 package dev.agentloop.resume;
 
+import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.RepeatedSideEffects;
@@ -30,8 +31,10 @@ public class ResumeConfiguration {
 
   @Bean
   ResumeService resumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
-      ToolRegistry tools, RunAccess access, RunChanges changes, DecisionLog decisions) {
-    return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes, decisions);
+      ToolRegistry tools, RunAccess access, RunChanges changes, DecisionLog decisions, AgentDefinitions definitions,
+      AgentCalls agentCalls, RunRestarts restarts) {
+    return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes, decisions,
+        new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes));
   }
 
   @Bean

@@ -2,6 +2,7 @@ package dev.agentloop.resume;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.ChildRunEnded;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
@@ -19,7 +20,10 @@ import dev.agentloop.trace.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.RuntimeService;
+import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
  * The one place where people change the course of a run from outside it (REST API, Cockpit plugin,
@@ -40,16 +44,18 @@ public class ResumeService {
   private final RunAccess access;
   private final RunChanges changes;
   private final DecisionLog decisions;
+  private final ChildRunEdits childEdits;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
-      EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions) {
+      EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits) {
+    this.childEdits = childEdits;
     this.engine = engine;
     this.store = store;
     this.decisions = decisions;
     this.reader = reader;
     this.surgery = surgery;
     this.contents = contents;
-    this.jump = new LoopJump(engine.getRuntimeService());
+    this.jump = new LoopJump(engine.getRuntimeService(), engine.getRepositoryService());
     this.access = access;
     this.changes = changes;
   }
@@ -61,11 +67,20 @@ public class ResumeService {
    *
    * @throws dev.agentloop.trace.UnknownRunException, UnknownStepException (404)
    * @throws InvalidEditException bad content or arguments (400)
+   * <p>A finished run that answered another agent's call (a child run) is started again from the edited step instead,
+   * and its new answer replaces its caller's observation of the call when it ends ({@link ChildRunEdits}); the result
+   * then names the run started again.
+   *
    * @throws ResumeConflictException stale base version, superseded step, ended run (409)
    * @throws org.camunda.bpm.engine.AuthorizationException when the user may not (403)
    */
   public ResumeResult edit(StepEdit edit) {
     access.requireChange(edit.runId());
+    // a finished run that answered another agent's call is started again from the edit, for its caller
+    Optional<ResumeResult> reopened = childEdits.reopen(edit, this);
+    if (reopened.isPresent()) {
+      return reopened.get();
+    }
     return changes.apply(edit.runId(), () -> {
       RunRecord run = changes.unfinished(edit.runId(), "be edited");
       Step original = activeStep(run.runId(), edit.stepNo());
@@ -122,7 +137,13 @@ public class ResumeService {
   /**
    * Ends a running or waiting run with status STOPPED and the reason. Calls of the current turn
    * without an observation get one saying so, so that no call is left unanswered in the trace; the
-   * trace ends with the person's note.
+   * trace ends with the person's note. The run ends through its diagram's {@code stopped} end event, so
+   * that a business process that called it continues (with the run's outcome {@code STOPPED}); a diagram
+   * without that end event has its instance deleted, which Camunda does to a calling process too, so such a
+   * run is not stopped while another process waits for it.
+   *
+   * @throws ResumeConflictException when the run has ended, or is called by a process and has no {@code stopped}
+   *     end event
    */
   public void stop(String runId, String reason, String author) {
     if (reason == null || reason.isBlank()) {
@@ -140,10 +161,30 @@ public class ResumeService {
           Observation.error(call, "no result: the run was " + stopped), Steps.AGENTLOOP)));
       steps.add(Steps.humanInput("Stopped: " + reason, author, "run stopped"));
       store.append(run.head(), steps, Usage.NONE);
-      engine.getRuntimeService().deleteProcessInstance(runId, stopped, false, true);
-      store.markEnded(runId, RunStatus.STOPPED, stopped);
+      RuntimeService runtime = engine.getRuntimeService();
+      runtime.setVariables(runId, ReactAgentProcess.STATUS_REASON.with(stopped));
+      if (!jump.end(runId, ReactAgentProcess.STOPPED)) {
+        requireNoCaller(runId);
+        runtime.deleteProcessInstance(runId, stopped, false, true);
+        store.markEnded(runId, RunStatus.STOPPED, stopped);
+      }
       return null;
     });
+  }
+
+  private void requireNoCaller(String runId) {
+    if (engine.getRuntimeService().createProcessInstanceQuery().subProcessInstanceId(runId).count() > 0) {
+      throw new ResumeConflictException("run " + runId + " was started by another process, and its diagram has no"
+          + " end event '" + ReactAgentProcess.STOPPED + "' to end through: stopping it would delete the calling"
+          + " process too. Add that end event to the agent's diagram, or stop the calling process");
+    }
+  }
+
+  /** The new answer of a child run started again after an edit replaces its caller's observation of the call. */
+  @TransactionalEventListener(fallbackExecution = true)
+  public void onChildRunEnded(ChildRunEnded ended) {
+    // after the child's transaction: a new one for the caller, which the child's end must not wait for or roll back
+    changes.applyAfterCommit(() -> childEdits.takeAnswer(ended, this));
   }
 
   /** What the current user may do with the run now. */

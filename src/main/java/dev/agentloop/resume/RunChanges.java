@@ -12,6 +12,7 @@ import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /** What every change of a run needs: one transaction, the run's state and its agent's settings. */
@@ -21,6 +22,7 @@ class RunChanges {
   private final StepStore store;
   private final AgentDefinitions definitions;
   private final TransactionTemplate transaction;
+  private final TransactionTemplate newTransaction;
   private final CommandExecutor commands;
 
   RunChanges(ProcessEngine engine, StepStore store, AgentDefinitions definitions,
@@ -29,6 +31,8 @@ class RunChanges {
     this.store = store;
     this.definitions = definitions;
     this.transaction = new TransactionTemplate(transactionManager);
+    this.newTransaction = new TransactionTemplate(transactionManager);
+    newTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     this.commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
         .getCommandExecutorTxRequired();
   }
@@ -45,6 +49,22 @@ class RunChanges {
       throw new ResumeConflictException("run " + runId + " changed at the same moment (another edit, or the agent's"
           + " own step); nothing of this request was applied: read the run again and retry", e);
     }
+  }
+
+  /**
+   * Runs changes that each are a command of their own (and so see what the ones before wrote) in one transaction:
+   * all of them or none.
+   */
+  <T> T applyTogether(Supplier<T> changes) {
+    return transaction.execute(status -> changes.get());
+  }
+
+  /**
+   * Runs a change that follows another transaction's commit (an event listener after commit) in a transaction of its
+   * own: joined, it would land in the committed one and never be committed.
+   */
+  void applyAfterCommit(Runnable change) {
+    newTransaction.executeWithoutResult(status -> change.run());
   }
 
   /** The run, locked for this change (see {@link StepStore#lockRun}), unless it has ended. */

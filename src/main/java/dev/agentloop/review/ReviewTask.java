@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.context.Context;
+import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
 
 /**
  * A review's user task as the reviews see it: the run it belongs to, who is acting, and its
@@ -21,6 +22,8 @@ class ReviewTask {
   static final String TITLE = "title";
   static final String SUBJECT = ReactAgentProcess.SUBJECT.name();
   private static final int SUBJECT_CHARS = 80;
+  /** Of the subject of a child run's task, what the caller's question may take. */
+  private static final int CALLER_CHARS = 32;
 
   /** Camunda stores string variables in a column of 4,000 characters. */
   static final int SHOWN_CHARS = 4000;
@@ -76,13 +79,29 @@ class ReviewTask {
   /**
    * What tells this task from the others in Tasklist: its name as the diagram gives it ({@value #TITLE},
    * the heading of every form) and the run's question cut to one line ({@code subject}, also a
-   * column of the filter "Agent reviews").
+   * column of the filter "Agent reviews"). The run of an agent that another agent called starts with the
+   * caller's question in brackets, so that a reviewer sees which conversation the task serves.
    */
   void putHeading() {
     put(TITLE, task.getName());
-    String question = Objects.requireNonNullElse(ReactAgentProcess.QUESTION.get(task.getExecution()), "")
-        .strip().replaceAll("\\s+", " ");
-    put(SUBJECT, question.length() > SUBJECT_CHARS ? question.substring(0, SUBJECT_CHARS - 1) + "…" : question);
+    String question = oneLine(ReactAgentProcess.QUESTION.get(task.getExecution()));
+    String caller = callersQuestion();
+    String subject = caller.isEmpty() ? question : "[" + cut(caller, CALLER_CHARS) + "] " + question;
+    put(SUBJECT, cut(subject, SUBJECT_CHARS));
+  }
+
+  /** The question of the agent whose call started this run, or empty (a top-level run, or a business process). */
+  private String callersQuestion() {
+    ExecutionEntity caller = ((ExecutionEntity) task.getExecution()).getProcessInstance().getSuperExecution();
+    return caller == null ? "" : oneLine(ReactAgentProcess.QUESTION.get(caller.getProcessInstance()));
+  }
+
+  private static String oneLine(String text) {
+    return Objects.requireNonNullElse(text, "").strip().replaceAll("\\s+", " ");
+  }
+
+  private static String cut(String text, int chars) {
+    return text.length() > chars ? text.substring(0, chars - 1) + "…" : text;
   }
 
   String text(String name) {

@@ -35,7 +35,8 @@ public class ToolRegistry {
 
   private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
   private final Map<String, RegisteredTool> tools;
-  private final Map<ToolSource, AtomicReference<Listing>> sources = new LinkedHashMap<>();
+  /** Replaced, never changed, when a source is added: readers need no lock. */
+  private volatile Map<ToolSource, AtomicReference<Listing>> sources = Map.of();
 
   public ToolRegistry(Collection<? extends AgentTool> beans) {
     this(beans, List.of());
@@ -56,7 +57,17 @@ public class ToolRegistry {
       }
     }
     this.tools = Collections.unmodifiableMap(byName);
-    sources.forEach(source -> this.sources.put(source, new AtomicReference<>(Listing.NONE)));
+    sources.forEach(this::addSource);
+  }
+
+  /**
+   * Adds a source of tools that is wired after the registry, such as the deployed agents, which need the engine that
+   * needs this registry. A name the fixed tools have already is left out of the source's listing with a warning.
+   */
+  public synchronized void addSource(ToolSource source) {
+    Map<ToolSource, AtomicReference<Listing>> more = new LinkedHashMap<>(sources);
+    more.put(source, new AtomicReference<>(Listing.NONE));
+    sources = Collections.unmodifiableMap(more);
   }
 
   public Optional<AgentTool> find(String name) {

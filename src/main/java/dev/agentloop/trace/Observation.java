@@ -9,9 +9,10 @@ import java.util.Locale;
  * @param failure for an error: what kind of failure, e.g. {@code unavailable} (the tool's circuit
  *     breaker is open), {@code timed_out}, {@code failed}, {@code not_run}; {@code null} when not known
  * @param worker the id of the remote worker that ran the tool, or {@code null} when it ran here
+ * @param childRun for a call of another agent: the id of the run that answered it (the child run), else {@code null}
  */
-public record Observation(String callId, String tool, String result, String error, String failure, String worker)
-    implements StepContent {
+public record Observation(String callId, String tool, String result, String error, String failure, String worker,
+    String childRun) implements StepContent {
 
   /** A call that was not run because the run left its loop (escape, stop, time-out). */
   public static final String NOT_RUN = "not_run";
@@ -22,6 +23,10 @@ public record Observation(String callId, String tool, String result, String erro
 
   public Observation(String callId, String tool, String result, String error) {
     this(callId, tool, result, error, null, null);
+  }
+
+  public Observation(String callId, String tool, String result, String error, String failure, String worker) {
+    this(callId, tool, result, error, failure, worker, null);
   }
 
   public static Observation result(Action action, String result) {
@@ -57,7 +62,12 @@ public record Observation(String callId, String tool, String result, String erro
 
   /** This observation, made by the remote worker with this id. */
   public Observation byWorker(String workerId) {
-    return new Observation(callId, tool, result, error, failure, workerId);
+    return new Observation(callId, tool, result, error, failure, workerId, childRun);
+  }
+
+  /** This observation, the outcome of the child run with this id (a call of another agent). */
+  public Observation ofChildRun(String childRunId) {
+    return new Observation(callId, tool, result, error, failure, worker, childRunId);
   }
 
   public boolean isError() {

@@ -19,8 +19,8 @@ import java.util.Locale;
  *       model's arguments were not a JSON object; {@code "repeats": n} when the call would repeat the
  *       side effect observed at step n of an abandoned branch</li>
  *   <li>{@code OBSERVATION}: {@code {"callId", "tool", "result"}} or {@code {..., "error"}}, with
- *       {@code "failure"} naming the kind of failure where known and {@code "worker"} when a remote
- *       worker ran the tool; a reply the model got wrong as a whole is observed as {@code {"error"}} alone</li>
+ *       {@code "failure"} naming the kind of failure where known, {@code "worker"} when a remote
+ *       worker ran the tool and {@code "childRun"} when another agent's run answered it; a reply the model got wrong as a whole is observed as {@code {"error"}} alone</li>
  *   <li>approvals, a {@code HUMAN_INPUT}: {@code {"text", "approvals": [{"callId", "decision",
  *       "arguments"?, "reason"?}]}}</li>
  * </ul>
@@ -42,6 +42,7 @@ final class StepJson {
   private static final String ERROR = "error";
   private static final String FAILURE = "failure";
   private static final String WORKER = "worker";
+  private static final String CHILD_RUN = "childRun";
   private static final String APPROVALS = "approvals";
   private static final String DECISION = "decision";
   private static final String REASON = "reason";
@@ -88,7 +89,7 @@ final class StepJson {
           json.has(RAW_ARGUMENTS) ? text(json, RAW_ARGUMENTS) : null,
           json.has(REPEATS) && json.get(REPEATS).canConvertToInt() ? json.get(REPEATS).asInt() : null);
       case OBSERVATION -> new Observation(optional(json, CALL_ID), optional(json, TOOL), optional(json, RESULT),
-          optional(json, ERROR), optional(json, FAILURE), optional(json, WORKER));
+          optional(json, ERROR), optional(json, FAILURE), optional(json, WORKER), optional(json, CHILD_RUN));
     };
   }
 
@@ -127,7 +128,10 @@ final class StepJson {
         }
         JsonNode value = json.get(result ? RESULT : ERROR);
         String text = value.isTextual() ? value.asText() : value.toString();
-        yield new Observation(observation.callId(), observation.tool(), result ? text : null, result ? null : text);
+        // the child run that answered a call of an agent: kept, or the one named (a child run started again)
+        String childRun = json.hasNonNull(CHILD_RUN) ? json.get(CHILD_RUN).asText() : observation.childRun();
+        yield new Observation(observation.callId(), observation.tool(), result ? text : null, result ? null : text,
+            null, null, childRun);
       }
       case FINAL_ANSWER -> throw new IllegalArgumentException("a final answer is not edited: regenerate it, or"
           + " edit a step before it so that the agent answers again");
@@ -183,6 +187,9 @@ final class StepJson {
     }
     if (observation.worker() != null) {
       json.put(WORKER, observation.worker());
+    }
+    if (observation.childRun() != null) {
+      json.put(CHILD_RUN, observation.childRun());
     }
     return json;
   }

@@ -82,7 +82,7 @@ class ModelReplyFuzzTest {
         new AskHumanTool()));
     ToolRunner runner = new ToolRunner(registry, pool, Duration.ofSeconds(2), MAX_STEP_CHARS);
     Router router = new Router(new ToolApprovals(registry, Map.of()), registry);
-    TurnCalls act = new TurnCalls(registry, runner, router, null, null);
+    TurnCalls act = new TurnCalls(registry, runner, router, null, null, null);
     EscapeChecks checks = new EscapeChecks(new LoopDetector(20, 3), new Budgets(0.9), registry,
         new ResilienceMetrics(new SimpleMeterRegistry()));
     Map<String, Integer> outcomes = new TreeMap<>();
