@@ -66,6 +66,11 @@ public record AgentSettings(
       ASK_HUMAN_TIMEOUT, MAX_MODEL_CALLS, MAX_TOOL_CALLS, MAX_TOKENS, MAX_RUN_TIME, LOOP_MAX_REPEATS, LOOP_MAX_CYCLES,
       LOOP_MAX_SAME_FAILURES, CONVERSATION, CONVERSATION_IDLE);
   static final String ALL_TOOLS = "*";
+  /**
+   * The value of {@code allowedTools} that takes the application's {@code agentloop.agent.allowed-tools}
+   * instead of a list of the diagram's own.
+   */
+  public static final String FROM_APPLICATION = "${agentloop.agent.allowed-tools}";
 
   public AgentSettings {
     allowedTools = Set.copyOf(allowedTools);
@@ -101,7 +106,7 @@ public record AgentSettings(
     return new AgentSettings(
         values.text(SYSTEM_PROMPT, defaults.systemPrompt()),
         values.text(PLANNER_PROMPT, defaults.plannerPrompt()),
-        toolNames(values.text(ALLOWED_TOOLS, ALL_TOOLS)),
+        allowedTools(values.text(ALLOWED_TOOLS, ALL_TOOLS), defaults),
         values.count(MAX_STEPS, defaults.maxSteps(), 1),
         values.count(CONTEXT_WINDOW_STEPS, defaults.contextWindowSteps(), 1),
         defaults.observationPromptChars(),
@@ -131,6 +136,11 @@ public record AgentSettings(
 
   public boolean allows(String tool) {
     return allowedTools.contains(ALL_TOOLS) || allowedTools.contains(tool);
+  }
+
+  private static Set<String> allowedTools(String value, AgentDefaults defaults) {
+    return FROM_APPLICATION.equals(value.trim()) ? toolNames(String.join(",", defaults.allowedTools()))
+        : toolNames(value);
   }
 
   private static Set<String> toolNames(String list) {

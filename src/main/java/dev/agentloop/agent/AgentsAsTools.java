@@ -38,6 +38,8 @@ public class AgentsAsTools implements ToolSource {
   private final ObjectProvider<ProcessEngine> engine;
   private final AgentDefaults defaults;
   private volatile Listing listing = Listing.NONE;
+  /** Set while this thread reads the deployed agents. */
+  private static final ThreadLocal<Boolean> READING = new ThreadLocal<>();
 
   public AgentsAsTools(ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
     this.engine = engine;
@@ -89,6 +91,11 @@ public class AgentsAsTools implements ToolSource {
 
   private Listing current(long maxAgeMillis) {
     Listing known = listing;
+    if (READING.get() != null) {
+      // reading a deployed agent's model may parse it again (after a restart, or when the cache dropped it), and
+      // the checks of that parse ask for the listing: they get the one known, instead of reading without end
+      return known;
+    }
     if (maxAgeMillis > 0 && System.currentTimeMillis() - known.readAt() < maxAgeMillis) {
       return known;
     }
@@ -103,6 +110,15 @@ public class AgentsAsTools implements ToolSource {
     if (configuration == null) {
       return before;
     }
+    READING.set(Boolean.TRUE);
+    try {
+      return readDeployed(configuration, before);
+    } finally {
+      READING.remove();
+    }
+  }
+
+  private Listing readDeployed(ProcessEngineConfigurationImpl configuration, Listing before) {
     Map<String, String> definitionIds = new LinkedHashMap<>();
     Map<String, AgentTool> tools = new LinkedHashMap<>();
     Map<String, Set<String>> allowed = new HashMap<>();

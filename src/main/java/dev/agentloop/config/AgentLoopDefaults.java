@@ -10,7 +10,9 @@ import org.springframework.core.io.ClassPathResource;
 
 /**
  * Adds {@code agentloop-defaults.yaml} as the last property source, so every {@code agentloop.*}
- * key has a default whether AgentLoop runs stand-alone or embedded in another application.
+ * key has a default whether AgentLoop runs stand-alone or embedded in another application, and refuses
+ * {@code agentloop.*} keys that AgentLoop does not know ({@link UnknownSettings}) unless it is switched off.
+ * Sets no key outside {@code agentloop.*}.
  */
 public class AgentLoopDefaults implements EnvironmentPostProcessor {
 
@@ -24,6 +26,9 @@ public class AgentLoopDefaults implements EnvironmentPostProcessor {
           .forEach(source -> environment.getPropertySources().addLast(source));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + RESOURCE, e);
+    }
+    if (environment.getProperty("agentloop.enabled", Boolean.class, true)) {
+      new UnknownSettings(KnownSettings.of(AgentLoopProperties.class)).check(environment);
     }
   }
 }

@@ -4,8 +4,8 @@ import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.TimeoutException;
 import dev.langchain4j.http.client.HttpClient;
 import dev.langchain4j.http.client.HttpClientBuilder;
-import dev.langchain4j.http.client.HttpClientBuilderLoader;
 import dev.langchain4j.http.client.HttpRequest;
+import dev.langchain4j.http.client.jdk.JdkHttpClientBuilder;
 import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
@@ -109,7 +109,10 @@ public final class ErrorKeepingHttpClient implements HttpClient {
     this.client = jdk.build();
     this.readTimeout = builder.readTimeout;
     this.answers = builder.answers;
-    this.others = HttpClientBuilderLoader.loadHttpClientBuilder().connectTimeout(builder.connectTimeout)
+    // LangChain4j's JDK client, named rather than looked up: beside LangChain4j's Spring Boot starter the class path
+    // has a second client (Spring's RestClient), and the lookup then fails the start with "Conflict: multiple HTTP
+    // clients have been found in the classpath"
+    this.others = new JdkHttpClientBuilder().connectTimeout(builder.connectTimeout)
         .readTimeout(builder.readTimeout).build();
   }
 

@@ -17,6 +17,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 /** The chat model chosen by {@code agentloop.llm.provider}; a {@link ChatModel} bean of your own wins. */
@@ -24,6 +25,12 @@ import org.springframework.core.io.ResourceLoader;
 public class LlmConfiguration {
 
   private static final Logger LOG = LoggerFactory.getLogger(LlmConfiguration.class);
+
+  /** Refuses the start before any bean is made when AgentLoop would make the model and none is chosen. */
+  @Bean
+  static ModelChoiceCheck agentLoopModelChoiceCheck(Environment environment) {
+    return new ModelChoiceCheck(environment);
+  }
 
   @Bean
   @ConditionalOnMissingBean

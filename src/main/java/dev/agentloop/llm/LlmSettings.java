@@ -7,20 +7,31 @@ import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Which chat model serves the agents ({@code agentloop.llm.*}, bound by package {@code config};
  * validated there, with Bean Validation, when the application starts). Immutable.
+ *
+ * @param provider which model the agents use; no default: an application without a {@link ChatModel} bean of
+ *     its own must choose one, or it does not start
+ * @param baseUrl the endpoint of provider openai: any OpenAI-compatible chat completions API
+ * @param apiKey the key of the model endpoint; set it in the environment (AGENTLOOP_LLM_API_KEY), never in a
+ *     file; never written to variables, trace or logs
+ * @param model the model's name at the provider
+ * @param timeout how long one model call may take
+ * @param temperature the sampling temperature; empty: the provider's default
+ * @param maxConcurrentCalls blocking HTTP calls to the model endpoint at once
  */
 public record LlmSettings(
-    @NotNull Provider provider,
-    String baseUrl,
+    Provider provider,
+    @DefaultValue("https://api.openai.com/v1") String baseUrl,
     /* only from the environment or a properties source; never written to variables, trace or logs */
     String apiKey,
-    String model,
-    @NotNull Duration timeout,
+    @DefaultValue("gpt-4o-mini") String model,
+    @DefaultValue("PT60S") @NotNull Duration timeout,
     Double temperature,
-    @Positive int maxConcurrentCalls,
+    @DefaultValue("16") @Positive int maxConcurrentCalls,
     @NotNull @Valid @NestedConfigurationProperty Scripted scripted,
     @NotNull @Valid @NestedConfigurationProperty Anthropic anthropic) {
 
@@ -35,10 +46,17 @@ public record LlmSettings(
    * @param maxTokens the most tokens one reply may have (Anthropic requires a limit)
    * @param thinkingBudgetTokens tokens for extended thinking; 0 turns it off. Must be less than {@code maxTokens}
    */
-  public record Anthropic(@NotBlank String baseUrl, @Positive int maxTokens, @PositiveOrZero int thinkingBudgetTokens) {}
+  public record Anthropic(
+      @DefaultValue("https://api.anthropic.com/v1/") @NotBlank String baseUrl,
+      @DefaultValue("4096") @Positive int maxTokens,
+      @DefaultValue("0") @PositiveOrZero int thinkingBudgetTokens) {}
 
-  /** The scripted model: a JSON script resource, see {@code llm.scripted.Script}. */
-  public record Scripted(@NotBlank String script) {}
+  /**
+   * The scripted model: a JSON script resource, see {@code llm.scripted.Script}.
+   *
+   * @param script where the script is, e.g. {@code classpath:scripts/my-script.json}; needed with provider scripted
+   */
+  public record Scripted(String script) {}
 
   @Override
   public String toString() {

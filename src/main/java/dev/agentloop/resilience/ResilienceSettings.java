@@ -9,6 +9,7 @@ import jakarta.validation.constraints.Positive;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * How model and tool calls are guarded (package {@code dev.agentloop.resilience}): which errors
@@ -25,16 +26,18 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * @param loopMaxCycleLength the longest cycle of different calls (A, B, C, A, B, C) the loop detector looks for
  */
 public record ResilienceSettings(
-    @NotNull UnknownErrors unknownErrors,
+    @DefaultValue("persistent") @NotNull UnknownErrors unknownErrors,
+    @DefaultValue({"(?i)\\b(temporar(il)?y unavailable|try again|rate.?limit(ed)?|too many requests"
+        + "|connection (reset|refused)|service unavailable|gateway time-?out)\\b", "\\bHTTP (408|425|429|50[0-4])\\b"})
     @NotNull List<String> transientPatterns,
     @NotNull List<String> persistentPatterns,
     @NotNull @Valid @NestedConfigurationProperty RetrySettings retry,
     @NotNull @Valid @NestedConfigurationProperty BreakerSettings toolBreaker,
     Map<String, @Valid BreakerSettings> toolBreakers,
     @NotNull @Valid @NestedConfigurationProperty BreakerSettings modelBreaker,
-    @DecimalMin("0.1") @DecimalMax("1") double finalAnswerAt,
-    @Positive int loopWindow,
-    @Min(2) int loopMaxCycleLength) {
+    @DefaultValue("0.9") @DecimalMin("0.1") @DecimalMax("1") double finalAnswerAt,
+    @DefaultValue("20") @Positive int loopWindow,
+    @DefaultValue("10") @Min(2) int loopMaxCycleLength) {
 
   public ResilienceSettings {
     transientPatterns = transientPatterns == null ? List.of() : List.copyOf(transientPatterns);

@@ -83,11 +83,15 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
       ensureGroup(identity, OPERATORS, "Agent operators");
       ensureGroup(identity, WORKERS, "Agent tool workers");
     }
+    // the filter lists what a reviewer has to do, with or without authorization
+    String filter = ensureReviewFilter(engine);
     if (!engine.getProcessEngineConfiguration().isAuthorizationEnabled()) {
-      LOG.warn("Camunda authorization is disabled: every authenticated user may do anything with every run");
+      LOG.warn("Camunda authorization is disabled: every authenticated user may read and start every run and"
+          + " complete its tasks; changing a run's course (edit, regenerate, stop) stays with {} and with reviewers"
+          + " while the run waits on a task offered to them, restarting runs and deleting traces with {} only",
+          AgentLoopGroups.OPERATORS, AgentLoopGroups.OPERATORS);
       return;
     }
-    String filter = ensureReviewFilter(engine);
     AuthorizationService authorizations = engine.getAuthorizationService();
     grant(authorizations, REVIEWERS, APPLICATION, "tasklist", ACCESS);
     grant(authorizations, REVIEWERS, PROCESS_INSTANCE, ANY, CREATE);

@@ -18,6 +18,7 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -31,22 +32,26 @@ import org.springframework.core.io.ResourceLoader;
 public class ToolConfiguration {
 
   @Bean
+  @ConditionalOnMissingBean
   CalculatorTool calculatorTool() {
     return new CalculatorTool();
   }
 
   @Bean
+  @ConditionalOnMissingBean
   CurrentTimeTool currentTimeTool() {
     return new CurrentTimeTool();
   }
 
   @Bean
+  @ConditionalOnMissingBean
   HttpGetTool httpGetTool(ToolSettings tools) {
     ToolSettings.HttpGet settings = tools.httpGet();
     return new HttpGetTool(settings.allowedHosts(), settings.maxBytes(), settings.timeout());
   }
 
   @Bean
+  @ConditionalOnMissingBean
   ReadDocumentTool readDocumentTool(ToolSettings tools) {
     ToolSettings.ReadDocument settings = tools.readDocument();
     return new ReadDocumentTool(Path.of(settings.folder()), settings.maxChars());
@@ -62,6 +67,7 @@ public class ToolConfiguration {
   }
 
   @Bean
+  @ConditionalOnMissingBean
   AskHumanTool askHumanTool() {
     return new AskHumanTool();
   }

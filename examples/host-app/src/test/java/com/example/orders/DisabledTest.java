@@ -3,14 +3,24 @@ package com.example.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.tool.AgentTool;
+import javax.sql.DataSource;
+import org.camunda.bpm.engine.repository.ProcessDefinition;
+import org.camunda.bpm.engine.spring.SpringProcessEngineConfiguration;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
+import org.springframework.core.io.Resource;
+import org.springframework.jdbc.core.JdbcTemplate;
 
-/** {@code agentloop.enabled=false}: the dependency stays, AgentLoop adds nothing. */
+/**
+ * {@code agentloop.enabled=false}: the dependency stays, AgentLoop adds nothing: no bean, no deployment (not
+ * even through the host's own deployment with Camunda's default pattern {@code classpath*:**}{@code /*.bpmn},
+ * which this host keeps), no tables, no groups, no endpoints, no Cockpit tab.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "spring.datasource.url=jdbc:h2:mem:disabled-${random.uuid};DB_CLOSE_DELAY=-1",
     "agentloop.enabled=false"})
@@ -19,6 +29,7 @@ class DisabledTest {
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
   @Autowired ApplicationContext context;
+  @Autowired DataSource dataSource;
 
   @Test
   void should_add_nothing_when_switched_off() {
@@ -28,8 +39,36 @@ class DisabledTest {
     assertThat(Http.as(port, "admin", "admin").get("/api/runs?agent=react-agent").statusCode()).isEqualTo(404);
     assertThat(Http.anonymous(port).post("/api/orders", "{\"item\": \"desk\", \"amount\": 1}").statusCode())
         .isEqualTo(201);
+    assertThat(context.getBeanNamesForType(AgentTool.class)).containsExactly("orderStatusTool");
     // the Cockpit plugin comes through the SPI either way and shows no tabs
     assertThat(Http.anonymous(port).get("/camunda/api/cockpit/plugin/agentloop/static/app/settings.js").body())
         .contains("\"enabled\": false");
+  }
+
+  @Test
+  void should_deploy_nothing_of_agentloop_through_the_hosts_default_deployment_pattern() {
+    var repository = engine.getRepositoryService();
+    Resource[] hostResources = ((SpringProcessEngineConfiguration) engine.getProcessEngineConfiguration())
+        .getDeploymentResources();
+
+    assertThat(repository.createProcessDefinitionQuery().processDefinitionKey("react-agent").count()).isZero();
+    assertThat(repository.createProcessDefinitionQuery().list()).extracting(ProcessDefinition::getKey)
+        .isNotEmpty().doesNotContain("react-agent");
+    assertThat(repository.createDeploymentQuery().list()).allSatisfy(deployment ->
+        assertThat(repository.getDeploymentResourceNames(deployment.getId()))
+            .allMatch(name -> name.contains("/examples/host-app/target/classes/bpmn/"), "the host's own"));
+    // what the host's start deploys and lists is its own only
+    assertThat(hostResources).extracting(Resource::getFilename).isNotEmpty()
+        .noneMatch(name -> name.contains("react-agent") || name.endsWith(".form"));
+    assertThat(hostResources).extracting(resource -> resource.getURL().toString())
+        .allMatch(url -> url.contains("/examples/host-app/target/classes/bpmn/"), "the host's own");
+  }
+
+  @Test
+  void should_create_no_tables() {
+    Integer tables = new JdbcTemplate(dataSource).queryForObject(
+        "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_NAME) LIKE 'AGENTLOOP%'", Integer.class);
+
+    assertThat(tables).isZero();
   }
 }
