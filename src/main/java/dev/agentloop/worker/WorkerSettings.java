@@ -33,10 +33,13 @@ public record WorkerSettings(
     }
   }
 
-  /** The back-off before attempt {@code failures + 1}: doubled per failure, at most the lock duration. */
+  /**
+   * The back-off after the {@code failures}-th failure (1 for the first), before the next attempt:
+   * {@code retryBackoff}, then doubled per further failure (5, 10, 20 s by default), at most 1,024 times it.
+   * Not capped by the lock: locks are short and extended while a task runs, a back-off need not fit in one.
+   */
   Duration backoffAfter(int failures) {
-    long millis = retryBackoff.toMillis() << Math.min(Math.max(failures - 1, 0), 20);
-    return Duration.ofMillis(Math.min(millis, lockDuration.toMillis()));
+    return Duration.ofMillis(retryBackoff.toMillis() << Math.min(Math.max(failures - 1, 0), 10));
   }
 
   private static void positive(int value, String name) {

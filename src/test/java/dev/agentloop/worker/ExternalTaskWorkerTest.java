@@ -185,6 +185,35 @@ class ExternalTaskWorkerTest {
   }
 
   @Test
+  void should_ask_the_engine_to_retry_after_the_base_back_off_then_twice_as_long_per_further_failure() {
+    // given a handler that always fails, seeing at each attempt what the failure before it asked the engine for
+    List<String> askedBefore = new CopyOnWriteArrayList<>();
+    List<Long> attemptedAt = new CopyOnWriteArrayList<>();
+    worker = newWorker(task -> {
+      askedBefore.add(String.valueOf(task.getErrorMessage()));
+      attemptedAt.add(System.nanoTime());
+      return CompletableFuture.failedFuture(new IllegalStateException("model down"));
+    }, 3, 2, Duration.ofMillis(100), Duration.ofMillis(500));
+    worker.start();
+
+    // when
+    String instance = startInstance();
+
+    // then three retries, 0.5 s, 1 s and 2 s after the failures before them (not 0.5, 0.5, 1), then an incident
+    await().atMost(Runs.PATIENCE).until(() ->
+        engine.getRuntimeService().createIncidentQuery().processInstanceId(instance).count() == 1);
+    assertThat(askedBefore).containsExactly("null",
+        "model down — AgentLoop tries again in 500 ms (3 retries left)",
+        "model down — AgentLoop tries again in 1 s (2 retries left)",
+        "model down — AgentLoop tries again in 2 s (1 retry left)");
+    for (int retry = 1; retry <= 3; retry++) {
+      long waited = attemptedAt.get(retry) - attemptedAt.get(retry - 1);
+      assertThat(Duration.ofNanos(waited)).as("wait before retry %d", retry)
+          .isGreaterThanOrEqualTo(Duration.ofMillis(500L << (retry - 1)));
+    }
+  }
+
+  @Test
   void should_raise_an_incident_that_leads_with_the_cause_and_says_who_retries_when_no_retry_is_left() {
     // given a worker with no retries, and a completion that fails with an Error that has no message
     worker = newWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> {
@@ -358,7 +387,12 @@ class ExternalTaskWorkerTest {
 
   private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
       int threads, Duration idleWait) {
-    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK, idleWait, retries, Duration.ofMinutes(1), threads,
+    return newWorker(handler, retries, threads, idleWait, Duration.ofMinutes(1));
+  }
+
+  private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
+      int threads, Duration idleWait, Duration retryBackoff) {
+    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK, idleWait, retries, retryBackoff, threads,
         Duration.ofSeconds(5));
     return new ExternalTaskWorker<>(engine, transactionManager, List.of(new TopicHandler<Object>() {
       @Override
