@@ -64,7 +64,7 @@ public class AgentConfiguration {
   @Bean
   ToolRunner toolRunner(ToolRegistry registry, ExecutorService agentLoopToolPool, ToolSettings tools,
       AgentDefaults defaults, ObjectProvider<ToolCallGuard> guard) {
-    return new ToolRunner(registry, agentLoopToolPool, tools.timeout(), defaults.maxStepChars(),
+    return new ToolRunner(registry, agentLoopToolPool, tools.timeout(), tools.maxConcurrent(), defaults.maxStepChars(),
         guard.getIfAvailable(() -> ToolCallGuard.NONE));
   }
 

@@ -7,16 +7,20 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.Timeout;
 import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs one tool call: finds the tool, checks the arguments against its schema, executes it on the
- * bounded tool pool under a timeout that interrupts a hanging tool. The {@link ToolCallGuard} wraps
+ * tool threads under a timeout that interrupts a hanging tool. Each tool runs at most
+ * {@code callsPerTool} calls at once ({@link ToolLane}, a bulkhead per tool): a tool whose calls hang
+ * holds its own share of the threads, and every other tool's calls still run at once. The {@link ToolCallGuard} wraps
  * the attempts (retries, circuit breaker); the time-out applies to each attempt. Never throws and
  * never completes exceptionally: every problem becomes a {@link ToolOutcome} failure the model can read.
  */
@@ -26,20 +30,28 @@ public class ToolRunner {
 
   private final ToolRegistry registry;
   private final ExecutorService pool;
+  private final int callsPerTool;
+  private final Map<String, ToolLane> lanes = new ConcurrentHashMap<>();
   private final Timeout<String> timeout;
   private final Duration timeoutDuration;
   private final int maxResultChars;
   private final ToolCallGuard guard;
 
+  /** Calls run on {@code pool} with no bulkhead per tool: the pool's size bounds them all together. */
   public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int maxResultChars) {
-    this(registry, pool, timeout, maxResultChars, ToolCallGuard.NONE);
+    this(registry, pool, timeout, Integer.MAX_VALUE, maxResultChars, ToolCallGuard.NONE);
   }
 
-  public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int maxResultChars,
-      ToolCallGuard guard) {
+  /**
+   * @param pool the tool threads; with a bulkhead per tool an elastic pool, which the lanes bound
+   * @param callsPerTool calls of one tool at once, the others wait without a thread
+   */
+  public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int callsPerTool,
+      int maxResultChars, ToolCallGuard guard) {
     this.guard = guard;
     this.registry = registry;
     this.pool = pool;
+    this.callsPerTool = callsPerTool;
     this.timeoutDuration = timeout;
     this.timeout = Timeout.<String>builder(timeout).withInterrupt().build();
     this.maxResultChars = maxResultChars;
@@ -51,7 +63,9 @@ public class ToolRunner {
       return CompletableFuture.completedFuture(ToolOutcome.failure(refusal.get().kind(), refusal.get().message()));
     }
     AgentTool tool = registry.find(toolName).orElseThrow();
-    return guard.call(tool, () -> Failsafe.with(timeout).with(pool).getAsync(() -> tool.execute(arguments)))
+    ExecutorService lane = callsPerTool == Integer.MAX_VALUE ? pool
+        : lanes.computeIfAbsent(toolName, name -> new ToolLane(pool, callsPerTool));
+    return guard.call(tool, () -> Failsafe.with(timeout).with(lane).getAsync(() -> tool.execute(arguments)))
         .handle((result, error) -> error == null ? success(toolName, result) : failure(toolName, error));
   }
 
