@@ -38,6 +38,12 @@ public class AgentConfiguration {
     return new RunTimeBudget(escapes);
   }
 
+  /** An engine plugin: the run-time budget's timer fires within seconds of its deadline, not up to a minute late. */
+  @Bean
+  PromptTimers agentLoopPromptTimers() {
+    return new PromptTimers();
+  }
+
   @Bean
   AgentDefinitions agentDefinitions(ObjectProvider<RepositoryService> repository, AgentDefaults defaults) {
     return new AgentDefinitions(repository, defaults);
