@@ -21,4 +21,6 @@ public record WorkerProperties(
     @PositiveOrZero int retries,
     @NotNull Duration retryBackoff,
     @Positive int threads,
-    @NotNull Duration shutdownGrace) {}
+    @NotNull Duration shutdownGrace,
+    /* longest a task may take (model or tool calls with their retries); then it fails and is retried */
+    @NotNull Duration maxTaskTime) {}

@@ -16,7 +16,8 @@ public record WorkerSettings(
     int retries,
     Duration retryBackoff,
     int threads,
-    Duration shutdownGrace) {
+    Duration shutdownGrace,
+    Duration maxTaskTime) {
 
   public WorkerSettings {
     Objects.requireNonNull(workerId, "workerId");
@@ -26,10 +27,14 @@ public record WorkerSettings(
     if (retries < 0) {
       throw new IllegalArgumentException("retries must be >= 0, was " + retries);
     }
-    for (Duration d : new Duration[] {lockDuration, idleWait, retryBackoff, shutdownGrace}) {
+    for (Duration d : new Duration[] {lockDuration, idleWait, retryBackoff, shutdownGrace, maxTaskTime}) {
       if (d == null || d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("durations must be positive: lockDuration, idleWait, retryBackoff, shutdownGrace");
+        throw new IllegalArgumentException(
+            "durations must be positive: lockDuration, idleWait, retryBackoff, shutdownGrace, maxTaskTime");
       }
+    }
+    if (lockDuration.toMillis() < 3) {
+      throw new IllegalArgumentException("lockDuration must be at least 3 ms (extended every third), was " + lockDuration);
     }
   }
 

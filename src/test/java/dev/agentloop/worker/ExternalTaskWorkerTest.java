@@ -93,6 +93,27 @@ class ExternalTaskWorkerTest {
   }
 
   @Test
+  void should_keep_the_short_lock_of_a_task_it_works_on_for_longer_so_that_no_other_worker_takes_it() {
+    // given a worker with a 1 s lock, working on a task for longer than that
+    CompletableFuture<TaskResult<Object>> later = new CompletableFuture<>();
+    worker = newWorker(task -> later, 3, 2, Duration.ofMillis(200), Duration.ofMinutes(1), Duration.ofSeconds(1));
+    worker.start();
+    String instance = startInstance();
+    await().atMost(Runs.PATIENCE).until(() -> task(instance).getWorkerId() != null);
+
+    // then another worker that fetches again and again for four lock durations gets nothing
+    await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(100))
+        .until(() -> engine.getExternalTaskService().fetchAndLock(1, "another-node").topic(topic, 60_000).execute()
+            .isEmpty());
+    assertThat(task(instance).getLockExpirationTime()).as("extended, never further than one lock duration ahead")
+        .isAfter(new java.util.Date()).isBefore(new java.util.Date(System.currentTimeMillis() + 1_100));
+
+    // and when the work is done, its result is taken: the lock was never lost
+    later.complete(new TaskResult.Complete<>(Map.of(), () -> null));
+    await().atMost(Runs.PATIENCE).until(() -> ended(instance));
+  }
+
+  @Test
   void should_survive_handlers_that_throw_and_keep_serving() {
     // given a handler that fails in every way it can, then behaves
     startWorker(task -> switch (task.getBusinessKey()) {
@@ -392,8 +413,13 @@ class ExternalTaskWorkerTest {
 
   private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
       int threads, Duration idleWait, Duration retryBackoff) {
-    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK, idleWait, retries, retryBackoff, threads,
-        Duration.ofSeconds(5));
+    return newWorker(handler, retries, threads, idleWait, retryBackoff, LOCK);
+  }
+
+  private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
+      int threads, Duration idleWait, Duration retryBackoff, Duration lock) {
+    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, lock, idleWait, retries, retryBackoff, threads,
+        Duration.ofSeconds(5), Duration.ofMinutes(10));
     return new ExternalTaskWorker<>(engine, transactionManager, List.of(new TopicHandler<Object>() {
       @Override
       public String topic() {
