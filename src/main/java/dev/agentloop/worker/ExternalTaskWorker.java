@@ -77,6 +77,8 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private volatile boolean active;
   /** Stopped past its grace period: what is still in flight was unlocked, and its late results are dropped. */
   private volatile boolean closed;
+  /** Orders taking a task against closing: a task is either unlocked by {@link #stop} or by its own dispatch. */
+  private final Object closing = new Object();
   private ExecutorService pool;
   private GroupCommit<S> completions;
 
@@ -128,10 +130,14 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    closed = true;
-    if (!running.isEmpty()) {
-      LOG.info("worker {} unlocks {} unfinished tasks", settings.workerId(), running.size());
-      running.forEach(completer::unlockQuietly);
+    List<LockedExternalTask> unfinished;
+    synchronized (closing) {
+      closed = true;
+      unfinished = List.copyOf(running);
+    }
+    if (!unfinished.isEmpty()) {
+      LOG.info("worker {} unlocks {} unfinished tasks", settings.workerId(), unfinished.size());
+      unfinished.forEach(completer::unlockQuietly);
     }
     locks.stop();
     identity.release();
@@ -219,9 +225,22 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   }
 
   private void dispatch(LockedExternalTask task, S carried, Executor handlerThread) {
-    inFlight.incrementAndGet();
-    running.add(task);
-    locks.locked(task.getId());
+    boolean taken;
+    synchronized (closing) {
+      taken = !closed;
+      if (taken) {
+        inFlight.incrementAndGet();
+        running.add(task);
+        locks.locked(task.getId());
+      }
+    }
+    if (!taken) {
+      // locked after the stop unlocked the rest (the next step of a run whose completion was under way)
+      LOG.info("task {} ({}) unlocked for other nodes: it came after the worker stopped", task.getId(),
+          task.getActivityId());
+      completer.unlockQuietly(task);
+      return;
+    }
     long deadline = settings.maxTaskTime().toMillis();
     GroupCommit<S> batches = completions;
     CompletableFuture.supplyAsync(
