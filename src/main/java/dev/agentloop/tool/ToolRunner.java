@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
 public class ToolRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
+  /** How long past its time-out a call that ignores the interrupt is waited for before it is given up. */
+  private static final long STUBBORN_GRACE_MILLIS = 250;
 
   private final ToolRegistry registry;
   private final ExecutorService pool;
@@ -65,8 +69,18 @@ public class ToolRunner {
     AgentTool tool = registry.find(toolName).orElseThrow();
     ExecutorService lane = callsPerTool == Integer.MAX_VALUE ? pool
         : lanes.computeIfAbsent(toolName, name -> new ToolLane(pool, callsPerTool));
-    return guard.call(tool, () -> Failsafe.with(timeout).with(lane).getAsync(() -> tool.execute(arguments)))
-        .handle((result, error) -> error == null ? success(toolName, result) : failure(toolName, error));
+    return guard.call(tool, () -> attempt(tool, lane, arguments))
+        .handleAsync((result, error) -> error == null ? success(toolName, result) : failure(toolName, error), pool);
+  }
+
+  /**
+   * One attempt under the time-out. Failsafe interrupts the call at its time-out but then waits for it
+   * to return: a tool that ignores the interrupt keeps its thread (and its slot in its tool's lane),
+   * but not the run, whose call ends at the time-out all the same.
+   */
+  private CompletableFuture<String> attempt(AgentTool tool, ExecutorService lane, JsonNode arguments) {
+    return Failsafe.with(timeout).with(lane).getAsync(() -> tool.execute(arguments)).copy()
+        .orTimeout(timeoutDuration.toMillis() + STUBBORN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private ToolOutcome success(String toolName, String result) {
@@ -82,7 +96,7 @@ public class ToolRunner {
 
   private ToolOutcome failure(String toolName, Throwable error) {
     Throwable cause = AsyncFailures.unwrap(error);
-    if (cause instanceof TimeoutExceededException) {
+    if (cause instanceof TimeoutExceededException || cause instanceof TimeoutException) {
       return ToolOutcome.failure(FailureKind.TIMED_OUT,
           "'" + toolName + "' did not finish within " + readable(timeoutDuration));
     }
