@@ -39,6 +39,12 @@ public class AgentConfiguration {
     return new RunTimeBudget(escapes);
   }
 
+  /** An engine plugin: the run-time budget's timer fires within seconds of its deadline, not up to a minute late. */
+  @Bean
+  PromptTimers agentLoopPromptTimers() {
+    return new PromptTimers();
+  }
+
   @Bean
   AgentDefinitions agentDefinitions(ObjectProvider<RepositoryService> repository, AgentDefaults defaults) {
     return new AgentDefinitions(repository, defaults);
@@ -66,7 +72,7 @@ public class AgentConfiguration {
   @Bean
   ToolRunner toolRunner(ToolRegistry registry, ExecutorService agentLoopToolPool, ToolSettings tools,
       AgentDefaults defaults, ObjectProvider<ToolCallGuard> guard) {
-    return new ToolRunner(registry, agentLoopToolPool, tools.timeout(), defaults.maxStepChars(),
+    return new ToolRunner(registry, agentLoopToolPool, tools.timeout(), tools.maxConcurrent(), defaults.maxStepChars(),
         guard.getIfAvailable(() -> ToolCallGuard.NONE));
   }
 

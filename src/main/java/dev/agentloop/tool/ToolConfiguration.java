@@ -92,11 +92,15 @@ public class ToolConfiguration {
     return new ToolApprovals(registry, tools.approval());
   }
 
+  /**
+   * The tool threads, elastic: the runner's bulkhead per tool ({@code agentloop.tools.max-concurrent}
+   * calls of each tool at once) bounds them, so that one tool's hanging calls cannot take the threads
+   * of the others. Idle threads end after a minute.
+   */
   @Bean(destroyMethod = "shutdownNow")
-  ExecutorService agentLoopToolPool(ToolSettings tools, ResourceLoader context) {
+  ExecutorService agentLoopToolPool(ResourceLoader context) {
     // tools run, and their results continue, with the application's class loader (see AgentLoopThreads)
-    return Executors.newFixedThreadPool(tools.maxConcurrent(),
-        new AgentLoopThreads("agentloop-tool-", context.getClassLoader()));
+    return Executors.newCachedThreadPool(new AgentLoopThreads("agentloop-tool-", context.getClassLoader()));
   }
 
   /** Only where the application has Spring Boot's actuator: AgentLoop does not bring it into a host. */

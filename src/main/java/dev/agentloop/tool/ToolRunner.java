@@ -7,17 +7,22 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.Timeout;
 import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs one tool call: finds the tool, checks the arguments against its schema, executes it on the
- * bounded tool pool under a timeout that interrupts a hanging tool. The {@link ToolCallGuard} wraps
+ * tool threads under a timeout that interrupts a hanging tool. Each tool runs at most
+ * {@code callsPerTool} calls at once ({@link ToolLane}, a bulkhead per tool): a tool whose calls hang
+ * holds its own share of the threads, and every other tool's calls still run at once. The {@link ToolCallGuard} wraps
  * the attempts (retries, circuit breaker); the time-out applies to each attempt. A tool with a limit
  * of its own ({@link AgentTool#timeout()}, an MCP server's) keeps to it, and its
  * {@link java.util.concurrent.TimeoutException} counts as timed out. Never throws and
@@ -26,23 +31,33 @@ import org.slf4j.LoggerFactory;
 public class ToolRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
+  /** How long past its time-out a call that ignores the interrupt is waited for before it is given up. */
+  private static final long STUBBORN_GRACE_MILLIS = 250;
 
   private final ToolRegistry registry;
   private final ExecutorService pool;
+  private final int callsPerTool;
+  private final Map<String, ToolLane> lanes = new ConcurrentHashMap<>();
   private final Timeout<String> timeout;
   private final Duration timeoutDuration;
   private final int maxResultChars;
   private final ToolCallGuard guard;
 
+  /** Calls run on {@code pool} with no bulkhead per tool: the pool's size bounds them all together. */
   public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int maxResultChars) {
-    this(registry, pool, timeout, maxResultChars, ToolCallGuard.NONE);
+    this(registry, pool, timeout, Integer.MAX_VALUE, maxResultChars, ToolCallGuard.NONE);
   }
 
-  public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int maxResultChars,
-      ToolCallGuard guard) {
+  /**
+   * @param pool the tool threads; with a bulkhead per tool an elastic pool, which the lanes bound
+   * @param callsPerTool calls of one tool at once, the others wait without a thread
+   */
+  public ToolRunner(ToolRegistry registry, ExecutorService pool, Duration timeout, int callsPerTool,
+      int maxResultChars, ToolCallGuard guard) {
     this.guard = guard;
     this.registry = registry;
     this.pool = pool;
+    this.callsPerTool = callsPerTool;
     this.timeoutDuration = timeout;
     this.timeout = Timeout.<String>builder(timeout).withInterrupt().build();
     this.maxResultChars = maxResultChars;
@@ -54,12 +69,24 @@ public class ToolRunner {
       return CompletableFuture.completedFuture(ToolOutcome.failure(refusal.get().kind(), refusal.get().message()));
     }
     AgentTool tool = registry.find(toolName).orElseThrow();
-    // a tool with a limit of its own (an MCP server's timeout) enforces it, and cancels on its side;
-    // ours then only catches a tool that fails to, a second later
-    Timeout<String> limit = tool.timeout()
-        .map(own -> Timeout.<String>builder(own.plusSeconds(1)).withInterrupt().build()).orElse(timeout);
-    return guard.call(tool, () -> Failsafe.with(limit).with(pool).getAsync(() -> tool.execute(arguments)))
-        .handle((result, error) -> error == null ? success(toolName, result) : failure(tool, error));
+    ExecutorService lane = callsPerTool == Integer.MAX_VALUE ? pool
+        : lanes.computeIfAbsent(toolName, name -> new ToolLane(pool, callsPerTool));
+    return guard.call(tool, () -> attempt(tool, lane, arguments))
+        .handleAsync((result, error) -> error == null ? success(toolName, result) : failure(tool, error), pool);
+  }
+
+  /**
+   * One attempt under the time-out. Failsafe interrupts the call at its time-out but then waits for it
+   * to return: a tool that ignores the interrupt keeps its thread (and its slot in its tool's lane),
+   * but not the run, whose call ends at the time-out all the same. A tool with a limit of its own (an
+   * MCP server's timeout) enforces it, and cancels on its side; ours then only catches a tool that fails
+   * to, a second later.
+   */
+  private CompletableFuture<String> attempt(AgentTool tool, ExecutorService lane, JsonNode arguments) {
+    Duration limit = tool.timeout().map(own -> own.plusSeconds(1)).orElse(timeoutDuration);
+    Timeout<String> policy = tool.timeout().isEmpty() ? timeout : Timeout.<String>builder(limit).withInterrupt().build();
+    return Failsafe.with(policy).with(lane).getAsync(() -> tool.execute(arguments)).copy()
+        .orTimeout(limit.toMillis() + STUBBORN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private ToolOutcome success(String toolName, String result) {
@@ -76,7 +103,7 @@ public class ToolRunner {
   private ToolOutcome failure(AgentTool tool, Throwable error) {
     String toolName = tool.name();
     Throwable cause = AsyncFailures.unwrap(error);
-    if (cause instanceof TimeoutExceededException) {
+    if (cause instanceof TimeoutExceededException || cause instanceof TimeoutException) {
       return ToolOutcome.failure(FailureKind.TIMED_OUT,
           "'" + toolName + "' did not finish within " + readable(tool.timeout().orElse(timeoutDuration)));
     }

@@ -46,6 +46,10 @@ import org.springframework.transaction.PlatformTransactionManager;
  * thread the model or tool answered on. The factory gives them the application's context class
  * loader, which the engine's expressions need (see {@code async.AgentLoopThreads}).
  *
+ * <p>Locks are short ({@code lockDuration}) and {@link LockKeeper kept} while a task runs: a node that
+ * dies stops holding its runs one lock duration later, and no other node takes a task a live node
+ * works on. A task that takes longer than {@code maxTaskTime} fails (and is retried after its back-off).
+ *
  * <p>On stop it lets in-flight tasks finish for {@code shutdownGrace}, then unlocks the rest so
  * another node takes them at once instead of after the lock expires. A node that died could not:
  * when it starts again under the same worker id, it unlocks the tasks that id still holds and takes
@@ -69,7 +73,12 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
   private final Object drained = new Object();
   private final TaskFetcher fetcher;
+  private final LockKeeper locks;
   private volatile boolean active;
+  /** Stopped past its grace period: what is still in flight was unlocked, and its late results are dropped. */
+  private volatile boolean closed;
+  /** Orders taking a task against closing: a task is either unlocked by {@link #stop} or by its own dispatch. */
+  private final Object closing = new Object();
   private ExecutorService pool;
   private GroupCommit<S> completions;
 
@@ -87,6 +96,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     this.fetcher = new TaskFetcher(externalTasks, settings, this.handlers.keySet(), identity, inFlight::get,
         () -> running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet()),
         task -> dispatch(task, null));
+    this.locks = new LockKeeper(commands, settings);
     this.arrivals = arrivals;
     this.threads = threads;
   }
@@ -97,9 +107,11 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
       return;
     }
     active = true;
+    closed = false;
     identity.reset();
     pool = Executors.newFixedThreadPool(settings.threads(), threads);
     completions = new GroupCommit<>(pool, MAX_BATCH, this::finishTogether);
+    locks.start(threads);
     fetcher.start(threads);
     arrivals.onArrival(fetcher::wakeUp);
     LOG.info("worker {} serves topics {}", settings.workerId(), handlers.keySet());
@@ -118,10 +130,16 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    if (!running.isEmpty()) {
-      LOG.info("worker {} unlocks {} unfinished tasks", settings.workerId(), running.size());
-      running.forEach(completer::unlockQuietly);
+    List<LockedExternalTask> unfinished;
+    synchronized (closing) {
+      closed = true;
+      unfinished = List.copyOf(running);
     }
+    if (!unfinished.isEmpty()) {
+      LOG.info("worker {} unlocks {} unfinished tasks", settings.workerId(), unfinished.size());
+      unfinished.forEach(completer::unlockQuietly);
+    }
+    locks.stop();
     identity.release();
     pool.shutdownNow();
   }
@@ -207,21 +225,47 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   }
 
   private void dispatch(LockedExternalTask task, S carried, Executor handlerThread) {
-    inFlight.incrementAndGet();
-    running.add(task);
-    long deadline = settings.lockDuration().toMillis() * 9 / 10;
+    boolean taken;
+    synchronized (closing) {
+      taken = !closed;
+      if (taken) {
+        inFlight.incrementAndGet();
+        running.add(task);
+        locks.locked(task.getId());
+      }
+    }
+    if (!taken) {
+      // locked after the stop unlocked the rest (the next step of a run whose completion was under way)
+      LOG.info("task {} ({}) unlocked for other nodes: it came after the worker stopped", task.getId(),
+          task.getActivityId());
+      completer.unlockQuietly(task);
+      return;
+    }
+    long deadline = settings.maxTaskTime().toMillis();
     GroupCommit<S> batches = completions;
     CompletableFuture.supplyAsync(
             () -> withMdc(task, () -> handlers.get(task.getTopicName()).handle(task, carried)), handlerThread)
         .thenCompose(stage -> stage)
         .orTimeout(deadline, TimeUnit.MILLISECONDS)
         .whenComplete((result, error) -> {
-          if (error == null) {
+          if (closed) {
+            dropLate(task);
+          } else if (error == null) {
             batches.add(new GroupCommit.Completion<>(task, result));
           } else {
             pool.execute(() -> finish(task, null, error));
           }
         });
+  }
+
+  /**
+   * A result that came after the worker stopped: its task was unlocked when the grace period ended and
+   * may run on another node already, and the database may be closed. One line, no stack trace.
+   */
+  private void dropLate(LockedExternalTask task) {
+    LOG.info("result of task {} ({}) dropped: it came after the worker stopped, and the task was unlocked for"
+        + " other nodes", task.getId(), task.getActivityId());
+    release(task);
   }
 
   /** Completes a batch in one transaction; if that rolls back, each task alone, with its own failure handling. */
@@ -276,6 +320,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   }
 
   private void release(LockedExternalTask task) {
+    locks.released(task.getId());
     running.remove(task);
     int before = inFlight.getAndDecrement();
     if (before == settings.maxConcurrency()) {

@@ -110,7 +110,8 @@ class TaskCompleter<S> {
   void fail(LockedExternalTask task, Throwable error) {
     Throwable cause = AsyncFailures.unwrap(error);
     int remaining = task.getRetries() == null ? settings.retries() : Math.max(task.getRetries() - 1, 0);
-    int failures = settings.retries() - remaining;
+    // this failure included: the first failure waits the base back-off, each further one twice as long
+    int failures = settings.retries() - remaining + 1;
     Duration backoff = settings.backoffAfter(failures);
     String message = message(cause, remaining, backoff);
     if (remaining == 0) {

@@ -35,7 +35,7 @@ public class WorkerConfiguration {
     String workerId = workerId(worker.workerId(), environment.getProperty("server.port"));
     WorkerSettings settings = new WorkerSettings(workerId, worker.maxConcurrency(), worker.maxTasksPerFetch(),
         worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(), worker.threads(),
-        worker.shutdownGrace());
+        worker.shutdownGrace(), worker.maxTaskTime());
     return new ExternalTaskWorker<>(engine, transactionManager, sharingOneState(handlers), settings, arrivals,
         new AgentLoopThreads("agentloop-worker-", context.getClassLoader()));
   }

@@ -16,7 +16,8 @@ public record WorkerSettings(
     int retries,
     Duration retryBackoff,
     int threads,
-    Duration shutdownGrace) {
+    Duration shutdownGrace,
+    Duration maxTaskTime) {
 
   public WorkerSettings {
     Objects.requireNonNull(workerId, "workerId");
@@ -26,17 +27,24 @@ public record WorkerSettings(
     if (retries < 0) {
       throw new IllegalArgumentException("retries must be >= 0, was " + retries);
     }
-    for (Duration d : new Duration[] {lockDuration, idleWait, retryBackoff, shutdownGrace}) {
+    for (Duration d : new Duration[] {lockDuration, idleWait, retryBackoff, shutdownGrace, maxTaskTime}) {
       if (d == null || d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("durations must be positive: lockDuration, idleWait, retryBackoff, shutdownGrace");
+        throw new IllegalArgumentException(
+            "durations must be positive: lockDuration, idleWait, retryBackoff, shutdownGrace, maxTaskTime");
       }
+    }
+    if (lockDuration.toMillis() < 3) {
+      throw new IllegalArgumentException("lockDuration must be at least 3 ms (extended every third), was " + lockDuration);
     }
   }
 
-  /** The back-off before attempt {@code failures + 1}: doubled per failure, at most the lock duration. */
+  /**
+   * The back-off after the {@code failures}-th failure (1 for the first), before the next attempt:
+   * {@code retryBackoff}, then doubled per further failure (5, 10, 20 s by default), at most 1,024 times it.
+   * Not capped by the lock: locks are short and extended while a task runs, a back-off need not fit in one.
+   */
   Duration backoffAfter(int failures) {
-    long millis = retryBackoff.toMillis() << Math.min(Math.max(failures - 1, 0), 20);
-    return Duration.ofMillis(Math.min(millis, lockDuration.toMillis()));
+    return Duration.ofMillis(retryBackoff.toMillis() << Math.min(Math.max(failures - 1, 0), 10));
   }
 
   private static void positive(int value, String name) {

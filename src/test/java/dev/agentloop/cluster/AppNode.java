@@ -70,7 +70,20 @@ public final class AppNode implements AutoCloseable {
     awaitExit();
   }
 
-  /** Starts the node again on the same port with the same properties, after a {@link #kill()}. */
+  /** As an operator or an orchestrator stops it: SIGTERM, and the JVM's shutdown hook closes Spring. */
+  public void stop() {
+    process.destroy();
+    try {
+      if (!process.waitFor(2, TimeUnit.MINUTES)) {
+        throw new IllegalStateException("node " + name + " did not stop within 2 minutes of SIGTERM; see " + log());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Starts the node again on the same port with the same properties, after a {@link #kill()} or {@link #stop()}. */
   public void restart() {
     if (process.isAlive()) {
       throw new IllegalStateException(name + " still runs; kill it first");

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.llm.openai.FakeOpenAiServer;
+import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
+import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -24,10 +29,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The stand-alone app on its shipped H2 file database dies the hard way (SIGKILL) with 50 runs in
  * progress and is started again on the same file: every run goes on from where it was, every step
- * it had written is still there unchanged, and none is written twice. With the default lock of
- * 5 minutes and the default worker id (host name and port, the same after the restart), the
- * restarted node takes back what it had locked at once: the test prints how long after the restart
- * every run was moving again.
+ * it had written is still there unchanged, and none is written twice. With a lock of 5 minutes and
+ * the default worker id (host name and port, the same after the restart), the restarted node takes
+ * back what it had locked at once: the test prints how long after the restart every run was moving
+ * again.
+ *
+ * <p>The crash lands where the test put the runs, whatever the machine's load: the model (a fake
+ * OpenAI endpoint in this JVM) holds every run's second model call until the node has been killed
+ * and started again.
  */
 class RestartDurabilityTest {
 
@@ -36,31 +45,47 @@ class RestartDurabilityTest {
   /** Runs whose start was acknowledged just before the crash: they catch a database that acknowledges before it writes. */
   private static final int JUST_STARTED = 10;
   private static final Duration PATIENCE = Duration.ofMinutes(2);
-  /** The shipped default: without taking its tasks back, a restarted node would wait this long for its own locks. */
+  /** Steps of a run held at its second model call: plan, thought, action, observation. */
+  private static final int HELD_AT = 4;
+  /** Without taking its tasks back, a restarted node would wait this long for its own locks. */
   private static final Duration LOCK = Duration.ofMinutes(5);
 
   static AppNode node;
+  static FakeOpenAiServer model;
+  /** Holds the second model call of every run until it is opened. */
+  static final CountDownLatch SECOND_CALLS = new CountDownLatch(1);
 
   @AfterAll
   static void stopNode() {
+    SECOND_CALLS.countDown();
     if (node != null) {
       node.close();
+    }
+    if (model != null) {
+      model.close();
     }
   }
 
   @Test
-  void should_continue_every_run_from_where_it_was_after_a_crash_and_a_restart() {
-    // given 40 runs under way (1 s per model call), some with a model turn written, and 10 runs just started
+  void should_continue_every_run_from_where_it_was_after_a_crash_and_a_restart() throws IOException {
+    // given 40 runs held at their second model call, their first turn written, and 10 runs just started
+    model = new FakeOpenAiServer().answerWith(RestartDurabilityTest::reply);
     node = TestNodes.onH2File("restart-node", Path.of("target", "restart", UUID.randomUUID().toString()))
         .property("agentloop.worker.worker-id", "")
         .property("agentloop.worker.lock-duration", LOCK.toString())
+        .property("agentloop.llm.provider", "openai")
+        .property("agentloop.llm.base-url", model.baseUrl())
+        .property("agentloop.llm.model", "test-model")
+        .environment("AGENTLOOP_LLM_API_KEY", "sk-restart-test")
         .start();
     UnattendedAgent.deployThrough(node.api());
     List<String> midway = node.api().startAll(UnattendedAgent.KEY, RUNS - JUST_STARTED, 8, "restart: crash");
-    // not all of them: on a busy machine the first runs would be done before the last had begun
     await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250))
-        .until(() -> midway.stream().filter(id -> node.api().run(id).get("steps").asInt() >= 2).count() >= 10);
+        .until(() -> midway.stream().allMatch(id -> node.api().run(id).get("steps").asInt() == HELD_AT));
     Map<String, JsonNode> before = traces(midway);
+    assertThat(before.values()).as("steps of the runs midway at the crash").allSatisfy(steps ->
+        assertThat(list(steps)).extracting(step -> step.get("kind").asText())
+            .isEqualTo(TraceCheck.KINDS.subList(0, HELD_AT)));
     List<String> justStarted = node.api().startAll(UnattendedAgent.KEY, JUST_STARTED, JUST_STARTED,
         "restart: just started");
 
@@ -69,6 +94,7 @@ class RestartDurabilityTest {
     node.kill();
     node.restart();
     Instant up = Instant.now();
+    SECOND_CALLS.countDown();
 
     // then no run is lost, every run answers exactly once, and every step written before the crash is there as it was
     List<String> all = concat(midway, justStarted);
@@ -92,11 +118,46 @@ class RestartDurabilityTest {
 
     // and the crash did hit runs in the middle, not only ones that had finished or not begun
     List<String> continued = all.stream().filter(id -> wroteAfter(node.api().trace(id), crash)).toList();
-    assertThat(continued).containsAll(justStarted);
-    assertThat(continued).as("runs midway that went on after the restart").hasSizeGreaterThan(JUST_STARTED);
+    assertThat(continued).as("every run midway and just started went on after the restart")
+        .containsExactlyInAnyOrderElementsOf(all);
     LOG.info("{} runs midway and {} just started at the crash went on after the restart; {} steps written before"
             + " the crash were kept", continued.size() - JUST_STARTED, JUST_STARTED,
         before.values().stream().mapToInt(JsonNode::size).sum());
+  }
+
+  /**
+   * The fake model: a plan, then 17 * 23 and 391 + 366 with the calculator, then 757, as the cluster
+   * script has it. The second call of a run (after one tool result) waits until {@link #SECOND_CALLS}
+   * opens; the node killed meanwhile never gets its answer and asks again once restarted.
+   */
+  private static Response reply(Recorded request) {
+    JsonNode messages = request.body().path("messages");
+    if (!request.body().has("tools")) {
+      return ok(FakeOpenAiServer.textCompletion(
+          "[\"Compute 17 * 23\", \"Add the days of a leap year\", \"Answer\"]", 40, 12));
+    }
+    long results = StreamSupport.stream(messages.spliterator(), false)
+        .filter(message -> "tool".equals(message.path("role").asText())).count();
+    if (results == 0) {
+      return ok(FakeOpenAiServer.toolCallCompletion("call_1", "calculator", "{\"expression\": \"17 * 23\"}", 60, 10));
+    }
+    if (results == 1) {
+      awaitOpen(SECOND_CALLS);
+      return ok(FakeOpenAiServer.toolCallCompletion("call_2", "calculator", "{\"expression\": \"391 + 366\"}", 70, 10));
+    }
+    return ok(FakeOpenAiServer.textCompletion("757", 80, 2));
+  }
+
+  private static void awaitOpen(CountDownLatch gate) {
+    try {
+      gate.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static Response ok(String body) {
+    return new Response(200, body);
   }
 
   private static Map<String, JsonNode> traces(List<String> runIds) {

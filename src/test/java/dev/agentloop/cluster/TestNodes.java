@@ -4,13 +4,10 @@ import java.nio.file.Path;
 
 /**
  * Nodes as the cluster, fail-over and restart tests run them: the test script (200 ms per model
- * call), a lock of 10 s so that a dead node's tasks return quickly, and at most 100 tasks in flight
- * per node so that one node cannot take all the work before the other fetches.
+ * call), the shipped lock duration (short, and extended while a node works on a task), and at most
+ * 100 tasks in flight per node so that one node cannot take all the work before the other fetches.
  */
 public final class TestNodes {
-
-  /** Lock duration of the test nodes: how long a dead node's tasks wait before another node takes them. */
-  public static final String LOCK_DURATION = "PT10S";
 
   private TestNodes() {}
 
@@ -28,7 +25,6 @@ public final class TestNodes {
     return AppNode.named(name)
         .property("agentloop.worker.worker-id", name)
         .property("agentloop.llm.scripted.script", "classpath:scripts/cluster-script.json")
-        .property("agentloop.worker.lock-duration", LOCK_DURATION)
         .property("agentloop.worker.idle-wait", "PT0.5S")
         .property("agentloop.worker.max-concurrency", "100")
         .property("spring.main.banner-mode", "off");

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -228,5 +229,77 @@ class ToolRunnerTest {
     ToolRunner runner = runner(Duration.ofSeconds(5), 10, tool("exact", arguments -> "0123456789"));
 
     assertThat(outcome(runner, "exact", text("x")).result()).isEqualTo("0123456789");
+  }
+
+  @Test
+  void should_run_other_tools_at_once_while_one_tool_has_all_its_calls_hanging() throws Exception {
+    // given a bulkhead of two calls per tool on elastic threads, and two calls of a tool that hang
+    ExecutorService threads = Executors.newCachedThreadPool();
+    try {
+      CountDownLatch hanging = new CountDownLatch(2);
+      ToolRunner runner = new ToolRunner(new ToolRegistry(List.of(
+          tool("stuck", arguments -> {
+            hanging.countDown();
+            Thread.sleep(600_000);
+            return "never";
+          }),
+          tool("echo", arguments -> "echo: " + arguments.get("text").asText()))),
+          threads, Duration.ofSeconds(30), 2, 1_000, ToolCallGuard.NONE);
+      CompletableFuture<ToolOutcome> first = runner.run("stuck", text("1")).toCompletableFuture();
+      CompletableFuture<ToolOutcome> second = runner.run("stuck", text("2")).toCompletableFuture();
+      assertThat(hanging.await(5, TimeUnit.SECONDS)).isTrue();
+
+      // when another tool is called, and the hanging tool a third time
+      CompletableFuture<ToolOutcome> third = runner.run("stuck", text("3")).toCompletableFuture();
+      ToolOutcome other = outcome(runner, "echo", text("hi"));
+
+      // then the other tool answers at once, and the third call waits its turn, holding no thread
+      assertThat(other.result()).isEqualTo("echo: hi");
+      assertThat(List.of(first, second, third)).noneMatch(CompletableFuture::isDone);
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void should_report_a_call_that_timed_out_waiting_for_its_turn_and_never_run_it() throws Exception {
+    // given a bulkhead of one call per tool, taken by a call that ignores interrupts until released
+    ExecutorService threads = Executors.newCachedThreadPool();
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      AtomicInteger ran = new AtomicInteger();
+      CountDownLatch hanging = new CountDownLatch(1);
+      ToolRunner runner = new ToolRunner(new ToolRegistry(List.of(tool("stubborn", arguments -> {
+        ran.incrementAndGet();
+        if (arguments.get("text").asText().equals("first")) {
+          hanging.countDown();
+          while (release.getCount() > 0) {
+            try {
+              release.await();
+            } catch (InterruptedException ignored) {
+              // a tool bean that ignores interrupts: the JVM cannot take its thread back
+            }
+          }
+        }
+        return "ran " + arguments.get("text").asText();
+      }))), threads, Duration.ofMillis(500), 1, 1_000, ToolCallGuard.NONE);
+      CompletableFuture<ToolOutcome> first = runner.run("stubborn", text("first")).toCompletableFuture();
+      assertThat(hanging.await(5, TimeUnit.SECONDS)).isTrue();
+
+      // when a second call waits behind it longer than the time-out
+      ToolOutcome second = outcome(runner, "stubborn", text("second"));
+
+      // then both are reported as timed out
+      assertThat(second.failure().kind()).isEqualTo(FailureKind.TIMED_OUT);
+      assertThat(first.get(5, TimeUnit.SECONDS).failure().kind()).isEqualTo(FailureKind.TIMED_OUT);
+
+      // and once the stubborn call returns, the second, given up, is skipped, and the tool serves again
+      release.countDown();
+      assertThat(outcome(runner, "stubborn", text("third")).result()).isEqualTo("ran third");
+      assertThat(ran).as("calls that ran: first and third, never the second").hasValue(2);
+    } finally {
+      release.countDown();
+      threads.shutdownNow();
+    }
   }
 }

@@ -93,6 +93,27 @@ class ExternalTaskWorkerTest {
   }
 
   @Test
+  void should_keep_the_short_lock_of_a_task_it_works_on_for_longer_so_that_no_other_worker_takes_it() {
+    // given a worker with a 1 s lock, working on a task for longer than that
+    CompletableFuture<TaskResult<Object>> later = new CompletableFuture<>();
+    worker = newWorker(task -> later, 3, 2, Duration.ofMillis(200), Duration.ofMinutes(1), Duration.ofSeconds(1));
+    worker.start();
+    String instance = startInstance();
+    await().atMost(Runs.PATIENCE).until(() -> task(instance).getWorkerId() != null);
+
+    // then another worker that fetches again and again for four lock durations gets nothing
+    await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(100))
+        .until(() -> engine.getExternalTaskService().fetchAndLock(1, "another-node").topic(topic, 60_000).execute()
+            .isEmpty());
+    assertThat(task(instance).getLockExpirationTime()).as("extended, never further than one lock duration ahead")
+        .isAfter(new java.util.Date()).isBefore(new java.util.Date(System.currentTimeMillis() + 1_100));
+
+    // and when the work is done, its result is taken: the lock was never lost
+    later.complete(new TaskResult.Complete<>(Map.of(), () -> null));
+    await().atMost(Runs.PATIENCE).until(() -> ended(instance));
+  }
+
+  @Test
   void should_survive_handlers_that_throw_and_keep_serving() {
     // given a handler that fails in every way it can, then behaves
     startWorker(task -> switch (task.getBusinessKey()) {
@@ -182,6 +203,35 @@ class ExternalTaskWorkerTest {
     assertThat(task(instance).getRetries()).isEqualTo(3);
     assertThat(task(instance).getLockExpirationTime()).as("next try after the back-off (1 min), not the lock (5 min)")
         .isBefore(new java.util.Date(System.currentTimeMillis() + Duration.ofMinutes(2).toMillis()));
+  }
+
+  @Test
+  void should_ask_the_engine_to_retry_after_the_base_back_off_then_twice_as_long_per_further_failure() {
+    // given a handler that always fails, seeing at each attempt what the failure before it asked the engine for
+    List<String> askedBefore = new CopyOnWriteArrayList<>();
+    List<Long> attemptedAt = new CopyOnWriteArrayList<>();
+    worker = newWorker(task -> {
+      askedBefore.add(String.valueOf(task.getErrorMessage()));
+      attemptedAt.add(System.nanoTime());
+      return CompletableFuture.failedFuture(new IllegalStateException("model down"));
+    }, 3, 2, Duration.ofMillis(100), Duration.ofMillis(500));
+    worker.start();
+
+    // when
+    String instance = startInstance();
+
+    // then three retries, 0.5 s, 1 s and 2 s after the failures before them (not 0.5, 0.5, 1), then an incident
+    await().atMost(Runs.PATIENCE).until(() ->
+        engine.getRuntimeService().createIncidentQuery().processInstanceId(instance).count() == 1);
+    assertThat(askedBefore).containsExactly("null",
+        "model down — AgentLoop tries again in 500 ms (3 retries left)",
+        "model down — AgentLoop tries again in 1 s (2 retries left)",
+        "model down — AgentLoop tries again in 2 s (1 retry left)");
+    for (int retry = 1; retry <= 3; retry++) {
+      long waited = attemptedAt.get(retry) - attemptedAt.get(retry - 1);
+      assertThat(Duration.ofNanos(waited)).as("wait before retry %d", retry)
+          .isGreaterThanOrEqualTo(Duration.ofMillis(500L << (retry - 1)));
+    }
   }
 
   @Test
@@ -358,8 +408,18 @@ class ExternalTaskWorkerTest {
 
   private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
       int threads, Duration idleWait) {
-    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, LOCK, idleWait, retries, Duration.ofMinutes(1), threads,
-        Duration.ofSeconds(5));
+    return newWorker(handler, retries, threads, idleWait, Duration.ofMinutes(1));
+  }
+
+  private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
+      int threads, Duration idleWait, Duration retryBackoff) {
+    return newWorker(handler, retries, threads, idleWait, retryBackoff, LOCK);
+  }
+
+  private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
+      int threads, Duration idleWait, Duration retryBackoff, Duration lock) {
+    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, lock, idleWait, retries, retryBackoff, threads,
+        Duration.ofSeconds(5), Duration.ofMinutes(10));
     return new ExternalTaskWorker<>(engine, transactionManager, List.of(new TopicHandler<Object>() {
       @Override
       public String topic() {

@@ -3,8 +3,6 @@ package dev.agentloop.tool.builtin;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.tool.AgentTool;
 import dev.agentloop.tool.ToolException;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
@@ -15,12 +13,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
  * Fetches a web page or API response by GET. Only hosts on the configured allow-list are reached,
  * redirects are reported rather than followed (they could leave the list), and at most
- * {@code maxBytes} of the body are read.
+ * {@code maxBytes} of the body are read. The whole exchange lasts at most {@code timeout}: then, or
+ * when the tool time-out interrupts it, the connection is closed.
  */
 public class HttpGetTool implements AgentTool {
 
@@ -61,23 +64,37 @@ public class HttpGetTool implements AgentTool {
     return PARAMETERS;
   }
 
+  /**
+   * Waits for the whole exchange (headers and the first {@code maxBytes} of the body) at most
+   * {@code timeout}. The time-out and an interrupt (the tool time-out) both cancel the exchange, which
+   * closes its connection: a server that trickles its body neither holds this thread nor a socket.
+   */
   @Override
   public String execute(JsonNode arguments) throws Exception {
     URI uri = allowedUri(arguments.get("url").asText());
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
-    HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    try (InputStream body = response.body()) {
-      byte[] bytes = body.readNBytes(maxBytes);
-      boolean cut = body.read() != -1;
-      String location = response.headers().firstValue("Location").map(l -> "\nlocation: " + l).orElse("");
-      return "status: " + response.statusCode()
-          + "\ncontent-type: " + response.headers().firstValue("Content-Type").orElse("unknown")
-          + location
-          + "\n\n" + new String(bytes, StandardCharsets.UTF_8)
-          + (cut ? "\n[cut after " + maxBytes + " bytes]" : "");
-    } catch (IOException e) {
-      throw new ToolException("reading " + uri + " failed: " + e.getMessage());
+    CompletableFuture<HttpResponse<FirstBytes.Body>> exchange =
+        client.sendAsync(request, info -> new FirstBytes(maxBytes));
+    HttpResponse<FirstBytes.Body> response;
+    try {
+      response = exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      exchange.cancel(true);
+      throw new ToolException("GET " + uri + " did not finish within " + timeout.toMillis() + " ms; the connection"
+          + " was closed");
+    } catch (InterruptedException e) {
+      exchange.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
     }
+    FirstBytes.Body body = response.body();
+    String location = response.headers().firstValue("Location").map(l -> "\nlocation: " + l).orElse("");
+    return "status: " + response.statusCode()
+        + "\ncontent-type: " + response.headers().firstValue("Content-Type").orElse("unknown")
+        + location
+        + "\n\n" + new String(body.bytes(), StandardCharsets.UTF_8)
+        + (body.cut() ? "\n[cut after " + maxBytes + " bytes]" : "");
   }
 
   private URI allowedUri(String url) throws ToolException {

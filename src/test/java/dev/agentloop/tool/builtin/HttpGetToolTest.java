@@ -15,6 +15,11 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,9 +32,11 @@ class HttpGetToolTest {
   private HttpServer server;
   private String base;
   private final AtomicInteger targetHits = new AtomicInteger();
+  private static volatile CountDownLatch trickleClosed;
 
   @BeforeEach
   void startServer() throws IOException {
+    trickleClosed = new CountDownLatch(1);
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/hello", exchange -> respond(exchange, 200, "text/plain; charset=utf-8", "hello, agent"));
     server.createContext("/big", exchange -> respond(exchange, 200, "text/plain", "x".repeat(10_000)));
@@ -43,6 +50,8 @@ class HttpGetToolTest {
       targetHits.incrementAndGet();
       respond(exchange, 200, "text/plain", "redirect target");
     });
+    server.createContext("/trickle", HttpGetToolTest::trickle);
+    server.setExecutor(Executors.newCachedThreadPool());
     server.start();
     base = "http://127.0.0.1:" + server.getAddress().getPort();
   }
@@ -50,6 +59,23 @@ class HttpGetToolTest {
   @AfterEach
   void stopServer() {
     server.stop(0);
+    ((ExecutorService) server.getExecutor()).shutdownNow();
+  }
+
+  /** Sends a body of a byte a second for five minutes; counts down {@link #trickleClosed} once the client hung up. */
+  private static void trickle(HttpExchange exchange) throws IOException {
+    exchange.sendResponseHeaders(200, 0);
+    try (OutputStream out = exchange.getResponseBody()) {
+      for (int i = 0; i < 300; i++) {
+        out.write('x');
+        out.flush();
+        Thread.sleep(1_000);
+      }
+    } catch (IOException closedByClient) {
+      trickleClosed.countDown();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
@@ -92,6 +118,40 @@ class HttpGetToolTest {
 
     // then
     assertThat(result).isEqualTo("status: 200\ncontent-type: text/plain\n\n" + "x".repeat(100) + "\n[cut after 100 bytes]");
+  }
+
+  @Test
+  void should_end_a_body_that_trickles_past_the_time_out_and_close_its_connection() throws Exception {
+    // given a tool with a 2 s time-out and a server that sends a byte a second for five minutes
+    HttpGetTool tool = new HttpGetTool(List.of("127.0.0.1"), 1_000, Duration.ofSeconds(2));
+
+    // when / then the call ends after its time-out, not after the body
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> tool.execute(url(base + "/trickle")))
+        .isInstanceOf(ToolException.class)
+        .hasMessage("GET " + base + "/trickle did not finish within 2000 ms; the connection was closed");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+    assertThat(trickleClosed.await(30, TimeUnit.SECONDS)).as("the server saw the connection closed").isTrue();
+  }
+
+  @Test
+  void should_end_at_once_when_interrupted_by_the_tool_time_out_and_close_its_connection() throws Exception {
+    // given a call with a long time-out of its own, hanging on a trickling body
+    HttpGetTool tool = new HttpGetTool(List.of("127.0.0.1"), 1_000, Duration.ofMinutes(10));
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> call = caller.submit(() -> tool.execute(url(base + "/trickle")));
+      assertThatThrownBy(() -> call.get(2, TimeUnit.SECONDS)).isInstanceOf(java.util.concurrent.TimeoutException.class);
+
+      // when the tool runner's time-out interrupts its thread
+      call.cancel(true);
+
+      // then the thread is free again, and the server saw the connection closed
+      assertThat(caller.submit(() -> "free").get(5, TimeUnit.SECONDS)).isEqualTo("free");
+      assertThat(trickleClosed.await(30, TimeUnit.SECONDS)).as("the server saw the connection closed").isTrue();
+    } finally {
+      caller.shutdownNow();
+    }
   }
 
   @Test
