@@ -103,7 +103,8 @@ public class ToolRunner {
   private ToolOutcome failure(AgentTool tool, Throwable error) {
     String toolName = tool.name();
     Throwable cause = AsyncFailures.unwrap(error);
-    if (cause instanceof TimeoutExceededException || cause instanceof TimeoutException) {
+    // Failsafe's time-out, or ours for a tool that ignores its interrupt (a TimeoutException without words)
+    if (cause instanceof TimeoutExceededException || cause instanceof TimeoutException && cause.getMessage() == null) {
       return ToolOutcome.failure(FailureKind.TIMED_OUT,
           "'" + toolName + "' did not finish within " + readable(tool.timeout().orElse(timeoutDuration)));
     }

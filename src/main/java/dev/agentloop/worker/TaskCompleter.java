@@ -11,6 +11,7 @@ import java.util.Set;
 import org.camunda.bpm.engine.BadUserRequestException;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.OptimisticLockingException;
+import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
@@ -140,16 +141,31 @@ class TaskCompleter<S> {
             + " left)");
   }
 
-  /** The failure's message, or for one without (an Error from a static initialiser), its type and its cause's. */
+  /**
+   * The failure's message, or for one without (an Error from a static initialiser), its type and its cause's. The
+   * engine's own exceptions name the real cause too where their message does not ("An exception occurred in the
+   * persistence layer" for a database that refused a value), so that an incident says what went wrong.
+   */
   static String describe(Throwable failure) {
     String own = failure.getMessage();
     if (own != null && !own.isBlank()) {
-      return own;
+      Throwable root = rootCause(failure);
+      boolean hidden = failure instanceof ProcessEngineException && root != failure && root.getMessage() != null
+          && !own.contains(root.getMessage());
+      return hidden ? own + " — caused by " + root.getClass().getSimpleName() + ": " + root.getMessage() : own;
     }
     Throwable cause = failure.getCause();
     return failure.getClass().getSimpleName()
         + (cause == null || cause == failure ? "" : ": " + (cause.getMessage() == null
             ? describe(cause) : cause.getClass().getSimpleName() + ": " + cause.getMessage()));
+  }
+
+  private static Throwable rootCause(Throwable failure) {
+    Throwable root = failure;
+    for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 20; depth++) {
+      root = root.getCause();
+    }
+    return root;
   }
 
   private static String readable(Duration duration) {

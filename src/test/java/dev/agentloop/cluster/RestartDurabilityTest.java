@@ -76,6 +76,9 @@ class RestartDurabilityTest {
         .property("agentloop.llm.provider", "openai")
         .property("agentloop.llm.base-url", model.baseUrl())
         .property("agentloop.llm.model", "test-model")
+        // the held second calls wait until the node has died: on a loaded machine that can take longer than the
+        // default model time-out, and a held call must never time out before the crash it is held for
+        .property("agentloop.llm.timeout", "PT10M")
         .environment("AGENTLOOP_LLM_API_KEY", "sk-restart-test")
         .start();
     UnattendedAgent.deployThrough(node.api());

@@ -75,6 +75,9 @@ class ToolBulkheadScenarioTest {
     registry.add("agentloop.tools.http-get.allowed-hosts", () -> "127.0.0.1");
     // one attempt per call: the time-out is what this test is about, not its retries
     registry.add("agentloop.resilience.retry.max-attempts", () -> "1");
+    // a context of its own needs an engine name of its own: /engine-rest serves the JVM's "default" engine, which
+    // belongs to the shared test context
+    registry.add("camunda.bpm.process-engine-name", () -> "toolBulkhead");
   }
 
   @AfterAll

@@ -55,7 +55,7 @@ class RequestBodyApiTest {
     assertProblem(operator.post("/api/runs/" + run + "/restart", "{\"fromStep\": 3, \"reason\": \"r\", \"step\": 2}"),
         400, "unknown field \"step\": this endpoint takes fromStep, reason");
     assertProblem(operator.post("/api/runs/" + run + "/steps/2/edit", "{\"content\": {\"text\": \"x\"}, \"reason\": \"r\","),
-        400, "the body is not JSON");
+        400, "the body is not valid JSON at line 1, column 42: unexpected end-of-input");
     assertProblem(operator.post("/api/runs/" + run + "/stop", ""), 400, "the body is missing; send e.g. {\"reason\"");
     assertProblem(operator.post("/api/runs/" + run + "/stop", "[\"why\"]"), 400, "{\"reason\": \"the tool was down\"}");
   }
