@@ -76,8 +76,10 @@ class RestartDurabilityTest {
         .property("agentloop.llm.provider", "openai")
         .property("agentloop.llm.base-url", model.baseUrl())
         .property("agentloop.llm.model", "test-model")
-        // the held second calls wait until the node has died: on a loaded machine that can take longer than the
-        // default model time-out, and a held call must never time out before the crash it is held for
+        // the held second calls wait until the node has died: each holds a model thread meanwhile, so there are
+        // threads for all of them and for the first calls of the others, and a held call never times out before the
+        // crash it is held for, however long a loaded machine takes to get every run there
+        .property("agentloop.llm.max-concurrent-calls", "64")
         .property("agentloop.llm.timeout", "PT10M")
         .environment("AGENTLOOP_LLM_API_KEY", "sk-restart-test")
         .start();
