@@ -56,8 +56,9 @@ class HostSecurityTest {
     // then
     assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
     assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
-    assertThat(notHis.statusCode()).as(notHis.body()).isEqualTo(403);
-    assertThat(json(notHis).get("detail").asText()).contains("tom");
+    // a run tom may not read answers as an unknown one: he learns nothing of it, not even that it exists
+    assertThat(notHis.statusCode()).as(notHis.body()).isEqualTo(404);
+    assertThat(json(notHis).get("detail").asText()).isEqualTo("no run with id " + run);
     assertThat(notAllowed.statusCode()).as(notAllowed.body()).isEqualTo(403);
   }
 
