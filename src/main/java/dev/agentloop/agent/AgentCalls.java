@@ -42,17 +42,15 @@ public class AgentCalls {
   private static final Logger LOG = LoggerFactory.getLogger(AgentCalls.class);
 
   private final AgentDefinitions definitions;
-  private final AgentsAsTools agents;
   private final LoopStateReader reader;
   private final StepStore store;
   private final ToolRegistry tools;
   private final ObjectProvider<ProcessEngine> engine;
   private final int maxDepth;
 
-  AgentCalls(AgentDefinitions definitions, AgentsAsTools agents, LoopStateReader reader, StepStore store,
-      ToolRegistry tools, ObjectProvider<ProcessEngine> engine, int maxDepth) {
+  AgentCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
+      ObjectProvider<ProcessEngine> engine, int maxDepth) {
     this.definitions = definitions;
-    this.agents = agents;
     this.reader = reader;
     this.store = store;
     this.tools = tools;
@@ -60,9 +58,13 @@ public class AgentCalls {
     this.maxDepth = maxDepth;
   }
 
-  /** Whether the agent calls this tool as another agent: it is an agent, and the agent's allowedTools name it. */
+  /**
+   * Whether the agent calls this tool as another agent: it is an agent, and the agent's allowedTools name it. Asked
+   * of the registry, which answers a fixed tool's name (calculator…) at once: the agents' own look-up reads the
+   * deployed agents again for every name it does not know, which act must not do for each call of a turn.
+   */
   boolean callsAgent(String tool, AgentSettings settings) {
-    return settings.allowedTools().contains(tool) && agents.isAgent(tool);
+    return settings.allowedTools().contains(tool) && tools.find(tool).orElse(null) instanceof AgentAsTool;
   }
 
   /**

@@ -131,9 +131,9 @@ public class AgentConfiguration {
   }
 
   @Bean
-  AgentCalls agentCalls(AgentDefinitions definitions, AgentsAsTools agents, LoopStateReader reader, StepStore store,
-      ToolRegistry tools, ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
-    return new AgentCalls(definitions, agents, reader, store, tools, engine, defaults.maxAgentDepth());
+  AgentCalls agentCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
+      ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
+    return new AgentCalls(definitions, reader, store, tools, engine, defaults.maxAgentDepth());
   }
 
   @Bean
