@@ -12,7 +12,7 @@ package dev.agentloop.agent;
 public record ChildRunEnded(String callerRun, int observationStep, String childRun) {
 
   /** Reads {@link ReactAgentProcess#REANSWERS}: {@code <caller run>/<observation step>}. */
-  static ChildRunEnded of(String reanswers, String childRun) {
+  public static ChildRunEnded of(String reanswers, String childRun) {
     int slash = reanswers.lastIndexOf('/');
     return new ChildRunEnded(reanswers.substring(0, slash), Integer.parseInt(reanswers.substring(slash + 1)),
         childRun);

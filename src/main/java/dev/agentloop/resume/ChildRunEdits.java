@@ -136,8 +136,7 @@ class ChildRunEdits {
     HistoricVariableInstance reanswers = history.createHistoricVariableInstanceQuery().processInstanceId(runId)
         .variableName(ReactAgentProcess.REANSWERS.name()).singleResult();
     return reanswers == null || reanswers.getValue() == null ? Optional.empty()
-        : Optional.of(String.valueOf(reanswers.getValue()).substring(0,
-            String.valueOf(reanswers.getValue()).lastIndexOf('/')));
+        : Optional.of(ChildRunEnded.of(String.valueOf(reanswers.getValue()), runId).callerRun());
   }
 
   private Optional<Step> observationOf(String callerRun, String childRun) {
