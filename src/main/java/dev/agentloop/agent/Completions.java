@@ -22,6 +22,10 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  */
 final class Completions {
 
+  /** Why the steps of a reply that came after its run had left the loop are off the active path. */
+  static final String LATE_REPLY = "the model replied after the run had left its loop (its run-time budget ran out,"
+      + " or a person stopped or moved it); kept for its cost, not used";
+
   private final AgentDefinitions definitions;
   private final StepStore store;
   private final DecisionLog decisions;
@@ -37,7 +41,7 @@ final class Completions {
   /** The task completes with these variables after the steps are written. */
   TaskResult<LoopState> complete(LoopState state, Written written, Map<String, Object> variables,
       AgentSettings settings) {
-    return new TaskResult.Complete<>(variables, write(state, written, settings));
+    return new TaskResult.Complete<>(variables, write(state, written, settings), keepLate(state, written));
   }
 
   /**
@@ -50,7 +54,20 @@ final class Completions {
       throw escape;
     }
     Escapes.BpmnError error = escapes.toBpmnError(escape, topic).orElseThrow();
-    return new TaskResult.Escape<>(error.code(), error.message(), Map.of(), write(state, written, settings));
+    return new TaskResult.Escape<>(error.code(), error.message(), Map.of(), write(state, written, settings),
+        keepLate(state, written));
+  }
+
+  /**
+   * A model call whose run left the loop while it was under way (its run-time budget fired, a person stopped
+   * it): what the model wrote is kept off the active path with its cost, since it was paid for.
+   */
+  private Runnable keepLate(LoopState state, Written written) {
+    if (written.usage().modelCalls() == 0 || written.steps().isEmpty()) {
+      return TaskResult.NOTHING;
+    }
+    return () -> store.keepLate(state.run().runId(), state.head().headStep(), written.steps(), written.usage(),
+        LATE_REPLY);
   }
 
   private Supplier<LoopState> write(LoopState state, Written written, AgentSettings settings) {

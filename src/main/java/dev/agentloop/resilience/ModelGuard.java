@@ -13,8 +13,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * Puts model calls behind retry (transient errors) → the endpoint's circuit breaker → a time-out per
- * attempt. A call that still fails, or that an open breaker refuses, fails with a
+ * Puts model calls behind a free slot ({@link CallSlots}: no more at once than the model has threads)
+ * → retry (transient errors) → the endpoint's circuit breaker → a time-out per attempt. A call that still fails, or that an open breaker refuses, fails with a
  * {@link ModelCallException} whose message says why; the worker then reports a technical failure,
  * which external-task retries and finally an incident handle. Attempts, retry delays and time-outs run
  * on the given scheduler (AgentLoop's threads), never on the JDK's common pool. Thread-safe.
@@ -27,23 +27,30 @@ public class ModelGuard {
   private final Duration timeout;
   private final ResilienceMetrics metrics;
   private final GuardedCalls calls;
+  private final CallSlots slots;
 
   /**
    * @param timeout per attempt; a little longer than the adapter's own time-out, so that its message
    *     (which names the endpoint) wins, and an adapter without one cannot hang a step
+   * @param maxConcurrentCalls how many calls are under way at once (the model's threads); the others wait,
+   *     before their time-out starts
    * @param scheduler runs the attempts, retry delays and time-outs
    */
   ModelGuard(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, Duration timeout,
-      ResilienceMetrics metrics, ScheduledExecutorService scheduler) {
+      int maxConcurrentCalls, ResilienceMetrics metrics, ScheduledExecutorService scheduler) {
     this.breakers = breakers;
     this.classifier = classifier;
     this.retry = retry;
     this.timeout = timeout;
     this.metrics = metrics;
     this.calls = new GuardedCalls(breakers, classifier, scheduler);
+    this.slots = new CallSlots(maxConcurrentCalls);
   }
 
-  /** The model with every call guarded; the breaker is the endpoint's, shared with every other guarded model of it. */
+  /**
+   * The model with every call guarded; the breaker is the endpoint's, and the slots are shared with every
+   * other guarded model (the plan's and the turns').
+   */
   public ChatModel guard(ChatModel model) {
     FailsafeExecutor<ModelReply> pipeline = calls.pipeline(RetryPolicies.transientErrors(retry, classifier),
         breakers.model(model.endpoint()), Timeout.<ModelReply>of(timeout));
@@ -67,7 +74,7 @@ public class ModelGuard {
 
     @Override
     public CompletionStage<ModelReply> chat(ModelRequest request) {
-      return calls.call(pipeline, this, () -> model.chat(request));
+      return slots.run(() -> calls.call(pipeline, this, () -> model.chat(request)));
     }
 
     @Override

@@ -77,12 +77,15 @@ public class ResilienceConfiguration {
         agentLoopResilienceScheduler);
   }
 
-  /** The adapter's own time-out plus a second: its message names the endpoint, ours catches adapters that have none. */
+  /**
+   * The adapter's own time-out plus a second: its message names the endpoint, ours catches adapters that have none.
+   * As many calls at once as the model has threads: a call never waits for a thread inside its time-out.
+   */
   @Bean
   ModelGuard modelGuard(Breakers breakers, ErrorClassifier classifier, ResilienceSettings resilience,
       LlmSettings llm, ResilienceMetrics metrics, ScheduledExecutorService agentLoopResilienceScheduler) {
-    return new ModelGuard(breakers, classifier, resilience.retry(), llm.timeout().plusSeconds(1), metrics,
-        agentLoopResilienceScheduler);
+    return new ModelGuard(breakers, classifier, resilience.retry(), llm.timeout().plusSeconds(1),
+        llm.maxConcurrentCalls(), metrics, agentLoopResilienceScheduler);
   }
 
   @Bean

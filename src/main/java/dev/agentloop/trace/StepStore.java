@@ -162,6 +162,39 @@ public class StepStore {
   }
 
   /**
+   * Keeps the steps of a model call whose reply came after its run had left the loop (its run-time
+   * budget fired, a person stopped or moved it): the call was paid for, so its steps are stored off the
+   * active path (superseded, below the step the call was made after, with the reason) and its cost
+   * counts in the run's figures; the head does not move, and nothing the run does next sees them.
+   */
+  public void keepLate(String runId, Integer madeAfter, List<NewStep> steps, Usage usage, String reason) {
+    if (steps.isEmpty()) {
+      return;
+    }
+    transaction.executeWithoutResult(status -> {
+      RunRecord run = lockRun(runId);
+      RunHead head = run.head();
+      Integer parent = madeAfter;
+      int turn = madeAfter == null ? 0 : findStep(runId, madeAfter).map(Step::turn).orElse(head.headTurn());
+      OffsetDateTime time = now();
+      List<Object[]> stepRows = new ArrayList<>(steps.size());
+      for (int i = 0; i < steps.size(); i++) {
+        NewStep step = steps.get(i);
+        NewStep late = new NewStep(step.content(), step.author(), step.reason() == null ? reason : step.reason());
+        turn = step.kind().startsTurn() ? turn + 1 : turn;
+        int stepNo = head.stepCount() + i + 1;
+        stepRows.add(rows.row(late.at(runId, stepNo, parent, turn, time.toInstant()), usage.costOf(i)));
+        parent = stepNo;
+      }
+      jdbc.update("UPDATE agentloop_run SET step_count = step_count + ?, version = version + 1,"
+              + " model_calls = model_calls + ?, tool_calls = tool_calls + ?, tokens = tokens + ? WHERE run_id = ?",
+          steps.size(), usage.modelCalls(), usage.toolCalls(), usage.tokens(), runId);
+      insert(stepRows);
+      supersedeFrom(runId, head.stepCount() + 1, head.stepCount() + steps.size() + 1);
+    });
+  }
+
+  /**
    * Replaces a step of the active path by a new branch: {@code steps} are written as a chain below
    * the replaced step's parent, the first of them superseding it; the replaced step and everything
    * after it stay stored, marked superseded; the head moves to the last new step. Nothing is deleted.

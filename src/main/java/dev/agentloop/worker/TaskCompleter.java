@@ -66,6 +66,7 @@ class TaskCompleter<S> {
       } catch (BadUserRequestException e) {
         // NotFoundException is one: the task was cancelled, or completed by another node after our lock expired
         LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
+        keepWhatIsPaidFor(task, result);
         return Continuation.none();
       } catch (StaleHeadException e) {
         // the trace moved on (an edit, or a write we raced): if the task survived, run it again on the new head
@@ -171,6 +172,16 @@ class TaskCompleter<S> {
   private static String readable(Duration duration) {
     return duration.toMillis() % 1000 != 0 ? duration.toMillis() + " ms"
         : duration.toSeconds() < 120 ? duration.toSeconds() + " s" : duration.toMinutes() + " min";
+  }
+
+  /** The task is gone, but what its work cost (a model call's reply) is kept; a failure to keep it is logged only. */
+  private static void keepWhatIsPaidFor(LockedExternalTask task, TaskResult<?> result) {
+    try {
+      result.whenGone().run();
+    } catch (RuntimeException e) {
+      LOG.warn("what task {} ({}) cost could not be kept after it was gone: {}", task.getId(), task.getActivityId(),
+          e.getMessage(), e);
+    }
   }
 
   void unlockQuietly(LockedExternalTask task) {

@@ -18,22 +18,42 @@ public sealed interface TaskResult<S> {
 
   Supplier<? extends S> write();
 
+  /**
+   * What to keep when the task is gone by the time its result comes (the run left the loop meanwhile):
+   * runs in a transaction of its own instead of {@link #write}. By default nothing.
+   */
+  Runnable whenGone();
+
   /** The task completes; the process continues along its outgoing flow. */
-  record Complete<S>(Map<String, Object> variables, Supplier<? extends S> write) implements TaskResult<S> {
+  record Complete<S>(Map<String, Object> variables, Supplier<? extends S> write, Runnable whenGone)
+      implements TaskResult<S> {
     public Complete {
       variables = Map.copyOf(variables);
       Objects.requireNonNull(write, "write");
+      whenGone = whenGone == null ? NOTHING : whenGone;
+    }
+
+    public Complete(Map<String, Object> variables, Supplier<? extends S> write) {
+      this(variables, write, NOTHING);
     }
   }
 
   /** A modelled outcome: a BPMN error the diagram catches with a boundary event. */
-  record Escape<S>(String errorCode, String message, Map<String, Object> variables, Supplier<? extends S> write)
-      implements TaskResult<S> {
+  record Escape<S>(String errorCode, String message, Map<String, Object> variables, Supplier<? extends S> write,
+      Runnable whenGone) implements TaskResult<S> {
     public Escape {
       Objects.requireNonNull(errorCode, "errorCode");
       Objects.requireNonNull(message, "message");
       variables = Map.copyOf(variables);
       Objects.requireNonNull(write, "write");
+      whenGone = whenGone == null ? NOTHING : whenGone;
+    }
+
+    public Escape(String errorCode, String message, Map<String, Object> variables, Supplier<? extends S> write) {
+      this(errorCode, message, variables, write, NOTHING);
     }
   }
+
+  /** Keeps nothing. */
+  Runnable NOTHING = () -> { };
 }

@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +35,7 @@ class ModelGuardTest {
   private final ErrorClassifier classifier = new ErrorClassifier(List.of(), List.of(), UnknownErrors.PERSISTENT);
   private final Breakers breakers = new Breakers(new BreakerSettings(3, 3, Duration.ofMinutes(1), 1), Map.of(),
       new BreakerSettings(3, 3, Duration.ofMinutes(1), 1), classifier, metrics);
-  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), metrics,
+  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), 16, metrics,
       BreakersTest.SCHEDULER);
 
   @Test
@@ -94,7 +97,7 @@ class ModelGuardTest {
   void should_wait_as_long_as_the_endpoint_asks_before_the_next_attempt() {
     // given an endpoint that answers 429 with Retry-After: 1 s, and a back-off of 1 ms ± 50 %
     RetrySettings retry = new RetrySettings(2, Duration.ofMillis(1), Duration.ofSeconds(5), 0.5, false);
-    ModelGuard patient = new ModelGuard(breakers, classifier, retry, Duration.ofSeconds(5), metrics,
+    ModelGuard patient = new ModelGuard(breakers, classifier, retry, Duration.ofSeconds(5), 16, metrics,
         BreakersTest.SCHEDULER);
     Scripted model = new Scripted(rateLimited(Duration.ofSeconds(1)), answer("42"));
 
@@ -104,6 +107,54 @@ class ModelGuardTest {
     // then the second attempt came no sooner than asked (a lower bound: a busy machine only makes it later)
     assertThat(reply.text()).isEqualTo("42");
     assertThat(Duration.ofNanos(model.times.get(1) - model.times.get(0))).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void should_not_count_the_wait_for_a_model_thread_against_the_calls_time_out() throws Exception {
+    // given a model with two threads that answers each call in 1.5 s, and a time-out of 3 s per attempt
+    ExecutorService modelThreads = Executors.newFixedThreadPool(2);
+    AtomicInteger sent = new AtomicInteger();
+    ChatModel slow = new ChatModel() {
+      @Override
+      public CompletionStage<ModelReply> chat(ModelRequest request) {
+        return CompletableFuture.supplyAsync(() -> {
+          sent.incrementAndGet();
+          sleep(1500);
+          return new ModelReply("42", List.of(), 7);
+        }, modelThreads);
+      }
+
+      @Override
+      public String endpoint() {
+        return "test:slow";
+      }
+    };
+    ModelGuard twoAtOnce = new ModelGuard(breakers, classifier, RETRY, Duration.ofSeconds(3), 2, metrics,
+        BreakersTest.SCHEDULER);
+    ChatModel guarded = twoAtOnce.guard(slow);
+
+    try {
+      // when six calls come at once: the last two would wait 3 s for a thread
+      List<CompletableFuture<ModelReply>> calls = java.util.stream.IntStream.range(0, 6)
+          .mapToObj(i -> guarded.chat(REQUEST).toCompletableFuture()).toList();
+
+      // then each is answered by its first attempt: no time-out, no retry, nothing against the breaker
+      assertThat(calls).allSatisfy(call -> assertThat(call.get(30, TimeUnit.SECONDS).text()).isEqualTo("42"));
+      assertThat(sent).hasValue(6);
+      assertThat(registry.find("agentloop.model.failures").counters()).allSatisfy(c -> assertThat(c.count()).isZero());
+      assertThat(breakers.find("model:test:slow").orElseThrow().state()).isEqualTo("CLOSED");
+    } finally {
+      modelThreads.shutdownNow();
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
