@@ -9,9 +9,6 @@ import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,7 +24,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -50,7 +46,6 @@ final class McpServer implements ToolSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("agentloop", "1");
-  private static final Pattern STATUS_NOT_FOUND_OR_NOT_ALLOWED = Pattern.compile("\\b(404|405)\\b");
 
   private final String name;
   private final McpServerSettings settings;
@@ -176,7 +171,7 @@ final class McpServer implements ToolSource {
           current.ping().block(timeout);
           return;
         } catch (RuntimeException e) {
-          disconnect("it stopped answering pings: " + describe(e));
+          disconnect("it stopped answering pings: " + ConnectFailures.describe(e));
           downLog.failed(lastError);
         }
       }
@@ -215,10 +210,10 @@ final class McpServer implements ToolSource {
       checkSoon();
       throw e;
     } catch (RuntimeException e) {
-      if (hasTimeout(e) || Thread.currentThread().isInterrupted()) {
+      if (ConnectFailures.hasTimeout(e) || Thread.currentThread().isInterrupted()) {
         cancel(wire, key, "AgentLoop gave up after " + timeout.toMillis() + " ms");
         throw new TimeoutException("MCP server '" + name + "' did not answer '" + toolName + "' within "
-            + readable(timeout) + "; the call was cancelled on the server");
+            + ConnectFailures.readable(timeout) + "; the call was cancelled on the server");
       }
       checkSoon();
       throw e;
@@ -230,11 +225,7 @@ final class McpServer implements ToolSource {
   /** Sends the cancellation without waiting for it: this thread may be interrupted already. */
   private void cancel(CancellingTransport wire, String key, String reason) {
     wire.cancel(key, reason).subscribe(null,
-        e -> LOG.debug("MCP server '{}': cancelling a call failed: {}", name, describe(e)));
-  }
-
-  private static String readable(Duration duration) {
-    return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
+        e -> LOG.debug("MCP server '{}': cancelling a call failed: {}", name, ConnectFailures.describe(e)));
   }
 
   /** Asks the supervisor to check the connection now, rather than at the next ping. */
@@ -244,15 +235,6 @@ final class McpServer implements ToolSource {
     } catch (RejectedExecutionException e) {
       // the application stops: nothing to reconnect
     }
-  }
-
-  private static boolean hasTimeout(Throwable error) {
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof TimeoutException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   void close() {
@@ -266,7 +248,8 @@ final class McpServer implements ToolSource {
   }
 
   private void connect() {
-    Optional<String> missing = missingCommand(settings).or(() -> unreachable(settings));
+    Optional<String> missing =
+        ConnectFailures.missingCommand(settings).or(() -> ConnectFailures.unreachable(settings));
     if (missing.isPresent()) {
       failed(missing.get());
       return;
@@ -297,7 +280,7 @@ final class McpServer implements ToolSource {
       availabilityListeners.forEach(listener -> listener.accept(null));
     } catch (RuntimeException e) {
       fresh.close();
-      failed(describeConnectFailure(e));
+      failed(ConnectFailures.describe(settings, e));
     }
   }
 
@@ -307,84 +290,6 @@ final class McpServer implements ToolSource {
     failedAttempts.incrementAndGet();
     downLog.failed(why);
     availabilityListeners.forEach(listener -> listener.accept(notConnected()));
-  }
-
-  /** Where the server is and what went wrong, with a hint where the cause is a known mistake. */
-  private String describeConnectFailure(RuntimeException e) {
-    String where = settings.transport() == McpServerSettings.Transport.STDIO
-        ? "command '" + settings.command() + "'" : settings.transport().name().toLowerCase().replace('_', '-')
-        + " url " + settings.url();
-    String cause = hasTimeout(e) ? "no answer to initialize within " + readable(settings.startupTimeout())
-        + (settings.transport() == McpServerSettings.Transport.STDIO
-            ? " (the process runs, but wrote no MCP message on stdout: is it an MCP server over stdio?)" : "")
-        : describe(e);
-    if (cause.length() > 300) {
-      cause = cause.substring(0, 300) + "…"; // an error page's HTML says no more than its status
-    }
-    String hint = settings.transport() == McpServerSettings.Transport.STREAMABLE_HTTP
-        && STATUS_NOT_FOUND_OR_NOT_ALLOWED.matcher(cause).find() && McpTransports.servesSse(settings)
-        ? "; this url serves the older HTTP+SSE transport (a GET opens an event stream): set transport: sse" : "";
-    return where + ": " + cause + hint;
-  }
-
-  /**
-   * Why the stdio command cannot be started ("No such file or directory"), before the SDK tries:
-   * the SDK reports that only as a time-out of initialize.
-   */
-  static Optional<String> missingCommand(McpServerSettings settings) {
-    if (settings.transport() != McpServerSettings.Transport.STDIO) {
-      return Optional.empty();
-    }
-    String command = settings.command();
-    if (command.contains("/") || command.contains(File.separator)) {
-      Path path = Path.of(command);
-      if (settings.workingDirectory() != null && !settings.workingDirectory().isBlank() && !path.isAbsolute()) {
-        path = Path.of(settings.workingDirectory()).resolve(path);
-      }
-      return Files.isExecutable(path) ? Optional.empty() : Optional.of("command '" + command + "': "
-          + (Files.exists(path) ? "Permission denied (not executable)" : "No such file or directory"));
-    }
-    String pathVariable = settings.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", ""));
-    for (String directory : pathVariable.split(File.pathSeparator)) {
-      if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, command))) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of("command '" + command + "': No such file or directory (not found on the PATH)");
-  }
-
-  /**
-   * Why the server's host and port take no connection ("Connection refused"), found in a moment: the
-   * SDK's SSE client waits for the whole start-up time-out instead, and its streamable HTTP client names
-   * no cause.
-   */
-  static Optional<String> unreachable(McpServerSettings settings) {
-    if (settings.transport() == McpServerSettings.Transport.STDIO) {
-      return Optional.empty();
-    }
-    java.net.URI uri = java.net.URI.create(settings.url());
-    int port = uri.getPort() > 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
-    try (java.net.Socket socket = new java.net.Socket()) {
-      socket.connect(new java.net.InetSocketAddress(uri.getHost(), port),
-          (int) Math.min(settings.startupTimeout().toMillis(), 10_000));
-      return Optional.empty();
-    } catch (java.io.IOException e) {
-      return Optional.of(settings.transport().name().toLowerCase().replace('_', '-') + " url " + settings.url()
-          + ": cannot connect to " + uri.getHost() + ":" + port + ": " + describe(e));
-    }
-  }
-
-  /** The messages of an error and its causes, without repeats: what the log and the model read. */
-  static String describe(Throwable error) {
-    List<String> parts = new ArrayList<>();
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      String message = t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName()
-          : t.getMessage();
-      if (parts.stream().noneMatch(part -> part.contains(message))) {
-        parts.add(message);
-      }
-    }
-    return String.join(": ", parts);
   }
 
   /**
