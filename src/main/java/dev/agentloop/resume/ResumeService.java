@@ -107,13 +107,14 @@ public class ResumeService {
   /**
    * The trace side of an edit a person makes inside the flow, in a form (answer review): the same
    * surgery as {@link #edit}, in the task completion's transaction and without modification; the
-   * diagram's gateways take the run where the result says.
+   * diagram's gateways take the run where the result says. The form has read the step; it is used as
+   * handed.
    *
-   * @throws InvalidEditException, UnknownStepException, ResumeConflictException as {@link #edit}
+   * @throws InvalidEditException, ResumeConflictException as {@link #edit}
    */
-  public Continuation editInFlow(String runId, int stepNo, JsonNode content, String reason, String author) {
+  public Continuation editInFlow(String runId, Step original, JsonNode content, String reason, String author) {
     RunRecord run = changes.unfinished(runId, "be edited");
-    Step original = activeStep(runId, stepNo);
+    requireActive(original);
     AgentSettings settings = changes.settings(runId);
     return surgery.replace(run, original, contents.replacement(original, content, author, reason, settings), settings)
         .continuation();
@@ -243,11 +244,14 @@ public class ResumeService {
   }
 
   private Step activeStep(String runId, int stepNo) {
-    Step step = store.findStep(runId, stepNo)
-        .orElseThrow(() -> new UnknownStepException("run " + runId + " has no step " + stepNo));
+    return requireActive(store.findStep(runId, stepNo)
+        .orElseThrow(() -> new UnknownStepException("run " + runId + " has no step " + stepNo)));
+  }
+
+  private static Step requireActive(Step step) {
     if (!step.isActive()) {
-      throw new ResumeConflictException("step " + stepNo + " of run " + runId + " is on a superseded branch; edit a"
-          + " step of the active path (GET /api/runs/" + runId + "/trace)");
+      throw new ResumeConflictException("step " + step.stepNo() + " of run " + step.runId() + " is on a superseded"
+          + " branch; edit a step of the active path (GET /api/runs/" + step.runId() + "/trace)");
     }
     return step;
   }

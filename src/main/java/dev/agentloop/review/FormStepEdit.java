@@ -5,7 +5,6 @@ import dev.agentloop.resume.Continuation;
 import dev.agentloop.resume.InvalidEditException;
 import dev.agentloop.resume.ResumeConflictException;
 import dev.agentloop.resume.ResumeService;
-import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.trace.Approvals;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -13,6 +12,8 @@ import dev.agentloop.trace.StepStore;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
@@ -68,16 +69,20 @@ class FormStepEdit {
 
   /** @throws ReviewException when the edit cannot be applied; nothing is changed */
   void apply(ReviewTask task, String defaultReason) {
-    Edit edit = task.text("editStep").isEmpty() ? editedSlot(task)
+    // the active path, read once: the slots are compared with it, and the edited step is handed on from it
+    Map<Integer, Step> path = store.activePath(task.runId()).stream()
+        .collect(Collectors.toMap(Step::stepNo, step -> step));
+    Edit edit = task.text("editStep").isEmpty() ? editedSlot(task, path)
         : new Edit(task.text("editStep"), task.text(CONTENT));
-    Step step = store.findStep(task.runId(), stepNumber(edit.step()))
+    int stepNo = stepNumber(edit.step());
+    Step step = Optional.ofNullable(path.get(stepNo)).or(() -> store.findStep(task.runId(), stepNo))
         .orElseThrow(() -> new ReviewException("there is no step " + edit.step() + " to edit"));
     String reason = task.text("editReason").isEmpty() ? defaultReason : task.text("editReason");
     Continuation next;
     try {
-      next = resume.get().editInFlow(task.runId(), step.stepNo(), StepText.content(step, edit.content()),
-          reason, task.actor());
-    } catch (InvalidEditException | UnknownStepException | ResumeConflictException e) {
+      next = resume.get().editInFlow(task.runId(), step, StepText.content(step, edit.content()), reason,
+          task.actor());
+    } catch (InvalidEditException | ResumeConflictException e) {
       throw new ReviewException(e.getMessage());
     }
     if (next == Continuation.ASK_HUMAN || (next != Continuation.THINK && !hasResumeGateway(task))) {
@@ -88,7 +93,7 @@ class FormStepEdit {
   }
 
   /** The one pre-filled field the person changed. */
-  private Edit editedSlot(ReviewTask task) {
+  private Edit editedSlot(ReviewTask task, Map<Integer, Step> path) {
     List<Edit> changed = new ArrayList<>();
     for (int slot = 1; slot <= SLOTS; slot++) {
       String label = task.text(LABEL + slot);
@@ -96,7 +101,10 @@ class FormStepEdit {
         continue;
       }
       Edit edit = new Edit(label.substring(0, label.indexOf(' ')), task.text(CONTENT + slot));
-      Step step = store.findStep(task.runId(), stepNumber(edit.step())).orElse(null);
+      int stepNo = stepNumber(edit.step());
+      // a slot whose step left the path since the form was filled is compared all the same: editing it is refused
+      // below with the reason, not taken for an unchanged field
+      Step step = path.containsKey(stepNo) ? path.get(stepNo) : store.findStep(task.runId(), stepNo).orElse(null);
       if (step != null && !StepText.editable(step).strip().equals(edit.content())) {
         changed.add(edit);
       }

@@ -206,8 +206,12 @@ public class StepStore {
     if (steps.isEmpty()) {
       throw new IllegalArgumentException("steps must not be empty");
     }
+    if (!replaced.isActive()) {
+      throw new IllegalArgumentException("step " + replaced.stepNo() + " is not on the active path of run "
+          + expected.runId());
+    }
+    // the step as read by the caller: had the path moved since, the head's version refuses the write
     return transaction.execute(status -> {
-      requireActive(expected.runId(), replaced.stepNo());
       int turnBefore = replaced.kind().startsTurn() ? replaced.turn() - 1 : replaced.turn();
       Appended appended = chain(expected, replaced.parentNo(), turnBefore, replaced.stepNo(), steps, Usage.NONE);
       supersedeFrom(expected.runId(), replaced.stepNo(), appended.steps().get(0).stepNo());
