@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How the agent's handlers end a task: their steps are written in the transaction that completes
@@ -21,6 +23,8 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * it is made here, so that resilience and worker stay independent of each other.
  */
 final class Completions {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Completions.class);
 
   /** Why the steps of a reply that came after its run had left the loop are off the active path. */
   static final String LATE_REPLY = "the model replied after the run had left its loop (its run-time budget ran out,"
@@ -66,8 +70,12 @@ final class Completions {
     if (written.usage().modelCalls() == 0 || written.steps().isEmpty()) {
       return TaskResult.NOTHING;
     }
-    return () -> store.keepLate(state.run().runId(), state.head().headStep(), written.steps(), written.usage(),
-        LATE_REPLY);
+    return () -> {
+      if (store.keepLate(state.head(), written.steps(), written.usage(), LATE_REPLY)) {
+        LOG.info("run {}: the model replied after the run had left its loop; its steps are kept off the active path"
+            + " with the call's cost", state.run().runId());
+      }
+    };
   }
 
   private Supplier<LoopState> write(LoopState state, Written written, AgentSettings settings) {

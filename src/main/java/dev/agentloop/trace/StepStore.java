@@ -166,14 +166,24 @@ public class StepStore {
    * budget fired, a person stopped or moved it): the call was paid for, so its steps are stored off the
    * active path (superseded, below the step the call was made after, with the reason) and its cost
    * counts in the run's figures; the head does not move, and nothing the run does next sees them.
+   * Only while nobody else wrote the run since {@code madeOn} (or it was stopped): when another node
+   * did the same step again after our lock expired, that node's steps and cost stand, and writing
+   * beside them would make its next write stale.
+   *
+   * @return whether the steps were kept
    */
-  public void keepLate(String runId, Integer madeAfter, List<NewStep> steps, Usage usage, String reason) {
+  public boolean keepLate(RunHead madeOn, List<NewStep> steps, Usage usage, String reason) {
     if (steps.isEmpty()) {
-      return;
+      return false;
     }
-    transaction.executeWithoutResult(status -> {
+    String runId = madeOn.runId();
+    Integer madeAfter = madeOn.headStep();
+    return Boolean.TRUE.equals(transaction.execute(status -> {
       RunRecord run = lockRun(runId);
       RunHead head = run.head();
+      if (head.version() != madeOn.version() && run.status() != RunStatus.STOPPED) {
+        return false;
+      }
       Integer parent = madeAfter;
       int turn = madeAfter == null ? 0 : findStep(runId, madeAfter).map(Step::turn).orElse(head.headTurn());
       OffsetDateTime time = now();
@@ -191,7 +201,8 @@ public class StepStore {
           steps.size(), usage.modelCalls(), usage.toolCalls(), usage.tokens(), runId);
       insert(stepRows);
       supersedeFrom(runId, head.stepCount() + 1, head.stepCount() + steps.size() + 1);
-    });
+      return true;
+    }));
   }
 
   /**

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.camunda.bpm.engine.BadUserRequestException;
+import org.camunda.bpm.engine.exception.NotFoundException;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.ProcessEngineException;
@@ -63,10 +64,14 @@ class TaskCompleter<S> {
     for (int attempt = 1; attempt <= ATTEMPTS_ON_CONFLICT; attempt++) {
       try {
         return transaction.execute(status -> commands.execute(context -> apply(context, task, result, maxNext)));
-      } catch (BadUserRequestException e) {
-        // NotFoundException is one: the task was cancelled, or completed by another node after our lock expired
+      } catch (NotFoundException e) {
+        // the task was cancelled (the run left the loop), or completed by another node after our lock expired
         LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
         keepWhatIsPaidFor(task, result);
+        return Continuation.none();
+      } catch (BadUserRequestException e) {
+        // another node holds the task now (our lock expired): it does the work again and writes it
+        LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
         return Continuation.none();
       } catch (StaleHeadException e) {
         // the trace moved on (an edit, or a write we raced): if the task survived, run it again on the new head
