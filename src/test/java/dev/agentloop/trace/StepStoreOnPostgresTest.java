@@ -206,12 +206,12 @@ class StepStoreOnPostgresTest {
     // when a node starts on it
     TraceSchema.prepare(earlier, true);
 
-    // then the cost is on its step, the old table is gone, and the tables are version 1
+    // then the cost is on its step, the old table is gone, and the tables are the newest version
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs(runId))
         .containsExactly(Map.entry(1, new StepCost(120L, true, 30L, 7L, 37L)));
     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'agentloop_step_cost'",
         Integer.class)).isZero();
-    assertThat(jdbc.queryForObject("SELECT MAX(version) FROM agentloop_schema_version", Integer.class)).isEqualTo(1);
+    assertThat(jdbc.queryForObject("SELECT MAX(version) FROM agentloop_schema_version", Integer.class)).isEqualTo(2);
   }
 
   private static String newRun() {
