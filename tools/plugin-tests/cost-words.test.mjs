@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 
-import { moneyText, promptTokensText, runMoneyText, runTokensText, stepCostText }
+import { moneyText, promptTokensText, runListCostText, runMoneyText, runTokensText, stepCostText }
   from '../../src/main/resources/plugin-webapp/agentloop/app/cost-words.js';
 
 test('a model step says its prompt tokens with those from the cache, and its money with and without the cache', () => {
@@ -52,4 +52,12 @@ test('a run says its tokens with the cached ones, and its money with what the ca
   assert.equal(runMoneyText({ amount: null, withoutCache: null, currency: 'USD', unpricedModelCalls: 3 }),
     'no price for any model call (3 model calls not priced)');
   assert.equal(runMoneyText(null), null, 'without a price table: tokens only, never a made-up price');
+});
+
+test('the list of runs adds a run\'s money where it has any', () => {
+  assert.equal(runListCostText({ money: { amount: 0.0037, currency: 'USD' } }, '2,536 tokens · 3 model calls'),
+    '2,536 tokens · 3 model calls · $0.0037');
+  assert.equal(runListCostText({ money: { amount: null, currency: 'USD', unpricedModelCalls: 2 } }, '0 model calls'),
+    '0 model calls');
+  assert.equal(runListCostText({ money: null }, '1 model call'), '1 model call');
 });

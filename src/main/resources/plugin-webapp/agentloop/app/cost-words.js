@@ -84,3 +84,9 @@ export function runMoneyText(money) {
   }
   return moneyWithoutCache(money.amount, money.withoutCache, money.currency) + (unpriced ? ` · ${unpriced}` : '');
 }
+
+/** A run in the list of runs: what words.js says of it, then its money where it has any: "1,234 tokens · … · $0.0037". */
+export function runListCostText(run, text) {
+  const amount = run.money && known(run.money.amount) ? moneyText(run.money.amount, run.money.currency) : null;
+  return amount ? `${text} · ${amount}` : text;
+}

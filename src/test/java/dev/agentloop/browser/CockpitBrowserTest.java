@@ -223,7 +223,7 @@ class CockpitBrowserTest {
 
     cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("restart in Cockpit");
     assertThat(browser.await(By.cssSelector("[data-run-cost='" + run + "']")).getText())
-        .matches("(tokens not reported|[\\d,]+ tokens) · \\d+ model calls · 2 tool calls");
+        .matches("(tokens not reported|[\\d,]+ tokens) · \\d+ model calls · 2 tool calls( · \\$[\\d.]+)?");
     // the table is drawn again when the search answers: read it once it lists the run
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::listedRuns, listed -> listed.contains(run));
     cockpit.showRun(run).restartFrom(run, 4);
@@ -362,6 +362,11 @@ class CockpitBrowserTest {
         + " (1 call reported none)");
     assertThat(cockpit.budget("money")).isEqualTo("$0.0037 (without the cache: $0.00658) · 1 model call not priced");
     browser.screenshot("cockpit-14-prompt-cache-costs");
+    // and the agent's list of runs adds the run's money to what it used
+    cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("prompt-cache: what it saved");
+    await().atMost(Runs.PATIENCE).ignoreExceptions().until(
+        () -> browser.await(By.cssSelector("[data-run-cost='" + run + "']")).getText(),
+        text -> text.equals("2,536 tokens · 3 model calls · 1 tool call · $0.0037"));
   }
 
   @Test
