@@ -1,6 +1,7 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.llm.ChatModel;
+import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.Budgets;
 import dev.agentloop.resilience.Escapes;
 import dev.agentloop.resilience.LoopDetector;
@@ -16,6 +17,8 @@ import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.worker.ExternalTaskWorker;
 import dev.agentloop.worker.TopicHandler;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -60,8 +63,8 @@ public class AgentConfiguration {
 
   @Bean
   AgentRuns agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions, ObjectProvider<ExternalTaskWorker<?>> worker) {
-    return new AgentRuns(engine, store, definitions, insights, decisions, worker);
+      DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker) {
+    return new AgentRuns(engine, store, definitions, insights, decisions, prices, worker);
   }
 
   /**
@@ -98,8 +101,9 @@ public class AgentConfiguration {
 
   @Bean
   Completions agentCompletions(AgentDefinitions definitions, StepStore store, DecisionLog decisions,
-      Escapes escapes) {
-    return new Completions(definitions, store, decisions, escapes);
+      Escapes escapes, ModelPrices prices, ObjectProvider<MeterRegistry> registry) {
+    return new Completions(definitions, store, decisions, escapes,
+        new CostMeter(prices, registry.getIfAvailable(SimpleMeterRegistry::new)));
   }
 
   /** Model calls go through the guard: retries, the endpoint's circuit breaker, a time-out. */

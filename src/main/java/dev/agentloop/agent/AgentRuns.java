@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.RunLimits;
 import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.DecisionLog;
@@ -37,11 +38,12 @@ public class AgentRuns {
   private final RunInsights insights;
   private final DecisionLog decisions;
   private final ActiveSteps activeSteps;
+  private final ModelPrices prices;
   /** The embedded worker, where this node has one: it takes a new run's first step as the run starts. */
   private final ObjectProvider<ExternalTaskWorker<?>> worker;
 
   public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions, ObjectProvider<ExternalTaskWorker<?>> worker) {
+      DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker) {
     this.engine = engine;
     this.store = store;
     this.definitions = definitions;
@@ -49,6 +51,7 @@ public class AgentRuns {
     this.decisions = decisions;
     this.activeSteps = new ActiveSteps(engine, store);
     this.worker = worker;
+    this.prices = prices;
   }
 
   /**
@@ -142,7 +145,13 @@ public class AgentRuns {
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
-        budgets(run), insights.totals(runId), endedBy(run), turns(run, waitingFor.contains(RunView.FOLLOW_UP)));
+        budgets(run), insights.totals(runId), money(runId), endedBy(run),
+        turns(run, waitingFor.contains(RunView.FOLLOW_UP)));
+  }
+
+  /** What the run's model calls cost by the price table; {@code null} without one (no query then). */
+  private RunMoney money(String runId) {
+    return prices.any() ? RunMoney.of(insights.costs(runId).values(), prices) : null;
   }
 
   /**

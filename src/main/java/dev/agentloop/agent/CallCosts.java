@@ -30,7 +30,8 @@ final class CallCosts {
   /** The usage of one model call that started at {@code start}. */
   static Usage modelCall(ModelRequest request, ModelReply reply, long start) {
     TokenCounts tokens = reply.usage();
-    StepCost cost = StepCost.modelCall(millisSince(start), tokens.prompt(), tokens.completion(), tokens.total());
+    StepCost cost = StepCost.modelCall(millisSince(start), tokens.prompt(), tokens.completion(), tokens.total(),
+        tokens.cacheRead(), tokens.cacheWrite(), reply.model());
     return Usage.modelCall(cost, new SentPrompt(request.purpose().name(), PromptJson.messages(request),
         PromptJson.tools(request)));
   }

@@ -34,12 +34,15 @@ final class Completions {
   private final StepStore store;
   private final DecisionLog decisions;
   private final Escapes escapes;
+  private final CostMeter costs;
 
-  Completions(AgentDefinitions definitions, StepStore store, DecisionLog decisions, Escapes escapes) {
+  Completions(AgentDefinitions definitions, StepStore store, DecisionLog decisions, Escapes escapes,
+      CostMeter costs) {
     this.definitions = definitions;
     this.store = store;
     this.decisions = decisions;
     this.escapes = escapes;
+    this.costs = costs;
   }
 
   /** The task completes with these variables after the steps are written. */
@@ -79,6 +82,9 @@ final class Completions {
   }
 
   private Supplier<LoopState> write(LoopState state, Written written, AgentSettings settings) {
+    // the calls were made (and paid for) whether or not their steps commit; counted here, outside the
+    // transaction that a retry of the task may run again
+    costs.record(state.run().agentKey(), written.usage());
     if (written.steps().isEmpty()) {
       return () -> state;
     }

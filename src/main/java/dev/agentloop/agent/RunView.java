@@ -19,6 +19,7 @@ import java.util.List;
  *     when it has ended or is between two steps
  * @param budgets what it used of its agent's budgets, used / limit
  * @param costs the latency and tokens of its calls, summed
+ * @param money what its model calls cost by the price table, {@code null} without one ({@code agentloop.llm.prices})
  * @param endedBy who ended a finished run by a decision — accepted its answer, rejected its plan,
  *     stopped it ({@code agentloop} when the agent accepted its answer automatically) — else {@code null}
  * @param turns the run's turns, one per question asked, oldest first (one for a one-shot run)
@@ -47,6 +48,7 @@ public record RunView(
     ActiveStep activeStep,
     RunBudgets budgets,
     RunCosts costs,
+    RunMoney money,
     String endedBy,
     List<ConversationTurn> turns) {
 

@@ -4,13 +4,14 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Every key under {@code agentloop.*} that AgentLoop binds, read from the records {@link AgentLoopProperties}
@@ -23,6 +24,8 @@ final class KnownSettings {
   static final String PREFIX = "agentloop";
   private static final String ANY_NAME = "*";
   private static final String ANYTHING = "**";
+  /** A segment of a key: a name in brackets, or what lies between dots. */
+  private static final Pattern SEGMENT = Pattern.compile("\\[([^\\]]*)\\]|([^.\\[\\]]+)");
 
   private final List<List<String>> patterns;
 
@@ -118,12 +121,20 @@ final class KnownSettings {
     return key.size() == pattern.size();
   }
 
-  /** {@code agentloop.tools.http-get.allowedHosts[0]} → agentloop, tools, httpget, allowedhosts, 0 (relaxed binding). */
+  /**
+   * {@code agentloop.tools.http-get.allowedHosts[0]} → agentloop, tools, httpget, allowedhosts, 0 (relaxed binding);
+   * a name in brackets is one segment, dots and all ({@code agentloop.llm.prices[gpt-4.1].input}).
+   */
   private static List<String> segments(String key) {
-    return Arrays.stream(key.replace("[", ".").replace("]", "").split("\\."))
-        .filter(segment -> !segment.isEmpty())
-        .map(segment -> segment.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT))
-        .toList();
+    List<String> segments = new ArrayList<>();
+    Matcher part = SEGMENT.matcher(key);
+    while (part.find()) {
+      String segment = part.group(1) != null ? part.group(1) : part.group(2);
+      if (!segment.isEmpty()) {
+        segments.add(segment.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT));
+      }
+    }
+    return segments;
   }
 
   private static String kebab(String name) {

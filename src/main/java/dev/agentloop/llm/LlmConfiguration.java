@@ -32,6 +32,12 @@ public class LlmConfiguration {
     return new ModelChoiceCheck(environment);
   }
 
+  /** The price table, empty unless the application sets {@code agentloop.llm.prices}. */
+  @Bean
+  ModelPrices modelPrices(LlmSettings llm) {
+    return ModelPrices.of(llm);
+  }
+
   @Bean
   @ConditionalOnMissingBean
   ChatModel chatModel(LlmSettings llm, ResourceLoader resources,

@@ -6,6 +6,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -22,6 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout how long one model call may take
  * @param temperature the sampling temperature; empty: the provider's default
  * @param maxConcurrentCalls blocking HTTP calls to the model endpoint at once
+ * @param prices what models' tokens cost per million, by model name exactly as a step shows it (the configured
+ *     model for providers openai and anthropic); empty: token counts only, never a made-up price
+ * @param priceCurrency the currency of {@code prices}, as Cockpit shows it
  */
 public record LlmSettings(
     Provider provider,
@@ -33,7 +37,13 @@ public record LlmSettings(
     Double temperature,
     @DefaultValue("16") @Positive int maxConcurrentCalls,
     @NotNull @Valid @NestedConfigurationProperty Scripted scripted,
-    @NotNull @Valid @NestedConfigurationProperty Anthropic anthropic) {
+    @NotNull @Valid @NestedConfigurationProperty Anthropic anthropic,
+    Map<String, @Valid ModelPrice> prices,
+    @DefaultValue("USD") @NotBlank String priceCurrency) {
+
+  public LlmSettings {
+    prices = prices == null ? Map.of() : Map.copyOf(prices);
+  }
 
   /** {@code LANGCHAIN4J}: the application's own LangChain4j {@code ChatModel} bean (one, or one marked primary). */
   public enum Provider { SCRIPTED, OPENAI, ANTHROPIC, LANGCHAIN4J }

@@ -13,9 +13,11 @@ import java.util.List;
  * @param usage the tokens the provider reported for the call (prompt and completion apart), each
  *     {@code null} where it reported none
  * @param stop why the model stopped writing; a {@link StopReason#cut() cut} reply is not complete
+ * @param model the model the call is priced and counted by (see {@code agentloop.llm.prices}), {@code null}
+ *     where the adapter knows none
  */
 public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls, TokenCounts usage,
-    StopReason stop) {
+    StopReason stop, String model) {
 
   public ModelReply {
     text = text == null ? "" : text;
@@ -23,6 +25,12 @@ public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls
     toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
     usage = usage == null ? TokenCounts.UNREPORTED : usage;
     stop = stop == null ? StopReason.UNREPORTED : stop;
+    model = model == null || model.isBlank() ? null : model;
+  }
+
+  /** A reply of a model the adapter does not name. */
+  public ModelReply(String text, String reasoning, List<ToolCall> toolCalls, TokenCounts usage, StopReason stop) {
+    this(text, reasoning, toolCalls, usage, stop, null);
   }
 
   /** A reply whose provider did not say why it stopped. */

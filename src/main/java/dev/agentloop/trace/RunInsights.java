@@ -34,9 +34,11 @@ public class RunInsights {
   public Map<Integer, StepCost> costs(String runId) {
     Map<Integer, StepCost> costs = new HashMap<>();
     jdbc.query("SELECT step_no, cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens,"
-        + " cost_total_tokens FROM agentloop_step WHERE run_id = ? AND cost_model_call IS NOT NULL", rs -> {
+        + " cost_total_tokens, cost_cache_read_tokens, cost_cache_write_tokens, cost_model FROM agentloop_step"
+        + " WHERE run_id = ? AND cost_model_call IS NOT NULL", rs -> {
           costs.put(rs.getInt(1), new StepCost(rs.getObject(3, Long.class), rs.getBoolean(2),
-              rs.getObject(4, Long.class), rs.getObject(5, Long.class), rs.getObject(6, Long.class)));
+              rs.getObject(4, Long.class), rs.getObject(5, Long.class), rs.getObject(6, Long.class),
+              rs.getObject(7, Long.class), rs.getObject(8, Long.class), rs.getString(9)));
         }, runId);
     return costs;
   }
@@ -47,9 +49,11 @@ public class RunInsights {
         + " SUM(CASE WHEN cost_model_call THEN 0 ELSE cost_latency_ms END),"
         + " SUM(cost_prompt_tokens), SUM(cost_completion_tokens),"
         + " SUM(CASE WHEN cost_model_call AND cost_prompt_tokens IS NULL AND cost_completion_tokens IS NULL"
-        + " AND cost_total_tokens IS NULL THEN 1 ELSE 0 END)"
+        + " AND cost_total_tokens IS NULL THEN 1 ELSE 0 END),"
+        + " SUM(cost_cache_read_tokens), SUM(cost_cache_write_tokens)"
         + " FROM agentloop_step WHERE run_id = ? AND cost_model_call IS NOT NULL",
-        (rs, row) -> new RunCosts(rs.getLong(1), rs.getLong(2), sum(rs, 3), sum(rs, 4), rs.getInt(5)), runId);
+        (rs, row) -> new RunCosts(rs.getLong(1), rs.getLong(2), sum(rs, 3), sum(rs, 4), rs.getInt(5), sum(rs, 6),
+            sum(rs, 7)), runId);
   }
 
   /** A sum that is {@code null} when nothing was summed; PostgreSQL sums BIGINT as NUMERIC, hence not getObject. */

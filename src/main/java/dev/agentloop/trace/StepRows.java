@@ -25,11 +25,13 @@ class StepRows {
 
   /** The row of {@code agentloop_step}, with what the call that wrote the step cost. */
   Object[] row(Step step, StepCost cost) {
-    Object[] paid = cost == null ? new Object[5] : new Object[] {cost.modelCall(), cost.latencyMillis(),
-        cost.promptTokens(), cost.completionTokens(), cost.totalTokens()};
+    Object[] paid = cost == null ? new Object[8] : new Object[] {cost.modelCall(), cost.latencyMillis(),
+        cost.promptTokens(), cost.completionTokens(), cost.totalTokens(), cost.cacheReadTokens(),
+        cost.cacheWriteTokens(), StoredText.of(cost.model())};
     return new Object[] {step.runId(), step.stepNo(), step.parentNo(), step.kind().name(), step.turn(),
         StoredText.ofJson(write(step.json())), step.status().name(), StoredText.of(step.author()),
-        step.createdAt().atOffset(ZoneOffset.UTC), step.supersedes(), StoredText.of(step.reason()), paid[0], paid[1], paid[2], paid[3], paid[4]};
+        step.createdAt().atOffset(ZoneOffset.UTC), step.supersedes(), StoredText.of(step.reason()), paid[0], paid[1],
+        paid[2], paid[3], paid[4], paid[5], paid[6], paid[7]};
   }
 
   private String write(JsonNode content) {

@@ -29,7 +29,8 @@ public class StepStore {
       "run_id, step_no, parent_no, kind, turn, content, status, author, created_at, supersedes, reason";
   /** A step's row: the step, and what the call that wrote it cost ({@link RunInsights#costs}). */
   private static final String ROW_COLUMNS = STEP_COLUMNS
-      + ", cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens";
+      + ", cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens"
+      + ", cost_cache_read_tokens, cost_cache_write_tokens, cost_model";
 
   /** Narrows the rows to read to those that may be follow-ups; the content read decides. */
   static final String FOLLOW_UP_PATTERN = "%\"" + StepJson.FOLLOW_UP + "\"%";
@@ -359,7 +360,7 @@ public class StepStore {
   }
 
   private void insert(List<Object[]> rows) {
-    String sql = "INSERT INTO agentloop_step (" + ROW_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    String sql = "INSERT INTO agentloop_step (" + ROW_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     if (rows.size() == 1) {
       jdbc.update(sql, rows.get(0));
     } else {

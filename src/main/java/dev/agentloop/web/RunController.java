@@ -3,8 +3,10 @@ package dev.agentloop.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunMoney;
 import dev.agentloop.agent.RunView;
 import dev.agentloop.agent.UnknownAgentException;
+import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.review.ReviewTaskView;
 import dev.agentloop.review.ReviewTasks;
@@ -42,15 +44,17 @@ class RunController {
   private final RunAccess access;
   private final TraceRetention retention;
   private final RunInsights insights;
+  private final ModelPrices prices;
   private final String basePath;
 
   RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention, RunInsights insights,
-      String basePath) {
+      ModelPrices prices, String basePath) {
     this.runs = runs;
     this.tasks = tasks;
     this.access = access;
     this.retention = retention;
     this.insights = insights;
+    this.prices = prices;
     this.basePath = basePath;
   }
 
@@ -106,7 +110,8 @@ class RunController {
     Map<Integer, StepCost> costs = insights.costs(id);
     Set<Integer> prompts = insights.stepsWithPrompt(id);
     return new TraceView(id, branches, steps.stream()
-        .map(step -> StepView.of(step, costs.get(step.stepNo()), prompts.contains(step.stepNo()))).toList(),
+        .map(step -> StepView.of(step, costs.get(step.stepNo()),
+            RunMoney.ofStep(costs.get(step.stepNo()), prices).orElse(null), prompts.contains(step.stepNo()))).toList(),
         runs.decisions(id));
   }
 

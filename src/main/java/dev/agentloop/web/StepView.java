@@ -1,6 +1,7 @@
 package dev.agentloop.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.llm.Money;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.StepKind;
@@ -12,6 +13,8 @@ import java.time.Instant;
  *
  * @param cost what the call that wrote the step cost (a model call's latency and tokens, a tool call's
  *     latency), {@code null} for steps without a call of their own
+ * @param money what the model call that wrote the step cost by the price table ({@code agentloop.llm.prices}),
+ *     and without the prompt cache; {@code null} for other steps, without a price table, or for a call it cannot price
  * @param prompt whether the prompt of the model call that wrote it can be read at
  *     {@code /runs/{id}/steps/{no}/prompt}
  */
@@ -27,14 +30,15 @@ record StepView(
     String reason,
     JsonNode content,
     StepCost cost,
+    Money money,
     boolean prompt) {
 
   static StepView of(Step step) {
-    return of(step, null, false);
+    return of(step, null, null, false);
   }
 
-  static StepView of(Step step, StepCost cost, boolean prompt) {
+  static StepView of(Step step, StepCost cost, Money money, boolean prompt) {
     return new StepView(step.stepNo(), step.parentNo(), step.kind(), step.turn(), step.status(), step.author(),
-        step.createdAt(), step.supersedes(), step.reason(), step.json(), cost, prompt);
+        step.createdAt(), step.supersedes(), step.reason(), step.json(), cost, money, prompt);
   }
 }

@@ -1,6 +1,7 @@
 package dev.agentloop.web;
 
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resume.Conversations;
 import dev.agentloop.resume.ResumeService;
@@ -28,8 +29,8 @@ public class WebConfiguration {
 
   @Bean
   RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention,
-      RunInsights insights, ApiSettings api) {
-    return new RunController(runs, tasks, access, retention, insights, api.basePath());
+      RunInsights insights, ModelPrices prices, ApiSettings api) {
+    return new RunController(runs, tasks, access, retention, insights, prices, api.basePath());
   }
 
   @Bean

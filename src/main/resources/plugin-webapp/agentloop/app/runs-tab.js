@@ -3,6 +3,7 @@
 // each opens on the plugin's run page or unfolds here with its trace and "restart from step", which
 // starts a new run whose trace begins with the old run's path up to that step.
 import { agentLoopApi } from './api.js';
+import { runListCostText } from './cost-words.js';
 import { clear, h, notice, time } from './dom.js';
 import { decidedSteps, kindLabel, traceView } from './trace-view.js';
 import { restartedMessage, runCostText, waitingText } from './words.js';
@@ -147,7 +148,7 @@ class RunsTab {
         h('td', {}, time(run.createdAt)),
         h('td', {}, time(run.endedAt)),
         h('td', {}, run.steps),
-        h('td', { class: 'agentloop-run-cost', 'data-run-cost': run.id }, runCostText(run)),
+        h('td', { class: 'agentloop-run-cost', 'data-run-cost': run.id }, runListCostText(run, runCostText(run))),
         h('td', {}, toggle)),
       detailRow];
   }

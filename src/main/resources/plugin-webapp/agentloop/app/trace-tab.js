@@ -5,6 +5,7 @@
 // stop; restart once it ended), and the circuit breakers, folded unless one is open.
 import { agentLoopApi } from './api.js';
 import settings from './settings.js';
+import { runMoneyText, runTokensText } from './cost-words.js';
 import { clear, h, notice, time } from './dom.js';
 import { liveStep } from './live-step.js';
 import { showPrompt } from './prompt-view.js';
@@ -199,10 +200,8 @@ export class RunPanel {
   drawBudgets(run) {
     const b = run.budgets || {};
     const c = run.costs || {};
-    const tokens = c.promptTokens === null && c.completionTokens === null
-      ? (run.modelCalls ? 'not reported by the endpoint' : '–')
-      : `${c.promptTokens ?? 0} prompt + ${c.completionTokens ?? 0} completion`
-        + (c.modelCallsWithoutUsage ? ` (${c.modelCallsWithoutUsage} call${c.modelCallsWithoutUsage === 1 ? '' : 's'} reported none)` : '');
+    const tokens = runTokensText(c) ?? (run.modelCalls ? 'not reported by the endpoint' : '–');
+    const money = runMoneyText(run.money);
     const row = (label, value, name) => h('tr', {}, h('th', {}, label), h('td', { 'data-budget': name }, value));
     clear(this.budgets, h('h4', {}, 'Budgets and costs'),
       h('table', { class: 'table table-condensed agentloop-budgets' }, h('tbody', {},
@@ -213,6 +212,7 @@ export class RunPanel {
           ? `not reported by the endpoint${b.tokens && b.tokens.limit ? ` (limit ${b.tokens.limit})` : ''}`
           : b.tokens ? used(b.tokens) : run.tokens, 'tokens'),
         row('Prompt / completion tokens', tokens, 'tokenParts'),
+        money && row('Cost (price table)', money, 'money'),
         row('Time in model calls', duration(c.modelLatencyMillis), 'modelTime'),
         row('Time in tool calls', duration(c.toolLatencyMillis), 'toolTime'))));
   }

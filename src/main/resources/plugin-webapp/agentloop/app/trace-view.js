@@ -3,6 +3,7 @@
 import { clear, h, json, time } from './dom.js';
 import { edits, stepTree } from './step-tree.js';
 import { costText, duration, kindLabel } from './words.js';
+import { stepCostText } from './cost-words.js';
 
 export { costText, duration, kindLabel };
 
@@ -75,7 +76,7 @@ function decisions(step) {
 
 export function stepRow(step, extra, onPrompt) {
   const superseded = step.status === 'SUPERSEDED';
-  const cost = costText(step.cost);
+  const cost = stepCostText(step.cost, step.money);
   return h('li', {
     class: `agentloop-step agentloop-${step.kind.toLowerCase()}${superseded ? ' agentloop-superseded' : ''}`,
     'data-step': step.id, 'data-kind': step.kind, 'data-status': step.status

@@ -223,7 +223,7 @@ class CockpitBrowserTest {
 
     cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("restart in Cockpit");
     assertThat(browser.await(By.cssSelector("[data-run-cost='" + run + "']")).getText())
-        .matches("(tokens not reported|[\\d,]+ tokens) · \\d+ model calls · 2 tool calls");
+        .matches("(tokens not reported|[\\d,]+ tokens) · \\d+ model calls · 2 tool calls( · \\$[\\d.]+)?");
     // the table is drawn again when the search answers: read it once it lists the run
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::listedRuns, listed -> listed.contains(run));
     cockpit.showRun(run).restartFrom(run, 4);
@@ -331,15 +331,42 @@ class CockpitBrowserTest {
     browser.screenshot("cockpit-10-live-model-call");
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(() -> cockpit.fact("status"), "ANSWERED"::equals);
 
-    assertThat(cockpit.cost(5)).matches("model call \\d+(\\.\\d)? s · 90 prompt \\+ 3 completion tokens");
+    // 90 prompt tokens at 2.50 and 3 completion tokens at 10 per million (the test profile's price of "scripted")
+    assertThat(cockpit.cost(5)).matches("model call \\d+(\\.\\d)? s · 90 prompt tokens \\+ 3 completion tokens · \\$0.000255");
     assertThat(cockpit.cost(2)).matches("model call \\d+\\.\\d s · tokens not reported by the endpoint");
     assertThat(cockpit.cost(4)).matches("tool call \\d+\\.\\d s");
-    assertThat(cockpit.budget("tokenParts")).isEqualTo("90 prompt + 3 completion (2 calls reported none)");
+    assertThat(cockpit.budget("tokenParts")).isEqualTo("90 prompt tokens + 3 completion (2 calls reported none)");
+    assertThat(cockpit.budget("money")).isEqualTo("$0.000255 · 2 model calls not priced");
     assertThat(cockpit.budget("modelTime")).matches("\\d+(\\.\\d)? s");
     WebElement prompt = cockpit.prompt(5);
     assertThat(prompt.getText()).contains("What the model received for #5 (thinking): 4 messages",
         "SYSTEM", "USER", "slow-thinking: watch it work", "ASSISTANT", "calculator", "TOOL RESULT", "391");
     browser.screenshot("cockpit-11-costs-and-prompt");
+  }
+
+  @Test
+  void should_show_each_steps_prompt_tokens_from_the_cache_and_the_runs_money_with_and_without_the_cache() {
+    String run = start(TestAgent.KEY, "prompt-cache: what it saved");
+    await().atMost(Runs.PATIENCE).until(() -> body(api.get("/api/runs/" + run), 200).get("status").asText(),
+        "ANSWERED"::equals);
+
+    // the run has ended: its page in the plugin, as Cockpit shows no finished instance
+    cockpit.openRun(run);
+
+    // 180 uncached at 2.50, 1,024 cached at 1.25 and 20 out at 10 per million; without the cache all at 2.50
+    assertThat(cockpit.cost(2)).matches("model call \\d+(\\.\\d)? s · 1,204 prompt tokens \\(1,024 cached\\)"
+        + " \\+ 20 completion tokens · \\$0.00193 \\(without the cache: \\$0.00321\\)");
+    assertThat(cockpit.cost(5)).matches("model call \\d+(\\.\\d)? s · 1,300 prompt tokens \\(1,280 cached\\)"
+        + " \\+ 12 completion tokens · \\$0.00177 \\(without the cache: \\$0.00337\\)");
+    assertThat(cockpit.budget("tokenParts")).isEqualTo("2,504 prompt tokens (2,304 cached) + 32 completion"
+        + " (1 call reported none)");
+    assertThat(cockpit.budget("money")).isEqualTo("$0.0037 (without the cache: $0.00658) · 1 model call not priced");
+    browser.screenshot("cockpit-14-prompt-cache-costs");
+    // and the agent's list of runs adds the run's money to what it used
+    cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("prompt-cache: what it saved");
+    await().atMost(Runs.PATIENCE).ignoreExceptions().until(
+        () -> browser.await(By.cssSelector("[data-run-cost='" + run + "']")).getText(),
+        text -> text.equals("2,536 tokens · 3 model calls · 1 tool call · $0.0037"));
   }
 
   @Test

@@ -52,6 +52,17 @@ class UnknownSettingsTest {
   }
 
   @Test
+  void should_take_a_map_key_in_brackets_as_one_name_dots_and_all_and_still_check_what_is_below_it() {
+    StandardEnvironment priced = environment(Map.of("agentloop.llm.prices[gpt-4.1-mini].input", "0.4",
+        "agentloop.llm.prices[gpt-4.1-mini].cached-input", "0.1", "agentloop.llm.prices.gpt-4o.output", "10"));
+    StandardEnvironment misspelt = environment(Map.of("agentloop.llm.prices[gpt-4.1].cached-inptu", "0.1"));
+
+    assertThatCode(() -> check.check(priced)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> check.check(misspelt))
+        .hasMessageContaining("did you mean 'agentloop.llm.prices.<name>.cached-input'?");
+  }
+
+  @Test
   void should_check_environment_variables_too() {
     StandardEnvironment environment = new StandardEnvironment();
     environment.getPropertySources().addFirst(new SystemEnvironmentPropertySource("systemEnvironment",

@@ -37,12 +37,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_version", Integer.class)).containsExactly(1);
+    assertThat(versions(jdbc)).containsExactly(1, 2);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_version", Integer.class)).containsExactly(1);
+    assertThat(versions(jdbc)).containsExactly(1, 2);
   }
 
   @Test
@@ -56,13 +56,13 @@ class TraceSchemaTest {
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'ANSWERED', 1, 0, 1,"
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: table agentloop_schema_version");
+        .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_version", Integer.class)).containsExactly(1);
+    assertThat(versions(jdbc)).containsExactly(1, 2);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -88,6 +88,32 @@ class TraceSchemaTest {
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L)));
     assertThat(tables(jdbc)).doesNotContain("agentloop_step_cost");
+  }
+
+  @Test
+  void should_add_the_prompt_cache_columns_to_a_database_of_version_1_and_keep_the_costs_of_its_steps() {
+    // given a database with only version 1 of the scripts, and a step with its cost
+    String url = newDatabase();
+    DataSource owner = dataSource(url, "sa");
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/V1__agentloop_tables.sql"))
+        .execute(owner);
+    jdbc.update("INSERT INTO agentloop_step (run_id, step_no, kind, turn, content, status, author, created_at,"
+        + " cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens)"
+        + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
+    // a start that may not change the schema refuses it, naming what version 2 adds
+    assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
+        .hasMessageContaining("missing: column agentloop_step.cost_cache_read_tokens,"
+            + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model.");
+
+    // when
+    TraceSchema.prepare(owner, true);
+
+    // then the step keeps its cost, with nothing known of a cache or a model, and the tables are version 2
+    assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
+        .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
+    assertThat(versions(jdbc)).containsExactly(1, 2);
+    TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
   @Test
@@ -137,6 +163,10 @@ class TraceSchemaTest {
     assertThatThrownBy(() -> new JdbcTemplate(application).execute("CREATE TABLE agentloop_probe (id INT)"))
         .as("the user may not change the schema").isNotNull();
     return application;
+  }
+
+  private static List<Integer> versions(JdbcTemplate jdbc) {
+    return jdbc.queryForList("SELECT version FROM agentloop_schema_version ORDER BY version", Integer.class);
   }
 
   private static List<String> tables(JdbcTemplate jdbc) {

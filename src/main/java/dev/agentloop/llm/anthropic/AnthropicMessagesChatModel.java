@@ -32,6 +32,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
   private final String endpoint;
   private final String apiKey;
   private final int maxTokens;
+  private final String model;
 
   /**
    * @param thinkingBudgetTokens tokens for extended thinking; 0: none
@@ -51,6 +52,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
     this.endpoint = "anthropic:" + baseUrl;
     this.apiKey = apiKey;
     this.maxTokens = maxTokens;
+    this.model = model;
   }
 
   private static AnthropicChatModel.AnthropicChatModelBuilder builder(String baseUrl, String apiKey, String model,
@@ -83,7 +85,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
     try {
       ChatResponse response = chosen.chat(chatRequest);
       AnthropicWireMapping.rememberThinking(response, thinking);
-      return AnthropicWireMapping.toModelReply(response, maxTokens);
+      return AnthropicWireMapping.toModelReply(response, maxTokens, model);
     } catch (RuntimeException e) {
       throw new CompletionException(AnthropicErrors.classify(endpoint, apiKey, e));
     }

@@ -58,8 +58,11 @@ final class AnthropicWireMapping {
     }
   }
 
-  /** @param maxTokens the limit the request set for the reply, named when the reply was cut at it */
-  static ModelReply toModelReply(ChatResponse response, int maxTokens) {
+  /**
+   * @param maxTokens the limit the request set for the reply, named when the reply was cut at it
+   * @param model the model asked for
+   */
+  static ModelReply toModelReply(ChatResponse response, int maxTokens, String model) {
     AiMessage message = response.aiMessage();
     String raw = response.metadata() instanceof AnthropicChatResponseMetadata anthropic
         && anthropic.rawHttpResponse() != null ? ReplyMapping.field(anthropic.rawHttpResponse().body(), "/stop_reason")
@@ -67,7 +70,7 @@ final class AnthropicWireMapping {
     StopReason stop = ReplyMapping.stopReason(response, raw, "max tokens " + maxTokens,
         "raise agentloop.llm.anthropic.max-tokens");
     return new ModelReply(message.text(), message.thinking(), ReplyMapping.toolCalls(message),
-        ReplyMapping.tokens(response), stop);
+        ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model));
   }
 
   private static dev.langchain4j.data.message.ChatMessage toMessage(ChatMessage message, ThinkingBlocks thinking) {

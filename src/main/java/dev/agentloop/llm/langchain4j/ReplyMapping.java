@@ -9,10 +9,14 @@ import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.FinishReason;
+import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
+import dev.langchain4j.model.openai.OpenAiTokenUsage;
 import dev.langchain4j.model.output.TokenUsage;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every LangChain4j-based adapter reads from a reply the same way: its tool calls, the tokens
@@ -21,6 +25,7 @@ import java.util.Locale;
 public final class ReplyMapping {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(ReplyMapping.class);
 
   private ReplyMapping() {}
 
@@ -29,10 +34,43 @@ public final class ReplyMapping {
         ? message.toolExecutionRequests().stream().map(ReplyMapping::toolCall).toList() : List.of();
   }
 
+  /**
+   * The tokens of the reply, with what the provider's prompt cache served or stored where LangChain4j
+   * passes it on: OpenAI's {@code prompt_tokens_details.cached_tokens} (inside its prompt tokens), Anthropic's
+   * {@code cache_read_input_tokens} and {@code cache_creation_input_tokens} (outside its input tokens, so
+   * added to them). Cache counts that cannot be right (more than the prompt) are left out, not the reply.
+   */
   public static TokenCounts tokens(ChatResponse response) {
     TokenUsage usage = response.tokenUsage();
-    return usage == null ? TokenCounts.UNREPORTED
-        : TokenCounts.of(usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount());
+    if (usage == null) {
+      return TokenCounts.UNREPORTED;
+    }
+    TokenCounts plain = TokenCounts.of(usage.inputTokenCount(), usage.outputTokenCount(), usage.totalTokenCount());
+    try {
+      if (usage instanceof AnthropicTokenUsage anthropic) {
+        return TokenCounts.ofCachedApart(anthropic.inputTokenCount(), anthropic.outputTokenCount(),
+            anthropic.cacheReadInputTokens(), anthropic.cacheCreationInputTokens());
+      }
+      if (usage instanceof OpenAiTokenUsage openAi && openAi.inputTokensDetails() != null) {
+        return plain.withCacheRead(openAi.inputTokensDetails().cachedTokens());
+      }
+    } catch (IllegalArgumentException e) {
+      LOG.warn("The model endpoint reported prompt cache counts that do not fit its prompt tokens ({}); left out",
+          usage);
+    }
+    return plain;
+  }
+
+  /**
+   * The model a reply is priced and counted by: the one AgentLoop asked for where it names one (the
+   * name the operator configured, and so the one a price table knows), else the one the reply names.
+   */
+  public static String model(ChatResponse response, String asked) {
+    if (asked != null && !asked.isBlank()) {
+      return asked;
+    }
+    String answered = response.modelName();
+    return answered == null || answered.isBlank() ? null : answered;
   }
 
   /**

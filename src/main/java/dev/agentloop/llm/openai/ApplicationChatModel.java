@@ -41,7 +41,8 @@ public class ApplicationChatModel implements ChatModel {
         ChatResponse response = model.chat(WireMapping.toChatRequest(request));
         return WireMapping.toModelReply(response, ReplyMapping.stopReason(response, null,
             "the maxTokens of the application's LangChain4j ChatModel", "raise the maxTokens of the application's"
-                + " LangChain4j ChatModel bean (e.g. langchain4j.open-ai.chat-model.max-tokens)"));
+                + " LangChain4j ChatModel bean (e.g. langchain4j.open-ai.chat-model.max-tokens)"),
+            model.defaultRequestParameters() == null ? null : model.defaultRequestParameters().modelName());
       } catch (RuntimeException e) {
         throw new CompletionException(ProviderErrors.classify(endpoint, null, e));
       }

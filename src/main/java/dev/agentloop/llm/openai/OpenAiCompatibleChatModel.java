@@ -27,6 +27,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   private final ExecutorService pool;
   private final String endpoint;
   private final String apiKey;
+  private final String model;
 
   /**
    * @param apiKey may be blank for local servers (Ollama, vLLM) that do not check it
@@ -47,6 +48,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
     this.pool = pool;
     this.endpoint = "openai:" + baseUrl;
     this.apiKey = apiKey;
+    this.model = model;
   }
 
   @Override
@@ -63,7 +65,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   private ModelReply call(ChatRequest chatRequest) {
     try {
       ChatResponse response = client.chat(chatRequest);
-      return WireMapping.toModelReply(response, WireMapping.stopReason(response));
+      return WireMapping.toModelReply(response, WireMapping.stopReason(response), model);
     } catch (RuntimeException e) {
       throw new CompletionException(ProviderErrors.classify(endpoint, apiKey, e));
     }

@@ -31,12 +31,14 @@ final class WireMapping {
    * The reply with the model's reasoning apart from its text: DeepSeek's {@code reasoning_content}
    * (LangChain4j's {@code AiMessage.thinking()}, filled because the client returns thinking) and
    * {@code <think>} blocks in the content ({@link ThinkTags}).
+   *
+   * @param model the model asked for, {@code null} where AgentLoop does not know it (then the reply's)
    */
-  static ModelReply toModelReply(ChatResponse response, StopReason stop) {
+  static ModelReply toModelReply(ChatResponse response, StopReason stop, String model) {
     AiMessage message = response.aiMessage();
     ThinkTags.Split split = ThinkTags.split(message.text());
     return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()),
-        ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop);
+        ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model));
   }
 
   /**

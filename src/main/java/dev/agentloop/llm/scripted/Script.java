@@ -83,7 +83,8 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
    * {@code fail} injects a failure: {@code http-429}, {@code http-500}, {@code http-400},
    * {@code timeout}, or {@code hang} (never answers); {@code empty} answers with nothing at all.
    * {@code tokens} is the total the "provider" reports, {@code promptTokens} and {@code completionTokens}
-   * its parts; a reply with none of them reports no usage, as some endpoints do. {@code stopReason} is
+   * its parts; a reply with none of them reports no usage, as some endpoints do; {@code cacheReadTokens} and
+   * {@code cacheWriteTokens} say how many of the prompt tokens a prompt cache served or stored. {@code stopReason} is
    * why the "provider" stopped: {@code length} or {@code max_tokens} makes the reply one cut at its output
    * limit (to try what a run does then); none: the scripted model reports no stop reason.
    */
@@ -99,7 +100,9 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
       String reasoning,
       Long promptTokens,
       Long completionTokens,
-      String stopReason) {
+      String stopReason,
+      Long cacheReadTokens,
+      Long cacheWriteTokens) {
 
     private static final Set<String> FAILURES = Set.of("http-429", "http-500", "http-400", "timeout", "hang");
 
@@ -112,7 +115,7 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
     }
 
     static Reply answer(String text) {
-      return new Reply(null, null, text, null, false, null, null, null, null, null, null, null);
+      return new Reply(null, null, text, null, false, null, null, null, null, null, null, null, null, null);
     }
   }
 

@@ -31,6 +31,9 @@ import java.util.function.Supplier;
  */
 public class ScriptedChatModel implements ChatModel {
 
+  /** The model its replies name, by which a price table (a demo's) can price them. */
+  static final String MODEL = "scripted";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Script script;
@@ -111,9 +114,10 @@ public class ScriptedChatModel implements ChatModel {
           : call.arguments() == null ? "{}" : call.arguments().toString();
       calls.add(new ToolCall("call_" + request.run().turn() + "_" + (i + 1), call.tool(), template.fillJson(arguments)));
     }
-    TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens());
+    TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens(),
+        reply.cacheReadTokens(), reply.cacheWriteTokens());
     return new ModelReply(template.fill(filledIn(text(reply, request.run().attempt()), request)), reply.reasoning(),
-        calls, tokens, stopReason(reply.stopReason()));
+        calls, tokens, stopReason(reply.stopReason()), MODEL);
   }
 
   private static StopReason stopReason(String scripted) {

@@ -16,12 +16,15 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.task.Task;
 import dev.agentloop.agent.RunView;
 import dev.agentloop.llm.ChatModel;
+import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunStatus;
+import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,6 +42,9 @@ import org.springframework.test.context.DynamicPropertySource;
     properties = {"agentloop.llm.provider=anthropic", "agentloop.llm.api-key=sk-ant-fake-key",
         "agentloop.llm.model=claude-test", "agentloop.llm.timeout=PT5S",
         "agentloop.llm.anthropic.thinking-budget-tokens=1024",
+        // priced without cache writes: a call that wrote to the cache has no price
+        "agentloop.llm.prices.claude-test.input=3", "agentloop.llm.prices.claude-test.cached-input=0.30",
+        "agentloop.llm.prices.claude-test.output=15",
         // a context of its own: the engine named "default" (behind /engine-rest) stays the shared test context's
         "camunda.bpm.process-engine-name=anthropicAgent"})
 @ActiveProfiles("test")
@@ -49,6 +55,7 @@ class AnthropicAgentTest {
   @Autowired AgentRuns runs;
   @Autowired ChatModel model;
   @Autowired ProcessEngine engine;
+  @Autowired RunInsights insights;
 
   @DynamicPropertySource
   static void endpoint(DynamicPropertyRegistry registry) {
@@ -84,6 +91,37 @@ class AnthropicAgentTest {
     String last = SERVER.requests().get(2).body().path("messages").toString();
     assertThat(last).contains("\"tool_use_id\":\"toolu_a\"", "\"tool_use_id\":\"toolu_b\"", "\"signature\"");
     assertThat(SERVER.requests()).allSatisfy(request -> assertThat(request.apiKey()).isEqualTo("sk-ant-fake-key"));
+  }
+
+  @Test
+  void should_count_tokens_read_from_and_written_to_the_prompt_cache_into_the_steps_prompt_and_price_what_it_can() {
+    // given a plan call that wrote 1,000 prompt tokens to the cache, and an answer that read them from it
+    SERVER.respond(200, message("end_turn", 50, 20, 0, 1000, text("[\"Answer\"]")));
+    SERVER.respond(200, message("end_turn", 60, 12, 1000, 0, text("Forty-two")));
+
+    // when
+    String run = runs.start(TestAgent.KEY, "What is the answer to everything?");
+    RunView view = Runs.awaitView(runs, run, v -> v.status() == RunStatus.ANSWERED && v.finalAnswer() != null);
+
+    // then Anthropic's input tokens, which leave the cached ones out, are counted with them as the prompt's
+    Map<Integer, StepCost> costs = insights.costs(run);
+    StepCost plan = costs.get(1);
+    assertThat(plan.promptTokens()).isEqualTo(1050);
+    assertThat(plan.cacheWriteTokens()).isEqualTo(1000);
+    assertThat(plan.cacheReadTokens()).isZero();
+    assertThat(plan.totalTokens()).isEqualTo(1070);
+    assertThat(plan.model()).isEqualTo("claude-test");
+    StepCost answer = costs.get(view.steps());
+    assertThat(answer.promptTokens()).isEqualTo(1060);
+    assertThat(answer.cacheReadTokens()).isEqualTo(1000);
+    assertThat(view.costs().promptTokens()).isEqualTo(2110);
+    assertThat(view.costs().cacheReadTokens()).isEqualTo(1000);
+    assertThat(view.costs().cacheWriteTokens()).isEqualTo(1000);
+    // and the run's money is the answer's alone: the plan wrote to the cache, which has no price here
+    // (60 at 3, 1,000 cached at 0.30, 12 out at 15 per million; without the cache all 1,060 at 3)
+    assertThat(view.money().amount()).isEqualByComparingTo("0.00066");
+    assertThat(view.money().withoutCache()).isEqualByComparingTo("0.00336");
+    assertThat(view.money().unpricedModelCalls()).isEqualTo(1);
   }
 
   @Test

@@ -57,6 +57,16 @@ final class FakeAnthropicServer implements AutoCloseable {
 
   /** A message; each block is made by {@link #text}, {@link #thinking} or {@link #toolUse}. */
   static String message(String stopReason, int inputTokens, int outputTokens, ObjectNode... blocks) {
+    return message(stopReason, inputTokens, outputTokens, 0, 0, blocks);
+  }
+
+  /**
+   * A message whose prompt was partly read from or written to Anthropic's prompt cache:
+   * {@code cache_read_input_tokens} and {@code cache_creation_input_tokens}, which {@code input_tokens}
+   * does not count.
+   */
+  static String message(String stopReason, int inputTokens, int outputTokens, int cacheRead, int cacheWrite,
+      ObjectNode... blocks) {
     ObjectNode root = JSON.createObjectNode();
     root.put("id", "msg_01XFDUDYJgAACzvnptvVoYEL");
     root.put("type", "message");
@@ -71,8 +81,8 @@ final class FakeAnthropicServer implements AutoCloseable {
     ObjectNode usage = root.putObject("usage");
     usage.put("input_tokens", inputTokens);
     usage.put("output_tokens", outputTokens);
-    usage.put("cache_creation_input_tokens", 0);
-    usage.put("cache_read_input_tokens", 0);
+    usage.put("cache_creation_input_tokens", cacheWrite);
+    usage.put("cache_read_input_tokens", cacheRead);
     return root.toString();
   }
 

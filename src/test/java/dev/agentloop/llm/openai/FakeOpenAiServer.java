@@ -133,6 +133,27 @@ public final class FakeOpenAiServer implements AutoCloseable {
     return root.toString();
   }
 
+  /**
+   * A plain-text chat.completion of which {@code cachedTokens} of the prompt tokens came from OpenAI's prompt
+   * cache: {@code usage.prompt_tokens_details.cached_tokens}, counted inside {@code prompt_tokens}.
+   */
+  public static String textCompletion(String text, int promptTokens, int completionTokens, int cachedTokens) {
+    var root = (com.fasterxml.jackson.databind.node.ObjectNode) read(textCompletion(text, promptTokens,
+        completionTokens));
+    var usage = (com.fasterxml.jackson.databind.node.ObjectNode) root.get("usage");
+    usage.putObject("prompt_tokens_details").put("cached_tokens", cachedTokens).put("audio_tokens", 0);
+    usage.putObject("completion_tokens_details").put("reasoning_tokens", 0).put("audio_tokens", 0);
+    return root.toString();
+  }
+
+  private static JsonNode read(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
   /** An error body as OpenAI sends it with 4xx/5xx statuses. */
   public static String errorBody(String message, String type, String code) {
     var root = JSON.createObjectNode();

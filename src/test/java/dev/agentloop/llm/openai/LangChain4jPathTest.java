@@ -11,13 +11,16 @@ import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ModelReply;
 import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.PromptJson;
+import dev.agentloop.llm.TokenCounts;
 import dev.agentloop.llm.ToolSpec;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.request.json.JsonRawSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.openai.OpenAiTokenUsage;
 import dev.langchain4j.model.output.FinishReason;
 import java.util.List;
 import java.util.Map;
@@ -79,17 +82,72 @@ class LangChain4jPathTest {
     assertThat(sent.required()).containsExactly("order");
   }
 
+  @Test
+  void should_read_cached_tokens_from_openai_usage_as_part_of_the_prompt_and_name_the_model_the_reply_names() {
+    // given an application model on OpenAI whose usage says 1,024 of 1,204 prompt tokens came from the cache
+    OpenAiTokenUsage usage = OpenAiTokenUsage.builder().inputTokenCount(1204).outputTokenCount(20).totalTokenCount(1224)
+        .inputTokensDetails(OpenAiTokenUsage.InputTokensDetails.builder().cachedTokens(1024).build()).build();
+
+    // when
+    ModelReply reply = reply(model(answer(usage, "gpt-4o-mini-2024-07-18")).chat(simple()));
+
+    // then
+    assertThat(reply.usage()).isEqualTo(new TokenCounts(1204L, 20L, 1224L, 1024L, null));
+    assertThat(reply.model()).as("the application's model names none of its own").isEqualTo("gpt-4o-mini-2024-07-18");
+  }
+
+  @Test
+  void should_add_anthropics_cached_tokens_to_its_input_tokens_which_leave_them_out() {
+    // given an application model on Anthropic: 40 input tokens besides 900 read from and 100 written to the cache
+    AnthropicTokenUsage usage = AnthropicTokenUsage.builder().inputTokenCount(40).outputTokenCount(10)
+        .cacheReadInputTokens(900).cacheCreationInputTokens(100).build();
+
+    // when
+    ModelReply reply = reply(model(answer(usage, null)).chat(simple()));
+
+    // then
+    assertThat(reply.usage()).isEqualTo(new TokenCounts(1040L, 10L, 1050L, 900L, 100L));
+    assertThat(reply.model()).isNull();
+  }
+
+  @Test
+  void should_leave_out_cache_counts_that_cannot_be_right_and_keep_the_reply_and_its_tokens() {
+    // given a gateway that reports more cached tokens than prompt tokens
+    OpenAiTokenUsage usage = OpenAiTokenUsage.builder().inputTokenCount(10).outputTokenCount(5)
+        .inputTokensDetails(OpenAiTokenUsage.InputTokensDetails.builder().cachedTokens(999).build()).build();
+
+    // when
+    ModelReply reply = reply(model(answer(usage, null)).chat(simple()));
+
+    // then
+    assertThat(reply.text()).isEqualTo("The answer is");
+    assertThat(reply.usage()).isEqualTo(new TokenCounts(10L, 5L, 15L));
+  }
+
+  private static ChatResponse answer(dev.langchain4j.model.output.TokenUsage usage, String modelName) {
+    return ChatResponse.builder().aiMessage(AiMessage.from("The answer is")).finishReason(FinishReason.STOP)
+        .tokenUsage(usage).modelName(modelName).build();
+  }
+
+  private static ModelRequest simple() {
+    return request(List.of(), new ChatMessage.UserMessage("q"));
+  }
+
   private static Map<String, JsonNode> raw(Map<String, JsonSchemaElement> schemas) {
     return schemas.entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
         e -> json(((JsonRawSchema) e.getValue()).schema())));
   }
 
   private ApplicationChatModel model(FinishReason finish) {
+    return model(ChatResponse.builder().aiMessage(AiMessage.from("The answer is")).finishReason(finish).build());
+  }
+
+  private ApplicationChatModel model(ChatResponse response) {
     dev.langchain4j.model.chat.ChatModel application = new dev.langchain4j.model.chat.ChatModel() {
       @Override
       public ChatResponse doChat(ChatRequest request) {
         received.set(request);
-        return ChatResponse.builder().aiMessage(AiMessage.from("The answer is")).finishReason(finish).build();
+        return response;
       }
     };
     return new ApplicationChatModel(application, pool);
