@@ -31,6 +31,10 @@ import org.springframework.beans.factory.ObjectProvider;
  */
 public class AgentRuns {
 
+  /** Stripes that serialise the starts under one conversation id on this node (a fixed few: no map to grow). */
+  private static final Object[] CONVERSATION_LOCKS = java.util.stream.IntStream.range(0, 64)
+      .mapToObj(i -> new Object()).toArray();
+
   private final ProcessEngine engine;
   private final StepStore store;
   private final AgentDefinitions definitions;
@@ -58,19 +62,56 @@ public class AgentRuns {
    * @throws UnknownAgentException when no agent with that key is deployed
    */
   public String start(String agentKey, String question) {
+    return start(agentKey, question, null);
+  }
+
+  /**
+   * Starts a run under a conversation id of the caller's (the process instance's business key), by
+   * which the run is found again ({@link #runsOfConversation}).
+   *
+   * @param conversationId {@code null}: none
+   * @throws ConversationInUseException when an open run holds the id already (checked and started under
+   *     one lock per id on this node: of two starts with one id on one node, exactly one runs)
+   */
+  public String start(String agentKey, String question, String conversationId) {
     List<String> latest = latestAgentVersions(agentKey);
     if (latest.isEmpty()) {
       throw new UnknownAgentException(agentKey, deployedAgents());
     }
+    if (conversationId == null) {
+      return start(agentKey, question, null, latest);
+    }
+    synchronized (CONVERSATION_LOCKS[Math.floorMod(conversationId.hashCode(), CONVERSATION_LOCKS.length)]) {
+      List<String> open = withoutAuthorization(() -> engine.getRuntimeService().createProcessInstanceQuery()
+          .processInstanceBusinessKey(conversationId).rootProcessInstances().list().stream()
+          .map(instance -> instance.getId()).toList());
+      if (!open.isEmpty()) {
+        throw new ConversationInUseException(conversationId, open.get(0));
+      }
+      return start(agentKey, question, conversationId, latest);
+    }
+  }
+
+  private String start(String agentKey, String question, String businessKey, List<String> latest) {
     RuntimeService runtime = engine.getRuntimeService();
     Map<String, Object> variables = ReactAgentProcess.QUESTION.with(question);
     // by id where the key is unambiguous: the engine takes it from its cache instead of asking the
     // database for the latest version once more; by key across tenants, so the engine says which to pick
     Supplier<String> start = () -> (latest.size() == 1
-        ? runtime.startProcessInstanceById(latest.get(0), variables)
-        : runtime.startProcessInstanceByKey(agentKey, variables)).getId();
+        ? runtime.startProcessInstanceById(latest.get(0), businessKey, variables)
+        : runtime.startProcessInstanceByKey(agentKey, businessKey, variables)).getId();
     ExternalTaskWorker<?> embedded = worker.getIfAvailable();
     return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
+  }
+
+  /**
+   * The runs started under a conversation id, open or ended, newest first; runs that another run called
+   * (which carry their caller's id) are left out.
+   */
+  public List<String> runsOfConversation(String conversationId) {
+    return withoutAuthorization(() -> engine.getHistoryService().createHistoricProcessInstanceQuery()
+        .processInstanceBusinessKey(conversationId).rootProcessInstances().orderByProcessInstanceStartTime().desc()
+        .list().stream().map(HistoricProcessInstance::getId).toList());
   }
 
   /**
@@ -138,11 +179,13 @@ public class AgentRuns {
         .map(step -> ((FinalAnswer) step.content()).text()).orElse(null);
     RunRecord.Restart from = run.restartedFrom();
     ActiveStep active = run.status() == RunStatus.RUNNING ? withoutAuthorization(() -> activeSteps.of(runId)) : null;
+    HistoricProcessInstance instance = historic(runId);
     return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
-        budgets(run), insights.totals(runId), endedBy(run), turns(run, waitingFor.contains(RunView.FOLLOW_UP)));
+        budgets(run, instance), insights.totals(runId), endedBy(run),
+        turns(run, waitingFor.contains(RunView.FOLLOW_UP), instance), conversationId(instance));
   }
 
   /**
@@ -157,15 +200,24 @@ public class AgentRuns {
   /** The run's turns on its active path, oldest first. */
   public List<ConversationTurn> turns(String runId) {
     RunRecord run = store.run(runId);
-    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId));
+    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId), historic(runId));
   }
 
-  private List<ConversationTurn> turns(RunRecord run, boolean waitingForFollowUp) {
-    HistoricProcessInstance instance = withoutAuthorization(() -> engine.getHistoryService()
-        .createHistoricProcessInstanceQuery().processInstanceId(run.runId()).singleResult());
+  /** The run's process instance in the engine's history, {@code null} where the engine keeps none. */
+  private HistoricProcessInstance historic(String runId) {
+    return withoutAuthorization(() -> engine.getHistoryService()
+        .createHistoricProcessInstanceQuery().processInstanceId(runId).singleResult());
+  }
+
+  /** The business key a run was started under, unless it is its caller's (a called run carries it on). */
+  private static String conversationId(HistoricProcessInstance instance) {
+    return instance == null || instance.getSuperProcessInstanceId() != null ? null : instance.getBusinessKey();
+  }
+
+  private List<ConversationTurn> turns(RunRecord run, boolean waitingForFollowUp, HistoricProcessInstance instance) {
     return Conversation.turns(run, store.questionsAndAnswers(run.runId(), true),
         instance == null ? null : instance.getStartUserId(),
-        waitingForFollowUp || Conversation.acceptedAtEnd(run.status()));
+        waitingForFollowUp || Conversation.acceptedAtEnd(run.status()), insights.turnCosts(run.runId()));
   }
 
   /** The author of the decision that ended the run: the last decision of a run that ended by one. */
@@ -183,9 +235,7 @@ public class AgentRuns {
   }
 
   /** Used / limit, the limits of the agent version the run runs (or ran) on. */
-  private RunBudgets budgets(RunRecord run) {
-    HistoricProcessInstance instance = withoutAuthorization(() -> engine.getHistoryService()
-        .createHistoricProcessInstanceQuery().processInstanceId(run.runId()).singleResult());
+  private RunBudgets budgets(RunRecord run, HistoricProcessInstance instance) {
     RunLimits limits = instance == null ? null : definitions.settings(instance.getProcessDefinitionId()).limits();
     return new RunBudgets(
         new RunBudgets.Budget(run.modelCalls(), limits == null ? null : (long) limits.maxModelCalls()),
