@@ -4,6 +4,8 @@ import dev.agentloop.resilience.RunLimits;
 import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.trace.FollowUp;
+import dev.agentloop.trace.RunCosts;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunQuery;
 import dev.agentloop.trace.RunRecord;
@@ -180,12 +182,13 @@ public class AgentRuns {
     RunRecord.Restart from = run.restartedFrom();
     ActiveStep active = run.status() == RunStatus.RUNNING ? withoutAuthorization(() -> activeSteps.of(runId)) : null;
     HistoricProcessInstance instance = historic(runId);
+    RunCosts totals = insights.totals(runId);
     return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
-        budgets(run, instance), insights.totals(runId), endedBy(run),
-        turns(run, waitingFor.contains(RunView.FOLLOW_UP), instance), conversationId(instance));
+        budgets(run, instance), totals, endedBy(run),
+        turns(run, waitingFor.contains(RunView.FOLLOW_UP), instance, totals), conversationId(instance));
   }
 
   /**
@@ -200,7 +203,8 @@ public class AgentRuns {
   /** The run's turns on its active path, oldest first. */
   public List<ConversationTurn> turns(String runId) {
     RunRecord run = store.run(runId);
-    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId), historic(runId));
+    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId), historic(runId),
+        insights.totals(runId));
   }
 
   /** The run's process instance in the engine's history, {@code null} where the engine keeps none. */
@@ -214,10 +218,18 @@ public class AgentRuns {
     return instance == null || instance.getSuperProcessInstanceId() != null ? null : instance.getBusinessKey();
   }
 
-  private List<ConversationTurn> turns(RunRecord run, boolean waitingForFollowUp, HistoricProcessInstance instance) {
-    return Conversation.turns(run, store.questionsAndAnswers(run.runId(), true),
+  /**
+   * @param totals what the run's calls cost: a run of one turn on its active path owns them all (its superseded
+   *     branches forked in that turn), so only a conversation's calls are read again turn by turn
+   */
+  private List<ConversationTurn> turns(RunRecord run, boolean waitingForFollowUp, HistoricProcessInstance instance,
+      RunCosts totals) {
+    List<Step> path = store.questionsAndAnswers(run.runId(), true);
+    Map<Integer, RunCosts> costs = path.stream().anyMatch(step -> step.content() instanceof FollowUp)
+        ? insights.turnCosts(run.runId()) : Map.of(1, totals);
+    return Conversation.turns(run, path,
         instance == null ? null : instance.getStartUserId(),
-        waitingForFollowUp || Conversation.acceptedAtEnd(run.status()), insights.turnCosts(run.runId()));
+        waitingForFollowUp || Conversation.acceptedAtEnd(run.status()), costs);
   }
 
   /** The author of the decision that ended the run: the last decision of a run that ended by one. */

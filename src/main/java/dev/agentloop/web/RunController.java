@@ -83,11 +83,7 @@ class RunController {
       @RequestParam(required = false) String to, @RequestParam(required = false) String editedBy,
       @RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int page,
       @RequestParam(required = false) Integer size, @RequestParam(required = false) String conversationId) {
-    if (conversationId != null && !conversationId.matches(StartRunRequest.CONVERSATION_ID)) {
-      throw new InvalidParameterException("conversationId", conversationId.length() > 40
-          ? conversationId.substring(0, 40) + "…" : conversationId.replace("\0", "\\u0000"),
-          "1 to 100 letters, digits or . _ : @ - characters, starting with a letter or digit");
-    }
+    RunSearchParameters.conversationId(conversationId);
     if (limit != null && (limit < 1 || limit > RunSearchParameters.MAX_SIZE)) {
       throw new InvalidParameterException("limit", String.valueOf(limit), "between 1 and " + RunSearchParameters.MAX_SIZE);
     }

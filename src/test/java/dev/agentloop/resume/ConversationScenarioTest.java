@@ -164,6 +164,13 @@ class ConversationScenarioTest {
         .isEqualTo(view.costs().modelLatencyMillis());
     assertThat(view.turns().stream().mapToInt(turn -> turn.costs().modelCallsWithoutUsage()).sum())
         .isEqualTo(view.costs().modelCallsWithoutUsage());
+
+    // and once turn 1 is redone without the later turns, the one turn left owns every call made
+    resume.regenerate(run, 1, false, "olga", null);
+    awaitFollowUpWith(run, 1, 5);
+    RunView one = runs.view(run);
+    assertThat(one.turns()).singleElement().satisfies(turn -> assertThat(turn.costs()).isEqualTo(one.costs()));
+    assertThat(one.costs().promptTokens()).isEqualTo(500L);
   }
 
   @Test
