@@ -17,6 +17,7 @@ import dev.agentloop.worker.ExternalTaskWorker;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
@@ -24,6 +25,7 @@ import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.runtime.Incident;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -34,7 +36,7 @@ import org.springframework.beans.factory.ObjectProvider;
 public class AgentRuns {
 
   /** Stripes that serialise the starts under one conversation id on this node (a fixed few: no map to grow). */
-  private static final Object[] CONVERSATION_LOCKS = java.util.stream.IntStream.range(0, 64)
+  private static final Object[] CONVERSATION_LOCKS = IntStream.range(0, 64)
       .mapToObj(i -> new Object()).toArray();
 
   private final ProcessEngine engine;
@@ -86,7 +88,7 @@ public class AgentRuns {
     synchronized (CONVERSATION_LOCKS[Math.floorMod(conversationId.hashCode(), CONVERSATION_LOCKS.length)]) {
       List<String> open = withoutAuthorization(() -> engine.getRuntimeService().createProcessInstanceQuery()
           .processInstanceBusinessKey(conversationId).rootProcessInstances().list().stream()
-          .map(instance -> instance.getId()).toList());
+          .map(ProcessInstance::getId).toList());
       if (!open.isEmpty()) {
         throw new ConversationInUseException(conversationId, open.get(0));
       }

@@ -2,11 +2,11 @@ package dev.agentloop.agent;
 
 import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.FollowUp;
+import dev.agentloop.trace.RunCosts;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
-import dev.agentloop.trace.RunCosts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

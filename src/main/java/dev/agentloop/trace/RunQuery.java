@@ -2,6 +2,7 @@ package dev.agentloop.trace;
 
 import java.time.Instant;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Which runs of an agent to list, newest first.
@@ -42,7 +43,7 @@ public record RunQuery(String agentKey, Set<RunStatus> statuses, Instant from, I
   /** The same search over only these runs (of those it was over already). */
   public RunQuery readableOnly(Set<String> runIds) {
     Set<String> only = readable == null ? runIds
-        : runIds.stream().filter(readable::contains).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        : runIds.stream().filter(readable::contains).collect(Collectors.toUnmodifiableSet());
     return new RunQuery(agentKey, statuses, from, to, editedBy, text, offset, limit, only);
   }
 }

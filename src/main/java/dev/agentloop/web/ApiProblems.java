@@ -82,7 +82,8 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
   /**
    * An edit, regenerate, stop or restart that does not fit the run's state, a task completed by
-   * another request first, a start under a conversation id an open run holds, or a trace deleted while its run still runs; nothing was changed. Expected when people work on one run at once, so it is
+   * another request first, a start under a conversation id an open run holds, or a trace deleted while
+   * its run still runs; nothing was changed. Expected when people work on one run at once, so it is
    * one line in the log, not a stack trace.
    */
   @ExceptionHandler({ResumeConflictException.class, TaskDecidedException.class, OptimisticLockingException.class,
