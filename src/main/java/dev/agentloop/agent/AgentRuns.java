@@ -5,6 +5,8 @@ import dev.agentloop.resilience.RunLimits;
 import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.FinalAnswer;
+import dev.agentloop.trace.FollowUp;
+import dev.agentloop.trace.RunCosts;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunQuery;
 import dev.agentloop.trace.RunRecord;
@@ -16,6 +18,7 @@ import dev.agentloop.worker.ExternalTaskWorker;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
@@ -23,6 +26,7 @@ import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.runtime.Incident;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -31,6 +35,10 @@ import org.springframework.beans.factory.ObjectProvider;
  * Java code embedding AgentLoop. Thread-safe.
  */
 public class AgentRuns {
+
+  /** Stripes that serialise the starts under one conversation id on this node (a fixed few: no map to grow). */
+  private static final Object[] CONVERSATION_LOCKS = IntStream.range(0, 64)
+      .mapToObj(i -> new Object()).toArray();
 
   private final ProcessEngine engine;
   private final StepStore store;
@@ -61,19 +69,56 @@ public class AgentRuns {
    * @throws UnknownAgentException when no agent with that key is deployed
    */
   public String start(String agentKey, String question) {
+    return start(agentKey, question, null);
+  }
+
+  /**
+   * Starts a run under a conversation id of the caller's (the process instance's business key), by
+   * which the run is found again ({@link #runsOfConversation}).
+   *
+   * @param conversationId {@code null}: none
+   * @throws ConversationInUseException when an open run holds the id already (checked and started under
+   *     one lock per id on this node: of two starts with one id on one node, exactly one runs)
+   */
+  public String start(String agentKey, String question, String conversationId) {
     List<String> latest = latestAgentVersions(agentKey);
     if (latest.isEmpty()) {
       throw new UnknownAgentException(agentKey, deployedAgents());
     }
+    if (conversationId == null) {
+      return start(agentKey, question, null, latest);
+    }
+    synchronized (CONVERSATION_LOCKS[Math.floorMod(conversationId.hashCode(), CONVERSATION_LOCKS.length)]) {
+      List<String> open = withoutAuthorization(() -> engine.getRuntimeService().createProcessInstanceQuery()
+          .processInstanceBusinessKey(conversationId).rootProcessInstances().list().stream()
+          .map(ProcessInstance::getId).toList());
+      if (!open.isEmpty()) {
+        throw new ConversationInUseException(conversationId, open.get(0));
+      }
+      return start(agentKey, question, conversationId, latest);
+    }
+  }
+
+  private String start(String agentKey, String question, String businessKey, List<String> latest) {
     RuntimeService runtime = engine.getRuntimeService();
     Map<String, Object> variables = ReactAgentProcess.QUESTION.with(question);
     // by id where the key is unambiguous: the engine takes it from its cache instead of asking the
     // database for the latest version once more; by key across tenants, so the engine says which to pick
     Supplier<String> start = () -> (latest.size() == 1
-        ? runtime.startProcessInstanceById(latest.get(0), variables)
-        : runtime.startProcessInstanceByKey(agentKey, variables)).getId();
+        ? runtime.startProcessInstanceById(latest.get(0), businessKey, variables)
+        : runtime.startProcessInstanceByKey(agentKey, businessKey, variables)).getId();
     ExternalTaskWorker<?> embedded = worker.getIfAvailable();
     return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
+  }
+
+  /**
+   * The runs started under a conversation id, open or ended, newest first; runs that another run called
+   * (which carry their caller's id) are left out.
+   */
+  public List<String> runsOfConversation(String conversationId) {
+    return withoutAuthorization(() -> engine.getHistoryService().createHistoricProcessInstanceQuery()
+        .processInstanceBusinessKey(conversationId).rootProcessInstances().orderByProcessInstanceStartTime().desc()
+        .list().stream().map(HistoricProcessInstance::getId).toList());
   }
 
   /**
@@ -141,12 +186,14 @@ public class AgentRuns {
         .map(step -> ((FinalAnswer) step.content()).text()).orElse(null);
     RunRecord.Restart from = run.restartedFrom();
     ActiveStep active = run.status() == RunStatus.RUNNING ? withoutAuthorization(() -> activeSteps.of(runId)) : null;
+    HistoricProcessInstance instance = historic(runId);
+    RunCosts totals = insights.totals(runId);
     return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
-        budgets(run), insights.totals(runId), money(runId), endedBy(run),
-        turns(run, waitingFor.contains(RunView.FOLLOW_UP)));
+        budgets(run, instance), totals, money(runId), endedBy(run),
+        turns(run, waitingFor.contains(RunView.FOLLOW_UP), instance, totals), conversationId(instance));
   }
 
   /** What the run's model calls cost by the price table; {@code null} without one (no query then). */
@@ -166,15 +213,33 @@ public class AgentRuns {
   /** The run's turns on its active path, oldest first. */
   public List<ConversationTurn> turns(String runId) {
     RunRecord run = store.run(runId);
-    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId));
+    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId), historic(runId),
+        insights.totals(runId));
   }
 
-  private List<ConversationTurn> turns(RunRecord run, boolean waitingForFollowUp) {
-    HistoricProcessInstance instance = withoutAuthorization(() -> engine.getHistoryService()
-        .createHistoricProcessInstanceQuery().processInstanceId(run.runId()).singleResult());
-    return Conversation.turns(run, store.questionsAndAnswers(run.runId(), true),
+  /** The run's process instance in the engine's history, {@code null} where the engine keeps none. */
+  private HistoricProcessInstance historic(String runId) {
+    return withoutAuthorization(() -> engine.getHistoryService()
+        .createHistoricProcessInstanceQuery().processInstanceId(runId).singleResult());
+  }
+
+  /** The business key a run was started under, unless it is its caller's (a called run carries it on). */
+  private static String conversationId(HistoricProcessInstance instance) {
+    return instance == null || instance.getSuperProcessInstanceId() != null ? null : instance.getBusinessKey();
+  }
+
+  /**
+   * @param totals what the run's calls cost: a run of one turn on its active path owns them all (its superseded
+   *     branches forked in that turn), so only a conversation's calls are read again turn by turn
+   */
+  private List<ConversationTurn> turns(RunRecord run, boolean waitingForFollowUp, HistoricProcessInstance instance,
+      RunCosts totals) {
+    List<Step> path = store.questionsAndAnswers(run.runId(), true);
+    Map<Integer, RunCosts> costs = path.stream().anyMatch(step -> step.content() instanceof FollowUp)
+        ? insights.turnCosts(run.runId()) : Map.of(1, totals);
+    return Conversation.turns(run, path,
         instance == null ? null : instance.getStartUserId(),
-        waitingForFollowUp || Conversation.acceptedAtEnd(run.status()));
+        waitingForFollowUp || Conversation.acceptedAtEnd(run.status()), costs);
   }
 
   /** The author of the decision that ended the run: the last decision of a run that ended by one. */
@@ -192,9 +257,7 @@ public class AgentRuns {
   }
 
   /** Used / limit, the limits of the agent version the run runs (or ran) on. */
-  private RunBudgets budgets(RunRecord run) {
-    HistoricProcessInstance instance = withoutAuthorization(() -> engine.getHistoryService()
-        .createHistoricProcessInstanceQuery().processInstanceId(run.runId()).singleResult());
+  private RunBudgets budgets(RunRecord run, HistoricProcessInstance instance) {
     RunLimits limits = instance == null ? null : definitions.settings(instance.getProcessDefinitionId()).limits();
     return new RunBudgets(
         new RunBudgets.Budget(run.modelCalls(), limits == null ? null : (long) limits.maxModelCalls()),

@@ -2,12 +2,14 @@ package dev.agentloop.agent;
 
 import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.FollowUp;
+import dev.agentloop.trace.RunCosts;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The turns of a run read from the questions and answers of one path of its trace (root first):
@@ -27,6 +29,16 @@ public final class Conversation {
    * @param lastAccepted whether the newest answer is accepted: the run waits for a follow-up or ended answered
    */
   public static List<ConversationTurn> turns(RunRecord run, List<Step> path, String startedBy, boolean lastAccepted) {
+    return turns(run, path, startedBy, lastAccepted, Map.of());
+  }
+
+  /**
+   * The turns with what each cost.
+   *
+   * @param costs by turn number ({@link dev.agentloop.trace.RunInsights#turnCosts}); a turn missing: no call
+   */
+  public static List<ConversationTurn> turns(RunRecord run, List<Step> path, String startedBy, boolean lastAccepted,
+      Map<Integer, RunCosts> costs) {
     List<Opened> opened = new ArrayList<>();
     opened.add(new Opened(run.question(), startedBy, null));
     for (Step step : path) {
@@ -45,7 +57,7 @@ public final class Conversation {
           : run.status().isFinished() ? ConversationTurn.Status.UNANSWERED : ConversationTurn.Status.IN_PROGRESS;
       turns.add(new ConversationTurn(i + 1, turn.question,
           turn.answer == null ? null : ((FinalAnswer) turn.answer.content()).text(), status, turn.askedBy,
-          turn.questionStep, turn.answer == null ? null : turn.answer.stepNo()));
+          turn.questionStep, turn.answer == null ? null : turn.answer.stepNo(), costs.get(i + 1)));
     }
     return turns;
   }

@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.trace.RunCosts;
 import java.util.Objects;
 
 /**
@@ -13,9 +14,11 @@ import java.util.Objects;
  * @param askedBy who asked: the user who started the run or sent the follow-up, {@code null} where unknown
  * @param questionStep the follow-up step that opened the turn, {@code null} for the first turn
  * @param answerStep the step of {@code answer}, or {@code null}
+ * @param costs what the turn's calls cost: those of its steps on the active path, and those of the branches
+ *     superseded within it (earlier answers; the later turns a regeneration of it took off the path)
  */
 public record ConversationTurn(int number, String question, String answer, Status status, String askedBy,
-    Integer questionStep, Integer answerStep) {
+    Integer questionStep, Integer answerStep, RunCosts costs) {
 
   /** How a turn stands. */
   public enum Status {
@@ -33,5 +36,6 @@ public record ConversationTurn(int number, String question, String answer, Statu
     }
     Objects.requireNonNull(question, "question");
     Objects.requireNonNull(status, "status");
+    costs = costs == null ? RunCosts.NONE : costs;
   }
 }

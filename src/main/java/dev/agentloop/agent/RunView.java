@@ -18,11 +18,12 @@ import java.util.List;
  * @param activeStep what the run does at this moment (a model call, tool calls, a person's task), {@code null}
  *     when it has ended or is between two steps
  * @param budgets what it used of its agent's budgets, used / limit
- * @param costs the latency and tokens of its calls, summed
+ * @param costs the latency and tokens of its calls, summed: the conversation's, which its turns' costs add up to
  * @param money what its model calls cost by the price table, {@code null} without one ({@code agentloop.llm.prices})
  * @param endedBy who ended a finished run by a decision — accepted its answer, rejected its plan,
  *     stopped it ({@code agentloop} when the agent accepted its answer automatically) — else {@code null}
- * @param turns the run's turns, one per question asked, oldest first (one for a one-shot run)
+ * @param turns the run's turns, one per question asked, oldest first (one for a one-shot run), each with its cost
+ * @param conversationId the id its client started it under (the process instance's business key), else {@code null}
  */
 public record RunView(
     String id,
@@ -50,7 +51,8 @@ public record RunView(
     RunCosts costs,
     RunMoney money,
     String endedBy,
-    List<ConversationTurn> turns) {
+    List<ConversationTurn> turns,
+    String conversationId) {
 
   /** What {@link #waitingFor} says while a conversation waits for its next question. */
   public static final String FOLLOW_UP = "follow-up";

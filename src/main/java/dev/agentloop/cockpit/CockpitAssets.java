@@ -22,7 +22,7 @@ public class CockpitAssets extends AbstractCockpitPluginRootResource {
 
   static final String SETTINGS = "app/settings.js";
   static final List<String> MODULES = List.of("app/plugin.js", "app/plugin.css", "app/api.js", "app/cost-words.js",
-      "app/dom.js",
+      "app/dom.js", "app/conversation.js", "app/conversation-view.js",
       "app/edit-text.js", "app/live-step.js", "app/prompt-view.js", "app/run-page.js", "app/runs-tab.js",
       "app/step-editor.js", "app/step-tree.js", "app/trace-tab.js", "app/trace-view.js", "app/tree-layout.js",
       "app/words.js", SETTINGS);

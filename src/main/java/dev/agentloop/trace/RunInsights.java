@@ -56,6 +56,31 @@ public class RunInsights {
             sum(rs, 7)), runId);
   }
 
+  /**
+   * What the calls of each turn of a conversation cost, by turn number (1 for the run's question).
+   * A step of the active path belongs to the turn its nearest follow-up question opened; a superseded
+   * step to the turn of the active step its branch forked from, so that earlier answers and the later
+   * turns that a regeneration took off the path count for the turn that was redone, and the turns
+   * together cost what {@link #totals} says. Turns without a call are missing from the map.
+   */
+  public Map<Integer, RunCosts> turnCosts(String runId) {
+    Map<Integer, StepCost> costs = costs(runId);
+    Map<Integer, Integer> turnOf = new HashMap<>();
+    jdbc.query("SELECT step_no, parent_no, status, CASE WHEN kind = ? AND content LIKE ? THEN 1 ELSE 0 END"
+        + " FROM agentloop_step WHERE run_id = ? ORDER BY step_no", rs -> {
+          int parentNo = rs.getInt(2);
+          int parentTurn = rs.wasNull() ? 1 : turnOf.getOrDefault(parentNo, 1);
+          boolean opensTurn = StepStatus.ACTIVE.name().equals(rs.getString(3)) && rs.getInt(4) == 1;
+          turnOf.put(rs.getInt(1), opensTurn ? parentTurn + 1 : parentTurn);
+        }, StepKind.HUMAN_INPUT.name(), StepStore.FOLLOW_UP_PATTERN, runId);
+    Map<Integer, List<StepCost>> byTurn = new HashMap<>();
+    costs.forEach((stepNo, cost) ->
+        byTurn.computeIfAbsent(turnOf.getOrDefault(stepNo, 1), turn -> new ArrayList<>()).add(cost));
+    Map<Integer, RunCosts> sums = new HashMap<>();
+    byTurn.forEach((turn, calls) -> sums.put(turn, RunCosts.sum(calls)));
+    return sums;
+  }
+
   /** A sum that is {@code null} when nothing was summed; PostgreSQL sums BIGINT as NUMERIC, hence not getObject. */
   private static Long sum(ResultSet rs, int column) throws SQLException {
     long value = rs.getLong(column);
@@ -114,8 +139,11 @@ public class RunInsights {
   public record Page(List<RunRecord> runs, long total) {}
 
   private static String where(RunQuery query, List<Object> arguments) {
-    StringBuilder where = new StringBuilder(" WHERE r.agent_key = ?");
-    arguments.add(query.agentKey());
+    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+    if (query.agentKey() != null) {
+      where.append(" AND r.agent_key = ?");
+      arguments.add(query.agentKey());
+    }
     if (!query.statuses().isEmpty()) {
       where.append(" AND r.status IN (").append(String.join(", ", Collections.nCopies(query.statuses().size(), "?")))
           .append(')');

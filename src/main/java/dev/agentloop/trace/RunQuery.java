@@ -1,12 +1,13 @@
 package dev.agentloop.trace;
 
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Which runs of an agent to list, newest first.
  *
+ * @param agentKey the agent whose runs to list, or {@code null}: any agent (as for the runs of one conversation id)
  * @param statuses stored statuses to keep, empty: any
  * @param from runs started at or after this instant, or {@code null}
  * @param to runs started before this instant, or {@code null}
@@ -20,7 +21,6 @@ public record RunQuery(String agentKey, Set<RunStatus> statuses, Instant from, I
     String text, int offset, int limit, Set<String> readable) {
 
   public RunQuery {
-    Objects.requireNonNull(agentKey, "agentKey");
     statuses = statuses == null ? Set.of() : Set.copyOf(statuses);
     readable = readable == null ? null : Set.copyOf(readable);
     if (offset < 0) {
@@ -40,8 +40,10 @@ public record RunQuery(String agentKey, Set<RunStatus> statuses, Instant from, I
     this(agentKey, statuses, from, to, editedBy, text, offset, limit, null);
   }
 
-  /** The same search over only these runs. */
+  /** The same search over only these runs (of those it was over already). */
   public RunQuery readableOnly(Set<String> runIds) {
-    return new RunQuery(agentKey, statuses, from, to, editedBy, text, offset, limit, runIds);
+    Set<String> only = readable == null ? runIds
+        : runIds.stream().filter(readable::contains).collect(Collectors.toUnmodifiableSet());
+    return new RunQuery(agentKey, statuses, from, to, editedBy, text, offset, limit, only);
   }
 }

@@ -1,6 +1,7 @@
 package dev.agentloop.web;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.agentloop.agent.ConversationInUseException;
 import dev.agentloop.agent.UnknownAgentException;
 import dev.agentloop.resume.InvalidEditException;
 import dev.agentloop.resume.ResumeConflictException;
@@ -81,11 +82,12 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
   /**
    * An edit, regenerate, stop or restart that does not fit the run's state, a task completed by
-   * another request first, or a trace deleted while its run still runs; nothing was changed. Expected when people work on one run at once, so it is
+   * another request first, a start under a conversation id an open run holds, or a trace deleted while
+   * its run still runs; nothing was changed. Expected when people work on one run at once, so it is
    * one line in the log, not a stack trace.
    */
   @ExceptionHandler({ResumeConflictException.class, TaskDecidedException.class, OptimisticLockingException.class,
-      RunNotFinishedException.class})
+      RunNotFinishedException.class, ConversationInUseException.class})
   ProblemDetail conflict(RuntimeException e, HttpServletRequest request) {
     LOG.info("409 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
     return problem(HttpStatus.CONFLICT, "Conflict", e instanceof OptimisticLockingException

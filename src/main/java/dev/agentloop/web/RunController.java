@@ -2,6 +2,7 @@ package dev.agentloop.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.ConversationInUseException;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunMoney;
 import dev.agentloop.agent.RunView;
@@ -24,6 +25,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -61,7 +63,13 @@ class RunController {
   @PostMapping(consumes = "application/json")
   ResponseEntity<RunView> start(@Valid @RequestBody StartRunRequest request) {
     String agent = request.agent() == null || request.agent().isBlank() ? ReactAgentProcess.KEY : request.agent();
-    String runId = runs.start(agent, request.question());
+    String runId;
+    try {
+      runId = runs.start(agent, request.question(), request.conversationId());
+    } catch (ConversationInUseException e) {
+      // a run the caller may not read is not named to them, as everywhere
+      throw access.mayRead(e.runId()) ? e : e.withoutRun();
+    }
     return ResponseEntity.created(URI.create(basePath + "/runs/" + runId)).body(runs.view(runId));
   }
 
@@ -69,25 +77,38 @@ class RunController {
    * The runs of an agent that the caller may read, newest first, one page of them: by status, start
    * date, who wrote steps in them and a piece of their question. {@code X-Total-Count} tells how many
    * of the runs the caller may read match, on all pages; runs they may not read are never counted. {@code finished=true}
-   * and {@code limit} are the older spellings of a finished status and {@code size}.
+   * and {@code limit} are the older spellings of a finished status and {@code size}. {@code conversationId} keeps
+   * the runs started under that id, of any agent unless {@code agent} is given too.
    */
   @GetMapping
-  ResponseEntity<List<RunView>> list(@RequestParam(defaultValue = ReactAgentProcess.KEY) String agent,
+  ResponseEntity<List<RunView>> list(@RequestParam(required = false) String agent,
       @RequestParam(defaultValue = "false") boolean finished, @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) String status, @RequestParam(required = false) String from,
       @RequestParam(required = false) String to, @RequestParam(required = false) String editedBy,
       @RequestParam(required = false) String q, @RequestParam(defaultValue = "0") int page,
-      @RequestParam(required = false) Integer size) {
+      @RequestParam(required = false) Integer size, @RequestParam(required = false) String conversationId) {
+    RunSearchParameters.conversationId(conversationId);
     if (limit != null && (limit < 1 || limit > RunSearchParameters.MAX_SIZE)) {
       throw new InvalidParameterException("limit", String.valueOf(limit), "between 1 and " + RunSearchParameters.MAX_SIZE);
     }
-    RunSearchParameters.agent(agent);
-    if (!runs.deployedAgents().contains(agent) && !runs.hasRuns(agent)) {
-      throw new UnknownAgentException(agent, runs.deployedAgents());
+    if (agent == null && conversationId == null) {
+      agent = ReactAgentProcess.KEY;
+    }
+    if (agent != null) {
+      RunSearchParameters.agent(agent);
+      if (!runs.deployedAgents().contains(agent) && !runs.hasRuns(agent)) {
+        throw new UnknownAgentException(agent, runs.deployedAgents());
+      }
     }
     int pageSize = size != null ? size : limit != null ? limit : 50;
     RunQuery query = RunSearchParameters.query(agent, finished, status, from, to, editedBy, q, page, pageSize);
-    query = access.readableRuns(agent).map(query::readableOnly).orElse(query);
+    if (conversationId != null) {
+      // few runs hold one id: each is checked as a run is read
+      query = query.readableOnly(runs.runsOfConversation(conversationId).stream().filter(access::mayRead)
+          .collect(Collectors.toUnmodifiableSet()));
+    } else {
+      query = access.readableRuns(agent).map(query::readableOnly).orElse(query);
+    }
     AgentRuns.SearchResult found = runs.search(query, RunSearchParameters.engineStatus(status));
     return ResponseEntity.ok().header("X-Total-Count", String.valueOf(found.total())).body(found.runs());
   }

@@ -101,6 +101,15 @@ final class RunSearchParameters {
     return agent;
   }
 
+  /** A conversation id as {@code POST /api/runs} takes it ({@link StartRunRequest#CONVERSATION_ID}), or {@code null}. */
+  static String conversationId(String id) {
+    if (id != null && !id.matches(StartRunRequest.CONVERSATION_ID)) {
+      throw new InvalidParameterException("conversationId", printable(id),
+          "1 to 100 letters, digits or . _ : @ - characters, starting with a letter or digit");
+    }
+    return id;
+  }
+
   private static String printable(String value) {
     String shown = value.length() > 40 ? value.substring(0, 40) + "…" : value;
     return shown.replace("\0", "\\u0000");

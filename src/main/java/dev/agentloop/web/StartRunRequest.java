@@ -9,6 +9,8 @@ import jakarta.validation.constraints.Size;
  *
  * @param question what the agent should answer; a NUL in it is stored as U+FFFD, as all text is
  * @param agent the agent's process key; default {@code react-agent}
+ * @param conversationId the client's own id for the conversation (e.g. {@code crm-4711}), kept as the process
+ *     instance's business key: {@code GET /api/runs?conversationId=} finds the run by it; one open run per id
  */
 record StartRunRequest(
     @NotBlank(message = "must not be blank: say what the agent should answer")
@@ -16,4 +18,11 @@ record StartRunRequest(
     String question,
     @Size(max = 255, message = "must be at most 255 characters")
     @Pattern(regexp = "[^\\x00]*", message = "must be a process-definition key, without NUL characters")
-    String agent) {}
+    String agent,
+    @Pattern(regexp = CONVERSATION_ID, message = "must be 1 to 100 letters, digits or . _ : @ - characters,"
+        + " starting with a letter or digit (the client's own id of the conversation, e.g. crm-4711)")
+    String conversationId) {
+
+  /** What a conversation id may be: safe in a URL's query and a log line, and well inside the business key's 255. */
+  static final String CONVERSATION_ID = "[A-Za-z0-9][A-Za-z0-9._:@-]{0,99}";
+}

@@ -4,6 +4,7 @@
 // cost and prompt), what it used of its budgets, the operator's actions (edit & resume, regenerate,
 // stop; restart once it ended), and the circuit breakers, folded unless one is open.
 import { agentLoopApi } from './api.js';
+import { conversationView } from './conversation-view.js';
 import settings from './settings.js';
 import { runMoneyText, runTokensText } from './cost-words.js';
 import { clear, h, notice, time } from './dom.js';
@@ -57,6 +58,7 @@ export class RunPanel {
     this.budgets = h('div', { class: 'agentloop-usage' });
     this.breakers = h('div', { class: 'agentloop-breakers' });
     this.trace = h('div', { class: 'agentloop-trace' });
+    this.conversation = h('div', { class: 'agentloop-conversation-box' });
     this.root = h('div', { class: `agentloop${page ? ' agentloop-page' : ''}`, 'data-run': runId },
       page ? h('h2', {}, 'Agent run ', h('code', {}, runId)) : null,
       // a newcomer must not take the demo's canned replies for a model's
@@ -69,7 +71,7 @@ export class RunPanel {
           'Refresh'),
         page ? null : h('a', { class: 'btn btn-sm btn-link', href: `#/agentloop/run/${encodeURIComponent(runId)}`,
           'data-action': 'run-page' }, 'Run page')),
-      this.why,
+      this.why, this.conversation,
       h('h4', {}, 'Trace'), this.trace, this.pending,
       this.summary, this.budgets, this.breakers);
     node.append(this.root);
@@ -259,6 +261,7 @@ export class RunPanel {
       return;
     }
     this.fingerprint = fingerprint;
+    clear(this.conversation, conversationView(this.run, active, all));
     const finished = FINISHED.includes(this.run.status);
     // a final answer ends a run: edit or restart from the step before it for a new answer
     clear(this.trace, traceView(active, all, step => (step.kind === 'FINAL_ANSWER' ? null : finished

@@ -139,6 +139,41 @@ class ConversationScenarioTest {
   }
 
   @Test
+  void should_count_what_each_turn_cost_with_the_branches_superseded_in_it() {
+    // given three turns, each a plan (no usage reported) and an answer of 100 + 20 tokens
+    String run = threeTurns("conv: costs");
+    assertThat(runs.view(run).turns()).extracting(turn -> turn.costs().promptTokens(),
+            turn -> turn.costs().completionTokens(), turn -> turn.costs().modelCallsWithoutUsage())
+        .containsOnly(org.assertj.core.groups.Tuple.tuple(100L, 20L, 1));
+
+    // when turn 2 is redone without turn 3
+    resume.regenerate(run, 2, false, "olga", null);
+    awaitFollowUpWith(run, 2, 4);
+
+    // then turn 2 counts its new answer, its old one and the whole of the old turn 3 (they were paid for)
+    RunView view = runs.view(run);
+    ConversationTurn second = view.turns().get(1);
+    assertThat(second.costs().promptTokens()).isEqualTo(300L);
+    assertThat(second.costs().completionTokens()).isEqualTo(60L);
+    assertThat(second.costs().modelCallsWithoutUsage()).isEqualTo(2);
+    assertThat(view.turns().get(0).costs().promptTokens()).isEqualTo(100L);
+    // and the turns together cost what the run did
+    assertThat(view.turns().stream().mapToLong(turn -> turn.costs().promptTokens()).sum())
+        .isEqualTo(view.costs().promptTokens());
+    assertThat(view.turns().stream().mapToLong(turn -> turn.costs().modelLatencyMillis()).sum())
+        .isEqualTo(view.costs().modelLatencyMillis());
+    assertThat(view.turns().stream().mapToInt(turn -> turn.costs().modelCallsWithoutUsage()).sum())
+        .isEqualTo(view.costs().modelCallsWithoutUsage());
+
+    // and once turn 1 is redone without the later turns, the one turn left owns every call made
+    resume.regenerate(run, 1, false, "olga", null);
+    awaitFollowUpWith(run, 1, 5);
+    RunView one = runs.view(run);
+    assertThat(one.turns()).singleElement().satisfies(turn -> assertThat(turn.costs()).isEqualTo(one.costs()));
+    assertThat(one.costs().promptTokens()).isEqualTo(500L);
+  }
+
+  @Test
   void should_ask_the_later_turns_again_after_an_edit_in_turn_one_when_asked_to() throws Exception {
     // given
     String run = threeTurns("conv: edit turn one");

@@ -34,6 +34,11 @@ class ConversationApiTest {
 
   @BeforeAll
   void deployConversationAgent() {
+    if (engine.getIdentityService().createUserQuery().userId("outsider").count() == 0) {
+      var outsider = engine.getIdentityService().newUser("outsider");
+      outsider.setPassword("outsider");
+      engine.getIdentityService().saveUser(outsider);
+    }
     TestAgent.deployVariant(engine, AGENT, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN,
         "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true"));
   }
@@ -63,6 +68,10 @@ class ConversationApiTest {
     // and the run search finds the conversation by its follow-up question too
     JsonNode found = body(reviewer.get("/api/runs?agent=" + AGENT + "&q=AND%20NEXT"), 200);
     assertThat(found).extracting(match -> match.get("id").asText()).contains(run);
+    // but not for a caller who may not read the run, nor in the count
+    var hidden = ApiClient.as(port, "outsider").get("/api/runs?agent=" + AGENT + "&q=AND%20NEXT");
+    assertThat(body(hidden, 200)).isEmpty();
+    assertThat(hidden.headers().firstValue("X-Total-Count")).hasValue("0");
   }
 
   @Test
@@ -98,6 +107,55 @@ class ConversationApiTest {
 
     assertProblem(operator.post("/api/runs/" + run + "/messages", "{\"question\": \"conv: next?\"}"), 409,
         "it waits for reviewAnswer");
+  }
+
+  @Test
+  void should_start_a_run_under_a_conversation_id_and_find_it_by_that_id_alone() {
+    ApiClient operator = ApiClient.as(port, "operator");
+    String id = "crm-4711." + System.nanoTime();
+    String started = "{\"question\": \"conv: by id\", \"agent\": \"" + AGENT + "\", \"conversationId\": \"" + id + "\"}";
+    JsonNode run = body(operator.post("/api/runs", started), 201);
+    assertThat(run.get("conversationId").asText()).isEqualTo(id);
+    String runId = run.get("id").asText();
+    awaitTurns(operator, runId, 1);
+
+    // a second run under the id while the first is open is refused, naming the open run; nothing starts
+    assertProblem(operator.post("/api/runs", started), 409, "is held by run " + runId + ", which is still open");
+    // the id alone finds the run, whatever its agent; the count says so too
+    var found = operator.get("/api/runs?conversationId=" + id);
+    assertThat(body(found, 200)).extracting(match -> match.get("id").asText()).containsExactly(runId);
+    assertThat(found.headers().firstValue("X-Total-Count")).hasValue("1");
+    // and its run is the one to send the next question to
+    body(operator.post("/api/runs/" + runId + "/messages", "{\"question\": \"conv: by id, next\"}"), 202);
+    awaitTurns(operator, runId, 2);
+
+    // once it is closed, the id may start a new conversation; the search lists both, newest first
+    body(operator.post("/api/runs/" + runId + "/close", "{}"), 200);
+    String second = body(operator.post("/api/runs", started), 201).get("id").asText();
+    assertThat(body(operator.get("/api/runs?conversationId=" + id), 200)).extracting(match -> match.get("id").asText())
+        .containsExactly(second, runId);
+    assertThat(body(operator.get("/api/runs?conversationId=" + id + "&status=ANSWERED"), 200))
+        .extracting(match -> match.get("id").asText()).containsExactly(runId);
+    // a caller who may read none of them finds none, and counts none
+    var hidden = ApiClient.as(port, "outsider").get("/api/runs?conversationId=" + id);
+    assertThat(body(hidden, 200)).isEmpty();
+    assertThat(hidden.headers().firstValue("X-Total-Count")).hasValue("0");
+    // a run without an id has none
+    assertThat(body(operator.get("/api/runs/" + start(operator, "conv: no id")), 200).get("conversationId").isNull())
+        .isTrue();
+  }
+
+  @Test
+  void should_refuse_a_conversation_id_it_cannot_keep() {
+    ApiClient operator = ApiClient.as(port, "operator");
+    assertProblem(operator.post("/api/runs", "{\"question\": \"conv: bad id\", \"conversationId\": \"crm 4711\"}"),
+        400, "conversationId must be 1 to 100 letters, digits or . _ : @ - characters");
+    assertProblem(operator.post("/api/runs", "{\"question\": \"conv: bad id\", \"conversationId\": \""
+        + "c".repeat(101) + "\"}"), 400, "conversationId must be 1 to 100");
+    assertProblem(operator.post("/api/runs", "{\"question\": \"conv: bad id\", \"conversationId\": \"\"}"),
+        400, "conversationId must be 1 to 100");
+    assertProblem(operator.get("/api/runs?conversationId=a%2Fb"), 400, "conversationId");
+    assertThat(body(operator.get("/api/runs?agent=" + AGENT + "&q=bad%20id"), 200)).isEmpty();
   }
 
   private String start(ApiClient client, String question) {

@@ -10,12 +10,18 @@ import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.StepEdit;
+import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.Thought;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.task.Task;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -24,10 +30,12 @@ import org.springframework.test.context.ActiveProfiles;
 /**
  * The demo's scripted model reacts to what people change, so the headline features show in the
  * demo: an edited calculator result or policy document changes the answer, a failed call is said to
- * have failed. The demo script (scripts/demo-script.json) with plans accepted and answers reviewed.
+ * have failed; a follow-up is answered from the earlier turn. The demo script (scripts/demo-script.json)
+ * with plans accepted and answers reviewed, and conversations on, as the demo has them.
  */
 @SpringBootTest(classes = AgentLoopApplication.class, properties = {
     "agentloop.agent.auto-accept-plan=true", "agentloop.agent.auto-accept-answer=false",
+    "agentloop.agent.conversation=true",
     "agentloop.llm.scripted.script=classpath:scripts/demo-script.json",
     "camunda.bpm.process-engine-name=demoScriptScenarios"})
 @ActiveProfiles("test")
@@ -39,6 +47,7 @@ class DemoScriptScenarioTest {
   @Autowired AgentRuns runs;
   @Autowired StepStore store;
   @Autowired ResumeService resume;
+  @Autowired ProcessEngine engine;
 
   @Test
   void should_answer_from_an_edited_calculator_result() throws Exception {
@@ -83,6 +92,47 @@ class DemoScriptScenarioTest {
 
     awaitAnswers(run, 2);
     assertThat(answer(run)).contains("up to 30 working days per year").doesNotContain("20 working days");
+  }
+
+  @Test
+  void should_answer_a_follow_up_from_the_numbers_of_the_earlier_turn() throws Exception {
+    // given the leap-year answer, whose 17 * 23 a person corrected to 400 before accepting it
+    String run = runs.start(ReactAgentProcess.KEY, LEAP_YEAR);
+    awaitAnswers(run, 1);
+    edit(run, observation(run, 1), "{\"result\": \"400\"}", "the calculator was wrong");
+    awaitAnswers(run, 2);
+
+    // when the reviewer accepts it and asks the follow-up in the same form
+    review(run, Map.of("decision", "follow_up", "followUpQuestion", "And in a normal year?"));
+
+    // then the model takes 17 * 23 from the earlier turn (the corrected 400) and adds a normal year's days
+    awaitAnswers(run, 3);
+    assertThat(answer(run)).isEqualTo("In a normal year: 17 * 23 is 400 (from my earlier calculation), plus 365 days"
+        + " makes 765; with the 366 days of a leap year it was 766.");
+    assertThat(store.activePath(run)).filteredOn(step -> step.kind() == StepKind.ACTION)
+        .extracting(step -> ((Action) step.content()).arguments().path("expression").asText())
+        .containsExactly("17 * 23", "400 + 366", "400 + 365");
+    assertThat(store.activePath(run)).filteredOn(step -> step.kind() == StepKind.THOUGHT).last()
+        .satisfies(step -> assertThat(((Thought) step.content()).text())
+            .startsWith("My earlier answer was: \"17 * 23 is 400; a leap year has 366 days; together that is 766.\""));
+
+    // and after it a follow-up on the leave policy quotes the answer before it, the one about the normal year
+    review(run, Map.of("decision", "follow_up", "followUpQuestion", "And how many days can be carried over?"));
+    awaitAnswers(run, 4);
+    assertThat(answer(run)).startsWith("Going by the leave policy from my previous answer (\"In a normal year:");
+    assertThat(runs.view(run).turns()).hasSize(3);
+  }
+
+  /** Submits the run's open answer review as a reviewer in Tasklist would. */
+  private void review(String run, Map<String, Object> fields) {
+    Task task = engine.getTaskService().createTaskQuery().processInstanceId(run)
+        .taskDefinitionKey(ReactAgentProcess.REVIEW_ANSWER).singleResult();
+    engine.getIdentityService().setAuthentication("ann", List.of(AgentLoopGroups.REVIEWERS));
+    try {
+      engine.getFormService().submitTaskForm(task.getId(), new HashMap<>(fields));
+    } finally {
+      engine.getIdentityService().clearAuthentication();
+    }
   }
 
   private void awaitAnswers(String run, int answers) {

@@ -1,0 +1,134 @@
+package dev.agentloop.browser;
+
+import static dev.agentloop.ApiClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.AgentLoopTest;
+import dev.agentloop.ApiClient;
+import dev.agentloop.Runs;
+import dev.agentloop.TestAgent;
+import dev.agentloop.agent.AgentSettings;
+import java.util.List;
+import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebElement;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * A conversation on Cockpit's run page, in headless Chromium: its turns as questions and answers with
+ * what each cost, and after turn 2 was regenerated with turn 3 asked again, the superseded branch (turn
+ * 2's old answer and the old turn 3) in a column beside the turns that replaced it. Screenshots go to
+ * {@code target/screenshots/}.
+ */
+@AgentLoopTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CockpitConversationBrowserTest {
+
+  private static final String AGENT = "cockpit-conversation-agent";
+
+  @LocalServerPort int port;
+  @Autowired ProcessEngine engine;
+
+  private Browser browser;
+  private CockpitPage cockpit;
+
+  @RegisterExtension
+  final TestWatcher screenshotOnFailure = Browser.screenshotOnFailure(() -> browser);
+
+  @BeforeAll
+  void log_in_as_an_operator() {
+    TestAgent.deployVariant(engine, AGENT, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN,
+        "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true"));
+    browser = Browser.open(port);
+    browser.driver.manage().window().setSize(new Dimension(1440, 1800));
+    cockpit = new CockpitPage(browser).login("operator", "operator");
+  }
+
+  @AfterAll
+  void close() {
+    if (browser != null) {
+      browser.close();
+    }
+  }
+
+  @Test
+  void should_show_the_turns_and_the_branch_of_a_regenerated_turn_beside_the_new_one() {
+    // given three turns, then turn 2 regenerated with turn 3 asked again
+    ApiClient api = ApiClient.as(port, "operator");
+    String run = body(api.post("/api/runs", "{\"question\": \"conv: in Cockpit\", \"agent\": \"" + AGENT
+        + "\", \"conversationId\": \"cockpit-" + System.nanoTime() + "\"}"), 201).get("id").asText();
+    awaitTurns(api, run, 1, 1);
+    body(api.post("/api/runs/" + run + "/messages", "{\"question\": \"conv: and the second?\"}"), 202);
+    awaitTurns(api, run, 2, 2);
+    body(api.post("/api/runs/" + run + "/messages", "{\"question\": \"conv: and the third?\"}"), 202);
+    awaitTurns(api, run, 3, 3);
+    body(api.post("/api/runs/" + run + "/regenerate",
+        "{\"turn\": 2, \"replayLaterTurns\": true, \"reason\": \"the tool was down\"}"), 200);
+    awaitTurns(api, run, 3, 5);
+
+    // when the operator opens its run page
+    cockpit.openRun(run);
+    browser.await(By.cssSelector(".agentloop-conversation[data-turns='3']"));
+
+    // then turn 1 reads as question and answer, with the steps that led to it folded and what it cost
+    WebElement first = browser.await(By.cssSelector(".agentloop-conversation > [data-turn='1']"));
+    assertThat(first.findElement(By.cssSelector("[data-question='1']")).getText())
+        .contains("operator asked").contains("conv: in Cockpit");
+    assertThat(first.findElement(By.cssSelector("[data-answer='1']")).getText())
+        .contains("first answer to 'conv: in Cockpit'");
+    assertThat(first.findElement(By.cssSelector("details.agentloop-turn-steps")).getAttribute("open")).isNull();
+    assertThat(first.findElement(By.cssSelector("[data-turn-cost='1']")).getText()).contains("120 tokens");
+
+    // the active branch holds the new answer of turn 2 and turn 3 asked again ...
+    WebElement active = browser.await(By.cssSelector(".agentloop-conversation-fork[data-fork-turn='2']"
+        + " > [data-branch='active']"));
+    assertThat(texts(active, "[data-answer]")).hasSize(2);
+    assertThat(active.findElement(By.cssSelector("[data-answer='2']")).getText())
+        .contains("second answer to 'conv: and the second?'");
+    assertThat(active.findElement(By.cssSelector("[data-question='3']")).getText()).contains("conv: and the third?");
+    // ... and beside it, the superseded branch keeps turn 2's old answer and the old turn 3
+    WebElement old = browser.await(By.cssSelector(".agentloop-conversation-fork[data-fork-turn='2']"
+        + " > .agentloop-branch-superseded"));
+    assertThat(old.findElement(By.cssSelector(".agentloop-branch-head")).getText())
+        .contains("Superseded branch").contains("1 later turn kept here");
+    assertThat(old.findElement(By.cssSelector("[data-answer='2']")).getText())
+        .contains("first answer to 'conv: and the second?'");
+    assertThat(old.findElement(By.cssSelector("[data-answer='3']")).getText())
+        .contains("first answer to 'conv: and the third?' after 'first answer to 'conv: and the second?'");
+    assertThat(old.getRect().getX()).isGreaterThan(active.getRect().getX() + active.getRect().getWidth() - 1);
+    assertThat(old.getRect().getY()).isEqualTo(active.getRect().getY());
+    // the whole turn 2 cost: its new answer, its old one and the old turn 3
+    assertThat(active.findElement(By.cssSelector("[data-turn-cost='2']")).getText()).contains("360 tokens");
+    assertThat(browser.await(By.cssSelector("[data-fact='conversationId']")).getText()).contains("cockpit-");
+    browser.screenshot("cockpit-conversation-regenerated-turn");
+  }
+
+  private static List<String> texts(WebElement in, String css) {
+    return in.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
+  }
+
+  /** Waits until the run waits for a follow-up with this many turns and this many answers on any branch. */
+  private static void awaitTurns(ApiClient api, String run, int turns, int answers) {
+    await().atMost(Runs.PATIENCE).until(() -> {
+      JsonNode view = body(api.get("/api/runs/" + run), 200);
+      JsonNode trace = body(api.get("/api/runs/" + run + "/trace?branches=all"), 200);
+      long written = 0;
+      for (JsonNode step : trace.get("steps")) {
+        written += step.get("kind").asText().equals("FINAL_ANSWER") ? 1 : 0;
+      }
+      return view.get("turns").size() == turns && view.get("waitingFor").toString().contains("follow-up")
+          && written == answers;
+    });
+  }
+}
