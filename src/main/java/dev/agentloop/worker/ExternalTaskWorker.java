@@ -1,5 +1,6 @@
 package dev.agentloop.worker;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,6 +62,8 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   /** Completions committed together at most: bounds a transaction's length and what a rollback repeats. */
   static final int MAX_BATCH = 16;
   private static final Logger LOG = LoggerFactory.getLogger(ExternalTaskWorker.class);
+  /** How long a stop waits for completions already under way when the grace period ended. */
+  private static final Duration POOL_DRAIN = Duration.ofSeconds(5);
 
   private final Map<String, TopicHandler<S>> handlers;
   private final WorkerSettings settings;
@@ -142,6 +145,22 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     locks.stop();
     identity.release();
     pool.shutdownNow();
+    awaitPool();
+  }
+
+  /**
+   * Lets a completion that was under way when the grace period ended finish (or fail quietly, its task
+   * unlocked) before the application closes the database under it, which logged errors and stack traces.
+   */
+  private void awaitPool() {
+    try {
+      if (!pool.awaitTermination(POOL_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.info("worker {}: a completion still runs after {} s; its task was unlocked for the other nodes",
+            settings.workerId(), POOL_DRAIN.toSeconds());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void awaitInFlight(long deadlineNanos) throws InterruptedException {
@@ -270,6 +289,11 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
 
   /** Completes a batch in one transaction; if that rolls back, each task alone, with its own failure handling. */
   private void finishTogether(List<GroupCommit.Completion<S>> batch) {
+    if (closed) {
+      // queued before the stop, which unlocked their tasks for the other nodes
+      batch.forEach(completion -> dropLate(completion.task()));
+      return;
+    }
     if (batch.size() > 1) {
       Optional<List<TaskCompleter.Continuation<S>>> together = completer.completeTogether(batch, active ? 1 : 0);
       if (together.isPresent()) {
@@ -294,6 +318,10 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
    * of the task running again, unreported, every time its lock expires.
    */
   private void finish(LockedExternalTask task, TaskResult<S> result, Throwable error) {
+    if (closed) {
+      dropLate(task);
+      return;
+    }
     try {
       TaskCompleter.Continuation<S> next = withMdc(task, () -> {
         if (error != null) {
