@@ -44,6 +44,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.engine.variable.VariableMap;
 import org.camunda.bpm.engine.variable.Variables;
@@ -214,6 +215,41 @@ class TelemetryTest {
         .isCloseTo((long) (attribute(approval, "agentloop.human.wait.duration").getDoubleValue() * 1e9),
             org.assertj.core.data.Offset.offset(50_000_000L));
     assertThat(spans).allSatisfy(span -> assertThat(span.getTraceId()).isEqualTo(root.getTraceId()));
+  }
+
+  @Test
+  void should_trace_a_remote_tool_call_from_its_wait_for_a_worker_to_its_completion_and_hand_the_worker_the_context()
+      throws Exception {
+    // given a run whose tool call waits for a remote worker
+    String run = engine.getRuntimeService().startProcessInstanceByKey(TestAgent.KEY,
+        ReactAgentProcess.QUESTION.with("telemetry-remote: who is C-42?")).getId();
+    await().atMost(Runs.PATIENCE).until(() -> engine.getExternalTaskService().createExternalTaskQuery()
+        .processInstanceId(run).topicName("agentloop.tool.crm_lookup").count() == 1);
+
+    // when a worker fetches it with the run's trace context and completes it
+    Object traceparent = engine.getRuntimeService().getVariable(run, RunTraces.VARIABLE);
+    assertThat(traceparent).asString().startsWith("00-");
+    // (the run's traceparent is unique: it picks this run's task among those of other tests)
+    List<LockedExternalTask> locked = engine.getExternalTaskService().fetchAndLock(1, "crm-worker")
+        .topic("agentloop.tool.crm_lookup", 30_000).processInstanceVariableEquals(RunTraces.VARIABLE, traceparent)
+        .execute();
+    assertThat(locked).hasSize(1);
+    assertThat(locked.get(0).getProcessInstanceId()).isEqualTo(run);
+    assertThat(locked.get(0).getVariables().get(RunTraces.VARIABLE)).isEqualTo(traceparent);
+    engine.getExternalTaskService().complete(locked.get(0).getId(), "crm-worker",
+        Map.of(ReactAgentProcess.RESULT, "C-42: Ann Example, gold tier"));
+    Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+
+    // then the call is an execute_tool span of the run, marked remote, with its call id
+    byte[] traceId = HexFormat.of().parseHex(traceIdOf(run));
+    Span call = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .until(() -> otlp.spans().stream().filter(span -> java.util.Arrays.equals(span.getTraceId().toByteArray(),
+            traceId) && span.getName().equals("execute_tool crm_lookup")).findFirst(), java.util.Optional::isPresent)
+        .orElseThrow();
+    assertThat(attribute(call, "agentloop.tool.lane").getStringValue()).isEqualTo("remote");
+    assertThat(attribute(call, "gen_ai.tool.call.id").getStringValue()).isNotBlank();
+    assertThat(attribute(call, "error.type")).isNull();
+    assertThat(call.getEndTimeUnixNano()).isGreaterThan(call.getStartTimeUnixNano());
   }
 
   @Test
