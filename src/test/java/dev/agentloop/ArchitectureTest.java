@@ -13,7 +13,7 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The packages of the library depend on each other in one direction, as STYLE.md writes it down:
- * web → review → resume → security → agent → resilience / worker → llm / tool / trace → async, with
+ * web → review → resume → security → agent → resilience / worker / telemetry → llm / tool / trace → async, with
  * {@code config} on top (it wires and binds everything, and nothing imports it), {@code history}
  * below it alone (the engine plugin installs it), and {@code cockpit} on its own (Camunda finds it
  * through its plugin SPI). A new package must be given its place here. Packages on one line are peers that do not
@@ -49,14 +49,14 @@ class ArchitectureTest {
       .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "agent..", AGENTLOOP + "async..",
           AGENTLOOP + "config..", AGENTLOOP + "llm..", AGENTLOOP + "resilience..", AGENTLOOP + "resume..",
           AGENTLOOP + "review..", AGENTLOOP + "security..", AGENTLOOP + "tool..", AGENTLOOP + "trace..",
-          AGENTLOOP + "web..", AGENTLOOP + "worker..", AGENTLOOP + "history..");
+          AGENTLOOP + "web..", AGENTLOOP + "worker..", AGENTLOOP + "history..", AGENTLOOP + "telemetry..");
 
   private static final ArchRule EVERY_PACKAGE_HAS_ITS_PLACE = classes()
       .that().resideInAPackage(AGENTLOOP + "*..")
       .should().resideInAnyPackage(AGENTLOOP + "config..", AGENTLOOP + "web..", AGENTLOOP + "review..",
           AGENTLOOP + "resume..", AGENTLOOP + "security..", AGENTLOOP + "agent..", AGENTLOOP + "resilience..",
-          AGENTLOOP + "worker..", AGENTLOOP + "llm..", AGENTLOOP + "tool..", AGENTLOOP + "trace..",
-          AGENTLOOP + "history..", AGENTLOOP + "async..", AGENTLOOP + "cockpit..")
+          AGENTLOOP + "worker..", AGENTLOOP + "telemetry..", AGENTLOOP + "llm..", AGENTLOOP + "tool..",
+          AGENTLOOP + "trace..", AGENTLOOP + "history..", AGENTLOOP + "async..", AGENTLOOP + "cockpit..")
       .because("the layers below only judge the packages they name: a new one is placed in them first");
 
   @ArchTest
@@ -78,6 +78,7 @@ class ArchitectureTest {
       .layer("agent").definedBy(AGENTLOOP + "agent..")
       .layer("resilience").definedBy(AGENTLOOP + "resilience..")
       .layer("worker").definedBy(AGENTLOOP + "worker..")
+      .layer("telemetry").definedBy(AGENTLOOP + "telemetry..")
       .layer("llm").definedBy(AGENTLOOP + "llm..")
       .layer("tool").definedBy(AGENTLOOP + "tool..")
       .layer("trace").definedBy(AGENTLOOP + "trace..")
@@ -94,14 +95,15 @@ class ArchitectureTest {
       .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security")
       .whereLayer("resilience").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
       .whereLayer("worker").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
+      .whereLayer("telemetry").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
       .whereLayer("llm").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
-          "resilience", "worker")
+          "resilience", "worker", "telemetry")
       .whereLayer("tool").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
-          "resilience", "worker")
+          "resilience", "worker", "telemetry")
       .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
-          "resilience", "worker")
+          "resilience", "worker", "telemetry")
       .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
-          "resilience", "worker", "llm", "tool", "trace");
+          "resilience", "worker", "telemetry", "llm", "tool", "trace");
 
   @ArchTest
   static void dependencies_run_one_way(JavaClasses classes) {

@@ -7,6 +7,8 @@ import dev.agentloop.resilience.Escapes;
 import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.ModelGuard;
 import dev.agentloop.resilience.ResilienceMetrics;
+import dev.agentloop.telemetry.ModelSpans;
+import dev.agentloop.telemetry.ToolSpans;
 import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
@@ -106,17 +108,19 @@ public class AgentConfiguration {
         new CostMeter(prices, registry.getIfAvailable(SimpleMeterRegistry::new)));
   }
 
-  /** Model calls go through the guard: retries, the endpoint's circuit breaker, a time-out. */
+  /** Model calls go through the guard: retries, the endpoint's circuit breaker, a time-out; each a span where traced. */
   @Bean
   PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, ModelGuard guard,
-      Completions completions) {
-    return new PlanHandler(definitions, reader, guard.guard(model), completions);
+      ModelSpans spans, Completions completions) {
+    return new PlanHandler(definitions, reader, spans.traced(guard.guard(model)), completions);
   }
 
   @Bean
   ThinkHandler thinkHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, ModelGuard guard,
-      ToolRegistry tools, Router router, EscapeChecks checks, RepeatedSideEffects repeats, Completions completions) {
-    return new ThinkHandler(definitions, reader, new Thinking(guard.guard(model), tools, router, checks, repeats),
+      ModelSpans spans, ToolRegistry tools, Router router, EscapeChecks checks, RepeatedSideEffects repeats,
+      Completions completions) {
+    return new ThinkHandler(definitions, reader,
+        new Thinking(spans.traced(guard.guard(model)), tools, router, checks, repeats),
         completions);
   }
 
@@ -143,8 +147,8 @@ public class AgentConfiguration {
   @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, ToolRegistry tools, ToolRunner runner,
       Router router, RemoteToolCalls remoteCalls, AgentCalls agentCalls, EscapeChecks checks,
-      Completions completions) {
-    return new ActHandler(definitions, reader, new TurnCalls(tools, runner, router, remoteCalls, agentCalls, checks),
-        completions);
+      Completions completions, ToolSpans spans) {
+    return new ActHandler(definitions, reader,
+        new TurnCalls(tools, runner, router, remoteCalls, agentCalls, checks, spans), completions);
   }
 }

@@ -2,6 +2,8 @@ package dev.agentloop.agent;
 
 import dev.agentloop.agent.Completions.Written;
 import dev.agentloop.resilience.EscapeException;
+import dev.agentloop.telemetry.RunTraces;
+import dev.agentloop.telemetry.ToolSpans;
 import dev.agentloop.tool.ToolOutcome;
 import dev.agentloop.tool.ToolOutcome.FailureKind;
 import dev.agentloop.tool.ToolRegistry;
@@ -40,9 +42,16 @@ class TurnCalls {
   private final RemoteToolCalls remoteCalls;
   private final AgentCalls agentCalls;
   private final EscapeChecks checks;
+  private final ToolSpans spans;
 
   TurnCalls(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolCalls remoteCalls, AgentCalls agentCalls,
       EscapeChecks checks) {
+    this(tools, runner, router, remoteCalls, agentCalls, checks, new ToolSpans(RunTraces.none()));
+  }
+
+  TurnCalls(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolCalls remoteCalls, AgentCalls agentCalls,
+      EscapeChecks checks, ToolSpans spans) {
+    this.spans = spans;
     this.tools = tools;
     this.runner = runner;
     this.router = router;
@@ -83,7 +92,7 @@ class TurnCalls {
     List<CompletableFuture<Observed>> observations = local.stream()
         .map(call -> tooDeep.isPresent() && ofAgents.stream().anyMatch(a -> a.callId().equals(call.callId()))
             ? written(Observation.error(call, tooDeep.get(), Observation.NOT_RUN), Steps.AGENTLOOP).toCompletableFuture()
-            : observe(call, turn, settings).toCompletableFuture())
+            : traced(state, call, turn, settings).toCompletableFuture())
         .toList();
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
@@ -110,6 +119,21 @@ class TurnCalls {
 
   private boolean runs(Action call, Turn turn, AgentSettings settings) {
     return !turn.rejected(call) && refusal(turn.asRun(call), settings).isEmpty();
+  }
+
+  /** {@link #observe} in the call's {@code execute_tool} span, where the run is traced. */
+  private CompletionStage<Observed> traced(LoopState state, Action call, Turn turn, AgentSettings settings) {
+    return spans.execute(state.run().runId(), call.callId(), call.tool(), turn.asRun(call).argumentsText(),
+        () -> observe(call, turn, settings), TurnCalls::errorType,
+        observed -> observed.step().content() instanceof Observation o ? o.text() : null);
+  }
+
+  /** What went wrong, as the observation says it ({@code not_run}, {@code timed_out} …), or {@code null}. */
+  private static String errorType(Observed observed) {
+    if (!(observed.step().content() instanceof Observation observation) || !observation.isError()) {
+      return null;
+    }
+    return observation.failure() == null || observation.failure().isBlank() ? "tool_error" : observation.failure();
   }
 
   /** Runs a call as the model made it, or as a person edited it; a rejected call is observed as such. */

@@ -12,6 +12,10 @@ import dev.agentloop.resume.ResumeConfiguration;
 import dev.agentloop.review.ReviewConfiguration;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.security.SecurityConfiguration;
+import dev.agentloop.telemetry.DecisionSpans;
+import dev.agentloop.telemetry.RunTraces;
+import dev.agentloop.telemetry.TelemetryConfiguration;
+import dev.agentloop.telemetry.ToolSpans;
 import dev.agentloop.tool.ToolConfiguration;
 import dev.agentloop.trace.TraceConfiguration;
 import dev.agentloop.trace.TraceRetention;
@@ -38,7 +42,7 @@ import org.springframework.context.annotation.Import;
 @Import({FeatureSettings.class, TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
-    WebConfiguration.class})
+    WebConfiguration.class, TelemetryConfiguration.class})
 public class AgentLoopAutoConfiguration {
 
   AgentLoopAutoConfiguration() {
@@ -52,6 +56,12 @@ public class AgentLoopAutoConfiguration {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
     return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, agentCalls, runTimeBudget,
         retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
+  }
+
+  /** Runs as traces: the listeners that store a run's trace context and make spans of decisions and remote calls. */
+  @Bean
+  TelemetryEnginePlugin agentLoopTelemetryEnginePlugin(RunTraces traces, DecisionSpans decisions, ToolSpans tools) {
+    return new TelemetryEnginePlugin(new TelemetryParseListener(traces, decisions, tools));
   }
 
   @Bean

@@ -6,6 +6,7 @@ import dev.agentloop.resilience.ResilienceSettings;
 import dev.agentloop.security.ApiSettings;
 import dev.agentloop.security.DemoSettings;
 import dev.agentloop.security.SecuritySettings;
+import dev.agentloop.telemetry.TelemetrySettings;
 import dev.agentloop.tool.ToolSettings;
 import dev.agentloop.trace.DatabaseSettings;
 import dev.agentloop.worker.WorkerProperties;
@@ -40,7 +41,8 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
-    @NotNull @Valid @NestedConfigurationProperty DemoSettings demo) {
+    @NotNull @Valid @NestedConfigurationProperty DemoSettings demo,
+    @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry) {
 
   /**
    * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms

@@ -5,6 +5,7 @@ import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.resilience.ResilienceSettings;
 import dev.agentloop.security.ApiSettings;
 import dev.agentloop.security.SecuritySettings;
+import dev.agentloop.telemetry.TelemetrySettings;
 import dev.agentloop.tool.ToolSettings;
 import dev.agentloop.trace.DatabaseSettings;
 import dev.agentloop.worker.WorkerProperties;
@@ -57,5 +58,10 @@ class FeatureSettings {
   @Bean
   DatabaseSettings agentLoopDatabaseSettings(AgentLoopProperties properties) {
     return properties.database();
+  }
+
+  @Bean
+  TelemetrySettings agentLoopTelemetrySettings(AgentLoopProperties properties) {
+    return properties.telemetry();
   }
 }

@@ -7,6 +7,7 @@ import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.RepeatedSideEffects;
 import dev.agentloop.agent.Router;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.telemetry.DecisionSpans;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.StepStore;
@@ -33,9 +34,9 @@ public class ResumeConfiguration {
   @Bean
   ResumeService resumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       ToolRegistry tools, RunAccess access, RunChanges changes, DecisionLog decisions, AgentDefinitions definitions,
-      AgentCalls agentCalls, RunRestarts restarts) {
+      AgentCalls agentCalls, RunRestarts restarts, DecisionSpans spans) {
     return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes, decisions,
-        new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes));
+        new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes), spans);
   }
 
   @Bean

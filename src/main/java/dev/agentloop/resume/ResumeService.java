@@ -9,6 +9,7 @@ import dev.agentloop.agent.ReplayQueue;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.Turn;
 import dev.agentloop.security.RunAccess;
+import dev.agentloop.telemetry.DecisionSpans;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
@@ -46,10 +47,13 @@ public class ResumeService {
   private final RunChanges changes;
   private final DecisionLog decisions;
   private final ChildRunEdits childEdits;
+  private final DecisionSpans spans;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
-      EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits) {
+      EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits,
+      DecisionSpans spans) {
     this.childEdits = childEdits;
+    this.spans = spans;
     this.engine = engine;
     this.store = store;
     this.decisions = decisions;
@@ -84,7 +88,7 @@ public class ResumeService {
     if (reopened.isPresent()) {
       return reopened.get();
     }
-    return changes.apply(edit.runId(), () -> {
+    ResumeResult edited = changes.apply(edit.runId(), () -> {
       RunRecord run = changes.unfinished(edit.runId(), "be edited");
       Step original = activeStep(run.runId(), edit.stepNo());
       if (run.head().version() != edit.baseVersion()) {
@@ -102,6 +106,8 @@ public class ResumeService {
       }
       return result(run.runId(), original.stepNo(), outcome);
     });
+    spans.decided(edit.runId(), "edit", edit.author(), edit.reason());
+    return edited;
   }
 
   /**
@@ -143,7 +149,7 @@ public class ResumeService {
       return regenerateNewest(runId, author, reason);
     }
     access.requireChange(runId);
-    return changes.apply(runId, () -> {
+    ResumeResult regenerated = changes.apply(runId, () -> {
       RunRecord run = changes.unfinished(runId, "regenerate an answer");
       TurnRegeneration.Target target = TurnRegeneration.target(store, run, turn);
       TraceSurgery.Outcome outcome = surgery.regenerate(run, target.answer());
@@ -152,11 +158,13 @@ public class ResumeService {
       TurnRegeneration.queue(engine.getRuntimeService(), runId, replayLaterTurns ? target.later() : List.of());
       return result(runId, target.answer().stepNo(), outcome);
     });
+    spans.decided(runId, "regenerate", author, reason);
+    return regenerated;
   }
 
   private ResumeResult regenerateNewest(String runId, String author, String reason) {
     access.requireChange(runId);
-    return changes.apply(runId, () -> {
+    ResumeResult regenerated = changes.apply(runId, () -> {
       RunRecord run = changes.unfinished(runId, "regenerate its answer");
       Step head = run.head().headStep() == null ? null : store.findStep(runId, run.head().headStep()).orElse(null);
       if (head == null || head.kind() != StepKind.FINAL_ANSWER || head.parentNo() == null) {
@@ -168,6 +176,8 @@ public class ResumeService {
       jump.to(runId, outcome.continuation(), Map.of());
       return result(runId, head.stepNo(), outcome);
     });
+    spans.decided(runId, "regenerate", author, reason);
+    return regenerated;
   }
 
   /**
@@ -191,6 +201,8 @@ public class ResumeService {
       if (run.head().headStep() != null) {
         decisions.record(runId, run.head().headStep(), "stop", author, reason);
       }
+      // while the run still has its trace context: it ends here
+      spans.decided(runId, "stop", author, reason);
       String stopped = "stopped by " + author + ": " + reason;
       List<NewStep> steps = new ArrayList<>();
       reader.read(runId, Turn.WINDOW).turn().open().forEach(call -> steps.add(Steps.observation(
