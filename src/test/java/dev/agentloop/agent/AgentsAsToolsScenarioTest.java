@@ -12,6 +12,7 @@ import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.StepEdit;
 import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -43,6 +44,7 @@ class AgentsAsToolsScenarioTest {
   @Autowired ProcessEngine engine;
   @Autowired StepStore store;
   @Autowired ResumeService resume;
+  @Autowired RunInsights insights;
 
   @BeforeAll
   static void deploy(@Autowired ProcessEngine engine) {
@@ -92,6 +94,69 @@ class AgentsAsToolsScenarioTest {
     assertThat(observed).extracting(Observation::result).containsExactly("4", "6");
     assertThat(observed).extracting(Observation::childRun).doesNotHaveDuplicates().doesNotContainNull();
     assertThat(finalAnswer(run)).isEqualTo("4 and 6");
+  }
+
+  @Test
+  void should_run_the_calls_of_agents_of_one_reply_in_parallel_and_observe_them_in_the_order_of_the_calls() {
+    // given a coordinator whose model calls two agents in one reply, each child waiting in its plan review
+    String run = start(COORDINATOR, "coordinate-parallel: ask both at once");
+    List<ProcessInstance> children = await().atMost(Runs.PATIENCE).until(() -> engine.getRuntimeService()
+        .createProcessInstanceQuery().superProcessInstanceId(run).list(), list -> list.size() == 2);
+    Task first = reviewOf(children, "child: what is 2 + 2?");
+    Task second = reviewOf(children, "child: what is 3 + 3?");
+
+    // then both child runs exist and are active at the same time, each started by its own instance of callAgent
+    assertThat(engine.getRuntimeService().createProcessInstanceQuery().superProcessInstanceId(run).active().count())
+        .isEqualTo(2);
+    assertThat(engine.getRuntimeService().getActivityInstance(run)
+        .getActivityInstances(ReactAgentProcess.CALL_AGENT)).hasSize(2);
+    assertThat(store.run(run).status().isFinished()).isFalse();
+
+    // when the second call's child answers first
+    submit(second, Map.of("decision", "accept"));
+    String secondRun = second.getProcessInstanceId();
+    await().atMost(Runs.PATIENCE).until(() -> store.run(secondRun).status() == RunStatus.ANSWERED);
+    // then the coordinator still waits for the first, and has observed nothing yet
+    // (the child's end left a job of the coordinator's: callAgent is asynchronous after)
+    await().atMost(Runs.PATIENCE).until(() -> engine.getManagementService().createJobQuery().processInstanceId(run)
+        .messages().count() == 0);
+    assertThat(observations(run)).isEmpty();
+    assertThat(engine.getRuntimeService().getActivityInstance(run)
+        .getActivityInstances(ReactAgentProcess.CALL_AGENT)).hasSize(1);
+
+    // when the first answers too
+    submit(first, Map.of("decision", "accept"));
+
+    // then both answers are observed in the order of the calls, and the model read them so
+    awaitEnded(run);
+    List<Observation> observed = observations(run);
+    assertThat(observed).extracting(Observation::result).containsExactly("4", "6");
+    assertThat(observed).extracting(Observation::childRun)
+        .containsExactly(first.getProcessInstanceId(), secondRun);
+    assertThat(finalAnswer(run)).isEqualTo("4 and 6");
+    Step answer = store.activePath(run).stream().filter(step -> step.kind() == StepKind.FINAL_ANSWER).findFirst()
+        .orElseThrow();
+    List<String> toolResults = new java.util.ArrayList<>();
+    insights.prompt(run, answer.stepNo()).orElseThrow().messages().forEach(message -> {
+      if ("tool".equals(message.path("role").asText())) {
+        toolResults.add(message.path("text").asText());
+      }
+    });
+    assertThat(toolResults).containsExactly("4", "6");
+    // both children's use counts against the coordinator's budgets: its plan, two turns, and two calls of agents
+    assertThat(store.run(run).modelCalls()).isEqualTo(3 + store.run(first.getProcessInstanceId()).modelCalls()
+        + store.run(secondRun).modelCalls());
+    assertThat(store.run(run).toolCalls()).isEqualTo(2);
+  }
+
+  @Test
+  void should_refuse_at_deployment_an_agent_that_names_an_agent_that_is_not_deployed() {
+    assertThatThrownBy(() -> TestAgent.deployVariant(engine, "typo-agent",
+        Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, " + CHILD + "-typo")))
+        .hasMessageContaining("names the unknown tool '" + CHILD + "-typo'")
+        .hasMessageContaining(CHILD);
+    assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey("typo-agent").count())
+        .isZero();
   }
 
   @Test
@@ -231,6 +296,13 @@ class AgentsAsToolsScenarioTest {
     assertThat(refused.failure()).isEqualTo(Observation.NOT_RUN);
     assertThat(refused.error()).contains("agents call agents at most 3 deep (agentloop.agent.max-agent-depth)");
     assertThat(finalAnswer(d)).isEqualTo("too deep at 4");
+  }
+
+  /** The plan review of the child run that was asked this question. */
+  private Task reviewOf(List<ProcessInstance> children, String question) {
+    String child = children.stream().filter(instance -> question.equals(store.run(instance.getId()).question()))
+        .findFirst().orElseThrow().getId();
+    return Runs.awaitTask(engine, child, ReactAgentProcess.REVIEW_PLAN);
   }
 
   private String start(String agent, String question) {
