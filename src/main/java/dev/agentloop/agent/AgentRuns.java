@@ -11,6 +11,7 @@ import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.UnknownRunException;
 import dev.agentloop.worker.ExternalTaskWorker;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +143,31 @@ public class AgentRuns {
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
-        budgets(run), insights.totals(runId), endedBy(run), turns(run, waitingFor.contains(RunView.FOLLOW_UP)));
+        budgets(run), insights.totals(runId), endedBy(run), turns(run, waitingFor.contains(RunView.FOLLOW_UP)),
+        calledBy(run));
+  }
+
+  /**
+   * The agent run whose call this run answers: its caller by Camunda's super process instance, or, for a child
+   * started again after an edit (a new instance of its own), the caller its answer goes to.
+   */
+  private String calledBy(RunRecord run) {
+    HistoricProcessInstance instance = withoutAuthorization(() -> engine.getHistoryService()
+        .createHistoricProcessInstanceQuery().processInstanceId(run.runId()).singleResult());
+    String caller = instance == null ? null : instance.getSuperProcessInstanceId();
+    if (caller == null && run.status() == RunStatus.RUNNING) {
+      Object reanswers = withoutAuthorization(() -> engine.getRuntimeService().getVariable(run.runId(),
+          ReactAgentProcess.REANSWERS.name()));
+      caller = reanswers == null ? null : ChildRunEnded.of(String.valueOf(reanswers), run.runId()).callerRun();
+    }
+    if (caller == null) {
+      return null;
+    }
+    try {
+      return store.run(caller).runId();
+    } catch (UnknownRunException e) {
+      return null; // a business process that asked the agent: no run of AgentLoop's
+    }
   }
 
   /**

@@ -22,6 +22,7 @@ import java.util.List;
  * @param endedBy who ended a finished run by a decision — accepted its answer, rejected its plan,
  *     stopped it ({@code agentloop} when the agent accepted its answer automatically) — else {@code null}
  * @param turns the run's turns, one per question asked, oldest first (one for a one-shot run)
+ * @param calledBy the agent run whose call of an agent this run answers (a child run's parent), else {@code null}
  */
 public record RunView(
     String id,
@@ -48,7 +49,8 @@ public record RunView(
     RunBudgets budgets,
     RunCosts costs,
     String endedBy,
-    List<ConversationTurn> turns) {
+    List<ConversationTurn> turns,
+    String calledBy) {
 
   /** What {@link #waitingFor} says while a conversation waits for its next question. */
   public static final String FOLLOW_UP = "follow-up";

@@ -24,7 +24,7 @@ public class CockpitAssets extends AbstractCockpitPluginRootResource {
   static final List<String> MODULES = List.of("app/plugin.js", "app/plugin.css", "app/api.js", "app/dom.js",
       "app/edit-text.js", "app/live-step.js", "app/prompt-view.js", "app/run-page.js", "app/runs-tab.js",
       "app/step-editor.js", "app/step-tree.js", "app/trace-tab.js", "app/trace-view.js", "app/tree-layout.js",
-      "app/words.js", SETTINGS);
+      "app/words.js", "app/child-runs.js", SETTINGS);
 
   public CockpitAssets() {
     super(AgentLoopCockpitPlugin.ID);
