@@ -33,7 +33,7 @@ public class ParallelAgentCalls {
     this.calls = calls;
   }
 
-  /** Whether {@code activity} is the inner activity of a multi-instance activity (its body is {@code scope}). */
+  /** Whether an activity whose flow scope is {@code scope} is the inner activity of a multi-instance body. */
   public static boolean isInstanceOfMultiInstance(ScopeImpl scope) {
     return scope instanceof ActivityImpl body && body.getActivityBehavior() instanceof MultiInstanceActivityBehavior;
   }

@@ -24,6 +24,8 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.repository.DeploymentBuilder;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.model.bpmn.BpmnModelInstance;
+import org.camunda.bpm.model.bpmn.instance.CallActivity;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -160,6 +162,27 @@ class AgentsAsToolsScenarioTest {
   }
 
   @Test
+  void should_run_the_calls_one_after_another_where_a_diagram_draws_callAgent_as_a_single_activity() {
+    // given a coordinator whose diagram predates parallel calls: callAgent is one activity, not multi-instance
+    BpmnModelInstance single = TestAgent.variant("single-call-coordinator", Map.of(AgentSettings.ALLOWED_TOOLS,
+        "calculator, " + CHILD, AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
+    CallActivity callAgent = single.getModelElementById(ReactAgentProcess.CALL_AGENT);
+    callAgent.removeChildElement(callAgent.getLoopCharacteristics());
+    callAgent.setCamundaAsyncAfter(false);
+    engine.getRepositoryService().createDeployment().addModelInstance("single-call-coordinator.bpmn", single).deploy();
+
+    // when its model calls the child twice in one reply
+    String run = start("single-call-coordinator", "coordinate-two: one after the other");
+
+    // then each call ran in a child run of its own, and both are observed in the order of the calls
+    awaitEnded(run);
+    List<Observation> observed = observations(run);
+    assertThat(observed).extracting(Observation::result).containsExactly("4", "6");
+    assertThat(observed).extracting(Observation::childRun).doesNotHaveDuplicates().doesNotContainNull();
+    assertThat(finalAnswer(run)).isEqualTo("4 and 6");
+  }
+
+  @Test
   void should_observe_that_the_child_did_not_answer_when_a_person_rejected_its_plan() {
     // given a child whose plan waits for a review
     String run = start(COORDINATOR, "coordinate-reviewed: ask the reviewed child");
@@ -198,6 +221,32 @@ class AgentsAsToolsScenarioTest {
         .isZero();
     assertThat(store.run(child.getId()).status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(engine.getTaskService().createTaskQuery().processInstanceId(child.getId()).count()).isZero();
+  }
+
+  @Test
+  void should_cancel_every_child_running_in_parallel_when_the_coordinator_is_stopped() {
+    // given two children of one reply, both waiting in their plan reviews
+    String run = start(COORDINATOR, "coordinate-parallel: stop us all");
+    List<ProcessInstance> children = await().atMost(Runs.PATIENCE).until(() -> engine.getRuntimeService()
+        .createProcessInstanceQuery().superProcessInstanceId(run).list(), list -> list.size() == 2);
+    children.forEach(child -> Runs.awaitTask(engine, child.getId(), ReactAgentProcess.REVIEW_PLAN));
+
+    // when the coordinator is stopped
+    resume.stop(run, "the customer called", "olga");
+
+    // then neither child outlives it, and the calls are closed as stopped, answered by no child
+    assertThat(store.run(run).status()).isEqualTo(RunStatus.STOPPED);
+    for (ProcessInstance child : children) {
+      assertThat(engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(child.getId()).count())
+          .isZero();
+      assertThat(store.run(child.getId()).status()).isEqualTo(RunStatus.CANCELLED);
+    }
+    assertThat(engine.getTaskService().createTaskQuery().processInstanceIdIn(children.stream()
+        .map(ProcessInstance::getId).toArray(String[]::new)).count()).isZero();
+    assertThat(observations(run)).hasSize(2).allSatisfy(observed -> {
+      assertThat(observed.error()).startsWith("no result: the run was stopped by olga");
+      assertThat(observed.childRun()).isNull();
+    });
   }
 
   @Test
