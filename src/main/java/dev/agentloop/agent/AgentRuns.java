@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.history.HistoricVariableInstance;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
@@ -155,10 +156,13 @@ public class AgentRuns {
     HistoricProcessInstance instance = withoutAuthorization(() -> engine.getHistoryService()
         .createHistoricProcessInstanceQuery().processInstanceId(run.runId()).singleResult());
     String caller = instance == null ? null : instance.getSuperProcessInstanceId();
-    if (caller == null && run.status() == RunStatus.RUNNING) {
-      Object reanswers = withoutAuthorization(() -> engine.getRuntimeService().getVariable(run.runId(),
-          ReactAgentProcess.REANSWERS.name()));
-      caller = reanswers == null ? null : ChildRunEnded.of(String.valueOf(reanswers), run.runId()).callerRun();
+    if (caller == null && instance != null) {
+      // a query, not a read of the instance: the run may end while it is shown
+      HistoricVariableInstance reanswers = withoutAuthorization(() -> engine.getHistoryService()
+          .createHistoricVariableInstanceQuery().processInstanceId(run.runId())
+          .variableName(ReactAgentProcess.REANSWERS.name()).singleResult());
+      caller = reanswers == null || reanswers.getValue() == null ? null
+          : ChildRunEnded.of(String.valueOf(reanswers.getValue()), run.runId()).callerRun();
     }
     if (caller == null) {
       return null;
