@@ -9,7 +9,8 @@ import org.camunda.bpm.engine.externaltask.LockedExternalTask;
  * Serves {@code agentloop.act}: the turn's open tool calls run ({@link TurnCalls}) and their
  * observations are written with the completion; the run leaves its loop instead where the calls
  * would go past a budget or call a tool that was reported unavailable before. The diagram then
- * goes to {@code callRemoteTool} when calls of remote tools wait, else to think.
+ * goes to {@code callRemoteTool} when calls of remote tools wait, to {@code callAgent} (with the ids of the calls)
+ * when calls of agents wait, else to think.
  */
 class ActHandler implements TopicHandler<LoopState> {
 
@@ -35,7 +36,7 @@ class ActHandler implements TopicHandler<LoopState> {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
     LoopState state = reader.read(task, carried, settings.contextWindowSteps());
     return calls.run(state, settings).thenApply(acted -> acted.escape() == null
-        ? completions.complete(state, acted.written(), acted.route().asVariable(), settings)
+        ? completions.complete(state, acted.written(), acted.variables(), settings)
         : completions.escape(task, topic(), acted.escape(), state, acted.written(), settings));
   }
 }

@@ -1,9 +1,12 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.trace.Action;
+import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.UnknownRunException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
@@ -11,6 +14,7 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.externaltask.ExternalTask;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.ActivityInstance;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.model.bpmn.instance.FlowElement;
 
@@ -18,8 +22,8 @@ import org.camunda.bpm.model.bpmn.instance.FlowElement;
  * Reads what a running run does at this moment from the engine's runtime state, not its history
  * (which leaves out the agent's step tasks, see package {@code history}): a person's task when one is
  * open, else the external task the run waits at (locked: its call is under way; failed: it waits for
- * a retry) and, in {@code act}, the calls of the current turn without an observation, else the
- * activity the token is in. Callers run it without authorization checks: how a run stands is the same
+ * a retry) and, in {@code act}, the calls of the current turn without an observation; the child runs it waits
+ * for, with what each does; else the activity the token is in. Callers run it without authorization checks: how a run stands is the same
  * for everyone who may read it.
  */
 final class ActiveSteps {
@@ -43,6 +47,13 @@ final class ActiveSteps {
     ExternalTask task = engine.getExternalTaskService().createExternalTaskQuery().processInstanceId(runId).list()
         .stream().max(Comparator.comparing(ExternalTask::getCreateTime)).orElse(null);
     if (task == null) {
+      List<ActiveStep.Child> children = children(runId);
+      if (!children.isEmpty()) {
+        ActivityInstance waiting = leaf(engine.getRuntimeService().getActivityInstance(runId));
+        String id = waiting == null ? ReactAgentProcess.CALL_AGENT : waiting.getActivityId();
+        return step("agents", id, waiting == null ? null : waiting.getActivityName(), List.of(), null, null, null,
+            children);
+      }
       ActivityInstance leaf = leaf(engine.getRuntimeService().getActivityInstance(runId));
       return leaf == null ? null
           : step("engine", leaf.getActivityId(), leaf.getActivityName(), List.of(), null, null, null);
@@ -66,10 +77,33 @@ final class ActiveSteps {
 
   private static ActiveStep step(String kind, String id, String name, List<String> tools, String taskId, Date since,
       String problem) {
+    return step(kind, id, name, tools, taskId, since, problem, List.of());
+  }
+
+  private static ActiveStep step(String kind, String id, String name, List<String> tools, String taskId, Date since,
+      String problem, List<ActiveStep.Child> children) {
     Instant start = since == null ? null : since.toInstant();
     long seconds = start == null ? 0 : Math.max(0, Duration.between(start, ClockUtil.getCurrentTime().toInstant())
         .toSeconds());
-    return new ActiveStep(kind, id, name == null ? id : name, tools, taskId, start, seconds, problem);
+    return new ActiveStep(kind, id, name == null ? id : name, tools, taskId, start, seconds, problem, children);
+  }
+
+  /**
+   * The agent runs this run waits for: its child runs, each with what it does now (its own children's too, as deep
+   * as agents call agents), in the order they started.
+   */
+  private List<ActiveStep.Child> children(String runId) {
+    List<RunRecord> runs = new ArrayList<>();
+    for (ProcessInstance child : engine.getRuntimeService().createProcessInstanceQuery().superProcessInstanceId(runId)
+        .list()) {
+      try {
+        runs.add(store.run(child.getId()));
+      } catch (UnknownRunException e) {
+        // a process that is no agent: nothing of AgentLoop's to show
+      }
+    }
+    return runs.stream().sorted(Comparator.comparing(RunRecord::createdAt))
+        .map(run -> new ActiveStep.Child(run.runId(), run.agentKey(), of(run.runId()))).toList();
   }
 
   /** The newest leaf of the activity instance tree: the activity the token is in, not the scopes around it. */

@@ -11,7 +11,9 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
@@ -24,8 +26,9 @@ import org.springframework.beans.factory.ObjectProvider;
 /**
  * The calls of a turn that other agents answer, and both ends of one such call in the diagram: a child run.
  *
- * <p>{@code act} leaves calls of agents open; the diagram then takes the call activity {@code callAgent} once per
- * pending call, each time back through {@code act}, the way calls of remote tools go. When {@code callAgent} starts,
+ * <p>{@code act} leaves calls of agents open; the diagram then takes the call activity {@code callAgent}: as a parallel
+ * multi-instance activity, once for all the pending calls at the same time ({@link ParallelAgentCalls}), or, drawn as a
+ * single activity, once per pending call, each time back through {@code act}, the way calls of remote tools go. When {@code callAgent} starts,
  * {@link #startListener()} puts the first pending call into its local variables: {@code callId}, {@code tool} (the
  * called agent's key, which the activity's {@code calledElement="${tool}"} reads) and {@code agentQuestion} (mapped
  * into the child's {@code question}). The child is a run like any other — its reviews in Tasklist, its trace, its
@@ -47,6 +50,7 @@ public class AgentCalls {
   private final ToolRegistry tools;
   private final ObjectProvider<ProcessEngine> engine;
   private final int maxDepth;
+  private final ParallelAgentCalls parallel;
 
   AgentCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, int maxDepth) {
@@ -56,6 +60,12 @@ public class AgentCalls {
     this.tools = tools;
     this.engine = engine;
     this.maxDepth = maxDepth;
+    this.parallel = new ParallelAgentCalls(this);
+  }
+
+  /** The listeners of a parallel multi-instance {@code callAgent}, which runs the calls of a turn side by side. */
+  public ParallelAgentCalls parallel() {
+    return parallel;
   }
 
   /**
@@ -104,14 +114,21 @@ public class AgentCalls {
     return runtime.createProcessInstanceQuery().subProcessInstanceId(runId).singleResult();
   }
 
-  /** Puts the first pending call of an agent into the starting {@code callAgent}'s local variables. */
+  /**
+   * Puts a pending call of an agent into the starting {@code callAgent}'s local variables: in a parallel
+   * multi-instance {@code callAgent}, the call its element variable {@code callId} names; else the first one.
+   */
   public ExecutionListener startListener() {
     return execution -> {
       AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
       LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
-      Action call = pending(state.turn(), settings).stream().findFirst().orElseThrow(() -> new IllegalStateException(
-          "run " + execution.getProcessInstanceId() + " has no call of an agent waiting: '"
-              + execution.getCurrentActivityId() + "' must only be reached from act, when it routes to agent calls"));
+      String named = ParallelAgentCalls.callOf(execution);
+      Action call = pending(state.turn(), settings).stream()
+          .filter(pending -> named == null || pending.callId().equals(named))
+          .findFirst().orElseThrow(() -> new IllegalStateException(
+          "run " + execution.getProcessInstanceId() + " has no call of an agent waiting" + (named == null ? "" : " with"
+              + " id " + named) + ": '" + execution.getCurrentActivityId() + "' must only be reached from act, when it"
+              + " routes to agent calls"));
       execution.setVariableLocal(ReactAgentProcess.CALL_ID.name(), call.callId());
       execution.setVariableLocal(ReactAgentProcess.TOOL.name(), call.tool());
       ReactAgentProcess.AGENT_QUESTION.setLocal(execution, call.arguments().path(AgentAsTool.QUESTION).asText());
@@ -140,6 +157,35 @@ public class AgentCalls {
       Observation observation = observation(call.get(), childRun, settings).ofChildRun(childRun);
       store.append(state.head(), List.of(new NewStep(observation, call.get().tool())), usage(childRun));
     };
+  }
+
+  /**
+   * Writes the observations of calls whose child runs have ended, in the order the model made the calls, with one
+   * append; calls without an answering run in {@code childRuns} stay open.
+   *
+   * @param childRuns the answering run of each call id; a {@code null} run is a child that ended without saying
+   */
+  void observeAll(String runId, String processDefinitionId, Map<String, String> childRuns) {
+    AgentSettings settings = definitions.settings(processDefinitionId);
+    LoopState state = reader.read(runId, settings.contextWindowSteps());
+    List<NewStep> steps = new ArrayList<>();
+    Usage usage = Usage.NONE;
+    for (Action call : pending(state.turn(), settings)) {
+      if (childRuns.containsKey(call.callId())) {
+        String childRun = childRuns.get(call.callId());
+        steps.add(new NewStep(observation(call, childRun, settings).ofChildRun(childRun), call.tool()));
+        Usage used = usage(childRun);
+        usage = new Usage(usage.modelCalls() + used.modelCalls(), usage.toolCalls() + used.toolCalls(),
+            usage.tokens() + used.tokens());
+      }
+    }
+    if (steps.size() < childRuns.size()) {
+      LOG.info("{} of the calls of run {} answered by {} are observed already; their answers are dropped",
+          childRuns.size() - steps.size(), runId, childRuns.values());
+    }
+    if (!steps.isEmpty()) {
+      store.append(state.head(), steps, usage);
+    }
   }
 
   /**

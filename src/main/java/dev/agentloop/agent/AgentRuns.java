@@ -14,6 +14,7 @@ import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.UnknownRunException;
 import dev.agentloop.worker.ExternalTaskWorker;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import java.util.stream.IntStream;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.history.HistoricVariableInstance;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
@@ -193,12 +195,37 @@ public class AgentRuns {
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
         budgets(run, instance), totals, money(runId), endedBy(run),
-        turns(run, waitingFor.contains(RunView.FOLLOW_UP), instance, totals), conversationId(instance));
+        turns(run, waitingFor.contains(RunView.FOLLOW_UP), instance, totals), conversationId(instance),
+        calledBy(run, instance));
   }
 
   /** What the run's model calls cost by the price table; {@code null} without one (no query then). */
   private RunMoney money(String runId) {
     return prices.any() ? RunMoney.of(insights.costs(runId).values(), prices) : null;
+  }
+
+  /**
+   * The agent run whose call this run answers: its caller by Camunda's super process instance, or, for a child
+   * started again after an edit (a new instance of its own), the caller its answer goes to.
+   */
+  private String calledBy(RunRecord run, HistoricProcessInstance instance) {
+    String caller = instance == null ? null : instance.getSuperProcessInstanceId();
+    if (caller == null && instance != null) {
+      // a query, not a read of the instance: the run may end while it is shown
+      HistoricVariableInstance reanswers = withoutAuthorization(() -> engine.getHistoryService()
+          .createHistoricVariableInstanceQuery().processInstanceId(run.runId())
+          .variableName(ReactAgentProcess.REANSWERS.name()).singleResult());
+      caller = reanswers == null || reanswers.getValue() == null ? null
+          : ChildRunEnded.of(String.valueOf(reanswers.getValue()), run.runId()).callerRun();
+    }
+    if (caller == null) {
+      return null;
+    }
+    try {
+      return store.run(caller).runId();
+    } catch (UnknownRunException e) {
+      return null; // a business process that asked the agent: no run of AgentLoop's
+    }
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.agentloop.agent;
 
+import java.util.List;
+
 /**
  * Everything Java needs to know about {@code processes/react-agent.bpmn}: element ids, topics,
  * BPMN error codes and variables. Other agents built from the same element templates share the
@@ -101,6 +103,14 @@ public final class ReactAgentProcess {
   /** The id of the child run that answered a call of {@link #CALL_AGENT}, mapped out of the child's {@link #RUN_ID}. */
   public static final ProcessVariable<String> CHILD_RUN_ID = ProcessVariable.string("childRunId");
   /**
+   * After {@link #ACT}, when it routes to {@link #CALL_AGENT}: the ids of the calls of agents that wait for child
+   * runs, in the order the model made them; the collection of a parallel multi-instance {@link #CALL_AGENT} (element
+   * variable {@link #CALL_ID}), which starts one child run per call at once. Transient, like {@link #ROUTE}.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static final ProcessVariable<List<String>> AGENT_CALLS =
+      new ProcessVariable<>("agentCalls", (Class<List<String>>) (Class) List.class);
+  /**
    * On a child run started again after a person edited a step of it: {@code <caller run>/<observation step>}, the
    * caller's observation of the call that its answer replaces when it ends.
    */
@@ -156,6 +166,14 @@ public final class ReactAgentProcess {
   public static final String RESULT = "result";
   /** Why the tool could not do what was asked, for the model to read (a technical failure is handleFailure). */
   public static final String ERROR = "error";
+
+  /**
+   * Local to the multi-instance body of a parallel {@link #CALL_AGENT}: the child run that answered call
+   * {@code callId}, kept until every child has ended, so that the calls are observed together in their order.
+   */
+  static String childRunOf(String callId) {
+    return "childRun." + callId;
+  }
 
   private ReactAgentProcess() {}
 }

@@ -24,6 +24,7 @@ import java.util.List;
  *     stopped it ({@code agentloop} when the agent accepted its answer automatically) — else {@code null}
  * @param turns the run's turns, one per question asked, oldest first (one for a one-shot run), each with its cost
  * @param conversationId the id its client started it under (the process instance's business key), else {@code null}
+ * @param calledBy the agent run whose call of an agent this run answers (a child run's parent), else {@code null}
  */
 public record RunView(
     String id,
@@ -52,7 +53,8 @@ public record RunView(
     RunMoney money,
     String endedBy,
     List<ConversationTurn> turns,
-    String conversationId) {
+    String conversationId,
+    String calledBy) {
 
   /** What {@link #waitingFor} says while a conversation waits for its next question. */
   public static final String FOLLOW_UP = "follow-up";

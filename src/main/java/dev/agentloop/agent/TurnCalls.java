@@ -14,7 +14,9 @@ import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.Usage;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -64,7 +66,25 @@ class TurnCalls {
    * What the calls came to: the observations and their cost, where the loop goes, and the escape
    * when the run leaves its loop instead (then {@code route} does not apply).
    */
-  record Acted(Written written, Route route, EscapeException escape) {}
+  record Acted(Written written, Route route, EscapeException escape, List<String> agentCalls) {
+
+    Acted(Written written, Route route, EscapeException escape) {
+      this(written, route, escape, List.of());
+    }
+
+    /**
+     * What the task completes with: the route, and for calls of agents the ids of those calls, in their order, which
+     * the multi-instance {@code callAgent} starts one child run for each.
+     */
+    Map<String, Object> variables() {
+      if (route != Route.CALL_AGENT) {
+        return route.asVariable();
+      }
+      Map<String, Object> variables = new HashMap<>(route.asVariable());
+      variables.putAll(ReactAgentProcess.AGENT_CALLS.transientWith(agentCalls));
+      return variables;
+    }
+  }
 
   CompletionStage<Acted> run(LoopState state, AgentSettings settings) {
     Turn turn = state.turn();
@@ -107,7 +127,8 @@ class TurnCalls {
               + "' again although it was told that the tool is unavailable: its circuit breaker is open after"
               + " repeated failures."))
           .orElse(null);
-      return new Acted(written, route, escape);
+      return new Acted(written, route, escape, ofAgents.stream().map(Action::callId).filter(childRuns::contains)
+          .toList());
     });
   }
 

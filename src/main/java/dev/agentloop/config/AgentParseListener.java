@@ -2,6 +2,7 @@ package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDiagramRules;
+import dev.agentloop.agent.ParallelAgentCalls;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.ReviewKind;
@@ -19,6 +20,7 @@ import java.util.Set;
 import org.camunda.bpm.engine.BpmnParseException;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.delegate.TaskListener;
+import org.camunda.bpm.engine.impl.bpmn.behavior.CallableElementActivityBehavior;
 import org.camunda.bpm.engine.impl.bpmn.behavior.UserTaskActivityBehavior;
 import org.camunda.bpm.engine.impl.bpmn.helper.BpmnProperties;
 import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
@@ -26,6 +28,8 @@ import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParse;
 import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParseUtil;
 import org.camunda.bpm.engine.impl.bpmn.parser.ErrorEventDefinition;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.core.model.CallableElement;
+import org.camunda.bpm.engine.impl.core.model.CallableElementParameter;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
 import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
@@ -152,8 +156,32 @@ class AgentParseListener extends AbstractBpmnParseListener {
       return;
     }
     activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, agentCalls.startListener());
-    activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, agentCalls.endListener());
+    if (ParallelAgentCalls.isInstanceOfMultiInstance(scope)) {
+      // all calls of a turn at once: each child's run id stays with its own instance until all have ended
+      keepChildRunLocal(activity);
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, agentCalls.parallel().instanceEndListener());
+      ((ActivityImpl) scope).addBuiltInListener(ExecutionListener.EVENTNAME_END,
+          agentCalls.parallel().allEndedListener());
+    } else {
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, agentCalls.endListener());
+    }
     check.note(activity.getProcessDefinition(), callActivityElement, activity.getId(), null, null, properties);
+  }
+
+  /**
+   * The mapping of the child's run id must set it on the instance's own execution: mapped to the caller's, one child
+   * ending would overwrite the id another child left there a moment before. Element templates cannot write a local
+   * output mapping, so a diagram made from one gets it here.
+   */
+  private static void keepChildRunLocal(ActivityImpl activity) {
+    if (!(activity.getActivityBehavior() instanceof CallableElementActivityBehavior behavior)) {
+      return;
+    }
+    CallableElement callable = behavior.getCallableElement();
+    List<CallableElementParameter> moved = callable.getOutputs().stream()
+        .filter(output -> ReactAgentProcess.CHILD_RUN_ID.name().equals(output.getTarget())).toList();
+    callable.getOutputs().removeAll(moved);
+    moved.forEach(callable::addOutputLocal);
   }
 
   @Override

@@ -1,6 +1,7 @@
 // What a run does right now, in words, from GET /api/runs/{id}'s activeStep: "thinking (model call,
 // 5 s)", "running http_get (2 s)", "waiting for a person in Review the answer" with a link to the
 // task in Tasklist. The seconds go on counting between two polls.
+import { waitingForAgents } from './child-runs.js';
 import { h } from './dom.js';
 import { elapsed } from './words.js';
 
@@ -33,6 +34,8 @@ export function liveStep(active, readAt) {
     case 'person':
       return ['waiting for a person in ', h('a', { href: tasklistLink(active.taskId), target: '_blank', rel: 'noopener',
         'data-task-link': active.taskId }, active.activityName), ` (${s})`];
+    case 'agents':
+      return waitingForAgents(active);
     case 'retry':
       return ['waiting to try ', name, ' again after a failure', active.problem ? `: ${active.problem}` : '', ` (${s})`];
     default:

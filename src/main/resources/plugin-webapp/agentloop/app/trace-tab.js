@@ -5,6 +5,7 @@
 // stop; restart once it ended), and the circuit breakers, folded unless one is open.
 import { agentLoopApi } from './api.js';
 import { conversationView } from './conversation-view.js';
+import { calledByLink, nestChildRuns } from './child-runs.js';
 import settings from './settings.js';
 import { runMoneyText, runTokensText } from './cost-words.js';
 import { clear, h, notice, time } from './dom.js';
@@ -12,7 +13,7 @@ import { liveStep } from './live-step.js';
 import { showPrompt } from './prompt-view.js';
 import { restartedNotice, restartForm, runLink } from './runs-tab.js';
 import { stepEditor } from './step-editor.js';
-import { decidedSteps, duration, traceView } from './trace-view.js';
+import { decidedSteps, duration, stepRow, traceView } from './trace-view.js';
 import { regeneratedMessage, resumedMessage, restartedMessage } from './words.js';
 
 export { resumedMessage };
@@ -183,6 +184,7 @@ export class RunPanel {
         fact('Ended by', run.endedBy, 'endedBy'),
         fact('Incident', run.incident, 'incident'),
         fact('Agent', run.agent, 'agent'),
+        fact('Called by', calledByLink(run.calledBy), 'calledBy'),
         // Cockpit shows the diagram of running instances only
         fact('Diagram', this.page && !FINISHED.includes(run.status)
           ? h('a', { href: `#/process-instance/${encodeURIComponent(run.id)}/runtime`, 'data-action': 'diagram' },
@@ -275,6 +277,9 @@ export class RunPanel {
         title: actions.edit === true ? 'edit this step and resume the run from it' : actions.why || '',
         onclick: event => this.openEditor(step, event.target.closest('.agentloop-step'))
       }, 'Edit')), (step, row) => showPrompt(this.client, this.runId, step, row)));
+    // each call another agent answered: the child's steps, folded, under the call's observation
+    nestChildRuns(this.trace.querySelector('.agentloop-active-path'), active, this.client,
+      trace => h('ol', { class: 'agentloop-steps agentloop-child-path' }, decidedSteps(trace).map(s => stepRow(s))));
     const noticed = this.stepNotice
       && this.trace.querySelector(`.agentloop-active-path > li[data-step="${this.stepNotice.stepId}"] .agentloop-step-slot`);
     if (noticed) {

@@ -12,6 +12,7 @@ import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.StepEdit;
 import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -23,6 +24,8 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.repository.DeploymentBuilder;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.model.bpmn.BpmnModelInstance;
+import org.camunda.bpm.model.bpmn.instance.CallActivity;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -43,6 +46,7 @@ class AgentsAsToolsScenarioTest {
   @Autowired ProcessEngine engine;
   @Autowired StepStore store;
   @Autowired ResumeService resume;
+  @Autowired RunInsights insights;
 
   @BeforeAll
   static void deploy(@Autowired ProcessEngine engine) {
@@ -95,6 +99,90 @@ class AgentsAsToolsScenarioTest {
   }
 
   @Test
+  void should_run_the_calls_of_agents_of_one_reply_in_parallel_and_observe_them_in_the_order_of_the_calls() {
+    // given a coordinator whose model calls two agents in one reply, each child waiting in its plan review
+    String run = start(COORDINATOR, "coordinate-parallel: ask both at once");
+    List<ProcessInstance> children = await().atMost(Runs.PATIENCE).until(() -> engine.getRuntimeService()
+        .createProcessInstanceQuery().superProcessInstanceId(run).list(), list -> list.size() == 2);
+    Task first = reviewOf(children, "child: what is 2 + 2?");
+    Task second = reviewOf(children, "child: what is 3 + 3?");
+
+    // then both child runs exist and are active at the same time, each started by its own instance of callAgent
+    assertThat(engine.getRuntimeService().createProcessInstanceQuery().superProcessInstanceId(run).active().count())
+        .isEqualTo(2);
+    assertThat(engine.getRuntimeService().getActivityInstance(run)
+        .getActivityInstances(ReactAgentProcess.CALL_AGENT)).hasSize(2);
+    assertThat(store.run(run).status().isFinished()).isFalse();
+
+    // when the second call's child answers first
+    submit(second, Map.of("decision", "accept"));
+    String secondRun = second.getProcessInstanceId();
+    await().atMost(Runs.PATIENCE).until(() -> store.run(secondRun).status() == RunStatus.ANSWERED);
+    // then the coordinator still waits for the first, and has observed nothing yet
+    // (the child's end left a job of the coordinator's: callAgent is asynchronous after)
+    await().atMost(Runs.PATIENCE).until(() -> engine.getManagementService().createJobQuery().processInstanceId(run)
+        .messages().count() == 0);
+    assertThat(observations(run)).isEmpty();
+    assertThat(engine.getRuntimeService().getActivityInstance(run)
+        .getActivityInstances(ReactAgentProcess.CALL_AGENT)).hasSize(1);
+
+    // when the first answers too
+    submit(first, Map.of("decision", "accept"));
+
+    // then both answers are observed in the order of the calls, and the model read them so
+    awaitEnded(run);
+    List<Observation> observed = observations(run);
+    assertThat(observed).extracting(Observation::result).containsExactly("4", "6");
+    assertThat(observed).extracting(Observation::childRun)
+        .containsExactly(first.getProcessInstanceId(), secondRun);
+    assertThat(finalAnswer(run)).isEqualTo("4 and 6");
+    Step answer = store.activePath(run).stream().filter(step -> step.kind() == StepKind.FINAL_ANSWER).findFirst()
+        .orElseThrow();
+    List<String> toolResults = new java.util.ArrayList<>();
+    insights.prompt(run, answer.stepNo()).orElseThrow().messages().forEach(message -> {
+      if ("tool".equals(message.path("role").asText())) {
+        toolResults.add(message.path("text").asText());
+      }
+    });
+    assertThat(toolResults).containsExactly("4", "6");
+    // both children's use counts against the coordinator's budgets: its plan, two turns, and two calls of agents
+    assertThat(store.run(run).modelCalls()).isEqualTo(3 + store.run(first.getProcessInstanceId()).modelCalls()
+        + store.run(secondRun).modelCalls());
+    assertThat(store.run(run).toolCalls()).isEqualTo(2);
+  }
+
+  @Test
+  void should_refuse_at_deployment_an_agent_that_names_an_agent_that_is_not_deployed() {
+    assertThatThrownBy(() -> TestAgent.deployVariant(engine, "typo-agent",
+        Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, " + CHILD + "-typo")))
+        .hasMessageContaining("names the unknown tool '" + CHILD + "-typo'")
+        .hasMessageContaining(CHILD);
+    assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey("typo-agent").count())
+        .isZero();
+  }
+
+  @Test
+  void should_run_the_calls_one_after_another_where_a_diagram_draws_callAgent_as_a_single_activity() {
+    // given a coordinator whose diagram predates parallel calls: callAgent is one activity, not multi-instance
+    BpmnModelInstance single = TestAgent.variant("single-call-coordinator", Map.of(AgentSettings.ALLOWED_TOOLS,
+        "calculator, " + CHILD, AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
+    CallActivity callAgent = single.getModelElementById(ReactAgentProcess.CALL_AGENT);
+    callAgent.removeChildElement(callAgent.getLoopCharacteristics());
+    callAgent.setCamundaAsyncAfter(false);
+    engine.getRepositoryService().createDeployment().addModelInstance("single-call-coordinator.bpmn", single).deploy();
+
+    // when its model calls the child twice in one reply
+    String run = start("single-call-coordinator", "coordinate-two: one after the other");
+
+    // then each call ran in a child run of its own, and both are observed in the order of the calls
+    awaitEnded(run);
+    List<Observation> observed = observations(run);
+    assertThat(observed).extracting(Observation::result).containsExactly("4", "6");
+    assertThat(observed).extracting(Observation::childRun).doesNotHaveDuplicates().doesNotContainNull();
+    assertThat(finalAnswer(run)).isEqualTo("4 and 6");
+  }
+
+  @Test
   void should_observe_that_the_child_did_not_answer_when_a_person_rejected_its_plan() {
     // given a child whose plan waits for a review
     String run = start(COORDINATOR, "coordinate-reviewed: ask the reviewed child");
@@ -133,6 +221,32 @@ class AgentsAsToolsScenarioTest {
         .isZero();
     assertThat(store.run(child.getId()).status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(engine.getTaskService().createTaskQuery().processInstanceId(child.getId()).count()).isZero();
+  }
+
+  @Test
+  void should_cancel_every_child_running_in_parallel_when_the_coordinator_is_stopped() {
+    // given two children of one reply, both waiting in their plan reviews
+    String run = start(COORDINATOR, "coordinate-parallel: stop us all");
+    List<ProcessInstance> children = await().atMost(Runs.PATIENCE).until(() -> engine.getRuntimeService()
+        .createProcessInstanceQuery().superProcessInstanceId(run).list(), list -> list.size() == 2);
+    children.forEach(child -> Runs.awaitTask(engine, child.getId(), ReactAgentProcess.REVIEW_PLAN));
+
+    // when the coordinator is stopped
+    resume.stop(run, "the customer called", "olga");
+
+    // then neither child outlives it, and the calls are closed as stopped, answered by no child
+    assertThat(store.run(run).status()).isEqualTo(RunStatus.STOPPED);
+    for (ProcessInstance child : children) {
+      assertThat(engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(child.getId()).count())
+          .isZero();
+      assertThat(store.run(child.getId()).status()).isEqualTo(RunStatus.CANCELLED);
+    }
+    assertThat(engine.getTaskService().createTaskQuery().processInstanceIdIn(children.stream()
+        .map(ProcessInstance::getId).toArray(String[]::new)).count()).isZero();
+    assertThat(observations(run)).hasSize(2).allSatisfy(observed -> {
+      assertThat(observed.error()).startsWith("no result: the run was stopped by olga");
+      assertThat(observed.childRun()).isNull();
+    });
   }
 
   @Test
@@ -231,6 +345,13 @@ class AgentsAsToolsScenarioTest {
     assertThat(refused.failure()).isEqualTo(Observation.NOT_RUN);
     assertThat(refused.error()).contains("agents call agents at most 3 deep (agentloop.agent.max-agent-depth)");
     assertThat(finalAnswer(d)).isEqualTo("too deep at 4");
+  }
+
+  /** The plan review of the child run that was asked this question. */
+  private Task reviewOf(List<ProcessInstance> children, String question) {
+    String child = children.stream().filter(instance -> question.equals(store.run(instance.getId()).question()))
+        .findFirst().orElseThrow().getId();
+    return Runs.awaitTask(engine, child, ReactAgentProcess.REVIEW_PLAN);
   }
 
   private String start(String agent, String question) {
