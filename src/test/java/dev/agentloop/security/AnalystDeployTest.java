@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
-import java.io.IOException;
+import dev.agentloop.ModelerDeploy;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -24,20 +22,17 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @AgentLoopTest
 class AnalystDeployTest {
 
-  private static final String BOUNDARY = "agentloop-boundary";
-
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
 
   @Test
-  void should_deploy_a_copied_agent_and_start_and_read_its_run() throws IOException {
+  void should_deploy_a_copied_agent_and_start_and_read_its_run() {
     // given the default agent copied under a key of its own, as an analyst saves a copy in Modeler
     ApiClient analyst = ApiClient.as(port, "analyst");
-    String copy = Files.readString(Path.of("processes/react-agent.bpmn"))
-        .replace("\"react-agent\"", "\"analyst-agent\"").replace("name=\"ReAct agent\"", "name=\"Analyst's agent\"");
+    String copy = ModelerDeploy.copyOfReactAgent("analyst-agent", "Analyst's agent");
 
     // when the analyst deploys it through the engine REST API
-    JsonNode deployment = body(deploy(analyst, "analyst-agent.bpmn", copy), 200);
+    JsonNode deployment = body(ModelerDeploy.deploy(analyst, "analyst-agent.bpmn", copy), 200);
 
     // then it is deployed, an agent, and theirs to start and read
     assertThat(deployment.get("deployedProcessDefinitions").toString()).contains("\"key\":\"analyst-agent\"");
@@ -71,7 +66,7 @@ class AnalystDeployTest {
         """;
 
     // when the analyst deploys it
-    HttpResponse<String> refused = deploy(analyst, "analyst-invoice.bpmn", invoice);
+    HttpResponse<String> refused = ModelerDeploy.deploy(analyst, "analyst-invoice.bpmn", invoice);
 
     // then it is refused, naming the process and why, and nothing of it is deployed
     assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
@@ -82,20 +77,8 @@ class AnalystDeployTest {
 
   @Test
   void should_let_no_reviewer_deploy() {
-    HttpResponse<String> refused = deploy(ApiClient.as(port, "reviewer"), "reviewer-agent.bpmn", "<x/>");
+    HttpResponse<String> refused = ModelerDeploy.deploy(ApiClient.as(port, "reviewer"), "reviewer-agent.bpmn", "<x/>");
 
     assertThat(refused.statusCode()).isEqualTo(403);
-  }
-
-  /** The request Camunda Modeler sends to deploy one diagram. */
-  private static HttpResponse<String> deploy(ApiClient client, String fileName, String bpmn) {
-    String body = part("deployment-name", fileName) + part("deployment-source", "Camunda Modeler")
-        + "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"data\"; filename=\"" + fileName + "\"\r\n"
-        + "Content-Type: application/octet-stream\r\n\r\n" + bpmn + "\r\n--" + BOUNDARY + "--\r\n";
-    return client.send("/engine-rest/deployment/create", "POST", "multipart/form-data; boundary=" + BOUNDARY, body);
-  }
-
-  private static String part(String name, String value) {
-    return "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value + "\r\n";
   }
 }
