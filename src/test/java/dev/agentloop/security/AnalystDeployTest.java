@@ -7,10 +7,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.ModelerDeploy;
+import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -20,6 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * review, no change of a run.
  */
 @AgentLoopTest
+@ExtendWith(OutputCaptureExtension.class)
 class AnalystDeployTest {
 
   @LocalServerPort int port;
@@ -73,6 +80,31 @@ class AnalystDeployTest {
     assertThat(refused.body()).contains("may deploy agents only", "'analyst-invoice' in analyst-invoice.bpmn is no agent", "Nothing was deployed");
     assertThat(engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey("analyst-invoice")
         .count()).isZero();
+  }
+
+  @Test
+  void should_warn_of_a_copied_agent_that_keeps_the_originals_prompts_and_documentation(CapturedOutput log)
+      throws IOException {
+    // given the support-triage agent copied with only its id changed, and a copy with words of its own
+    String triage = Files.readString(Path.of("processes/support-triage-agent.bpmn"));
+    // (each under a name of its own: other tests pick the original by its name in Tasklist)
+    String unchanged = triage.replace("\"support-triage-agent\"", "\"triage-copy\"")
+        .replace("name=\"Support ticket triage\"", "name=\"Triage copy\"");
+    String own = unchanged.replace("Triages a customer support ticket", "Sorts the mail of the sales team")
+        .replace("name=\"Triage copy\"", "name=\"Mail sorter\"")
+        .replace("Write a short plan for triaging this support ticket", "Write a short plan for sorting this mail")
+        .replace("You triage customer support tickets for Kettle", "You sort the mail for Kettle")
+        .replace("\"triage-copy\"", "\"mail-sorter\"");
+    ApiClient analyst = ApiClient.as(port, "analyst");
+
+    // when the analyst deploys both
+    body(ModelerDeploy.deploy(analyst, "triage-copy.bpmn", unchanged), 200);
+    body(ModelerDeploy.deploy(analyst, "mail-sorter.bpmn", own), 200);
+
+    // then the unchanged copy is named in a warning, with what it kept; the other is not
+    assertThat(log.getOut()).contains("agent 'triage-copy' keeps other agents' words unchanged: the planner prompt,"
+        + " system prompt, documentation of 'support-triage-agent'. It will plan");
+    assertThat(log.getOut()).doesNotContain("agent 'mail-sorter' keeps");
   }
 
   @Test
