@@ -87,7 +87,8 @@ class AnswerReview implements Review {
     }
     return new Decided(decision, answer.stepNo(), switch (decision) {
       case EDIT -> task.text("editReason");
-      case REGENERATE -> task.text("regenerateReason");
+      // API clients said why in the feedback before the form had a field of its own for it
+      case REGENERATE -> task.text("regenerateReason").isEmpty() ? task.text("feedback") : task.text("regenerateReason");
       default -> task.text("feedback");
     });
   }

@@ -1,6 +1,5 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.trace.Action;
@@ -14,7 +13,6 @@ import java.util.Objects;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
 import org.camunda.bpm.engine.impl.persistence.entity.JobEntity;
 import org.camunda.bpm.engine.impl.persistence.entity.TimerEntity;
-import org.camunda.bpm.engine.impl.util.ClockUtil;
 
 /**
  * {@code askHuman}: the questions the model asked with {@code ask_human} ({@code question1} …),
@@ -27,12 +25,10 @@ class AskHumanReview implements Review {
 
   private final PendingCalls calls;
   private final StepStore store;
-  private final AgentDefinitions definitions;
 
-  AskHumanReview(PendingCalls calls, StepStore store, AgentDefinitions definitions) {
+  AskHumanReview(PendingCalls calls, StepStore store) {
     this.calls = calls;
     this.store = store;
-    this.definitions = definitions;
   }
 
   @Override
@@ -66,15 +62,13 @@ class AskHumanReview implements Review {
   }
 
   /**
-   * When the timer on the task fires, which the engine created as the task's activity started; a diagram
-   * without a timer there: when {@code askHumanTimeout} from now would end the wait.
+   * When the timer on the task fires, which the engine created as the task's activity started; none where
+   * a diagram has no timer there, since then nothing ends the wait.
    */
-  private Date dueDate(ReviewTask task) {
+  private static Date dueDate(ReviewTask task) {
     List<JobEntity> jobs = ((ExecutionEntity) task.delegate().getExecution()).getJobs();
     return jobs.stream().filter(TimerEntity.class::isInstance).map(JobEntity::getDuedate).filter(Objects::nonNull)
-        .min(Comparator.naturalOrder())
-        .orElseGet(() -> Date.from(ClockUtil.getCurrentTime().toInstant()
-            .plus(definitions.settings(task.processDefinitionId()).askHumanTimeout())));
+        .min(Comparator.naturalOrder()).orElse(null);
   }
 
   /** The tool's schema allows at most {@link AskHumanTool#MAX_QUESTIONS}, the form's number of answer fields. */

@@ -36,7 +36,7 @@ public class ReviewConfiguration {
     PendingCalls calls = new PendingCalls(store, reader);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
-        ReviewKind.ASK_HUMAN, new AskHumanReview(calls, store, definitions),
+        ReviewKind.ASK_HUMAN, new AskHumanReview(calls, store),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools, store),
         ReviewKind.ANSWER, new AnswerReview(store, stepEdit, definitions),
         ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)),
