@@ -41,8 +41,10 @@ final class ActiveSteps {
     Task person = engine.getTaskService().createTaskQuery().processInstanceId(runId).list().stream()
         .max(Comparator.comparing(Task::getCreateTime)).orElse(null);
     if (person != null) {
-      return step("person", person.getTaskDefinitionKey(), person.getName(), List.of(), person.getId(),
-          person.getCreateTime(), null);
+      // the diagram's name: the task's own name carries the run's question too, for Tasklist's list
+      String name = nameOf(person.getProcessDefinitionId(), person.getTaskDefinitionKey());
+      return step("person", person.getTaskDefinitionKey(), name == null ? person.getName() : name, List.of(),
+          person.getId(), person.getCreateTime(), null);
     }
     ExternalTask task = engine.getExternalTaskService().createExternalTaskQuery().processInstanceId(runId).list()
         .stream().max(Comparator.comparing(ExternalTask::getCreateTime)).orElse(null);

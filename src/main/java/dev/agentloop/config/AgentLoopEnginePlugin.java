@@ -2,6 +2,7 @@ package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDiagramRules;
+import dev.agentloop.agent.CopiedAgents;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RemoteToolCalls;
 import dev.agentloop.agent.RunLifecycle;
@@ -12,13 +13,17 @@ import dev.agentloop.trace.TraceHistoryCleanup;
 import dev.agentloop.trace.TraceRetention;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.persistence.deploy.Deployer;
 
 /**
- * Hooks AgentLoop into the engine: the parse listener that recognises and checks agent processes, the
+ * Hooks AgentLoop into the engine: the parse listener that recognises and checks agent processes, the warning
+ * of agents copied with another agent's words ({@link CopiedAgents}), the
  * history cleanup that removes a run's trace with its history, the history level that leaves the agents' per-step
  * records to the step store ({@link StepHistory}), and, where asked for
  * ({@code agentloop.database.h2-engine-index}), on H2 the index that keeps completing a step independent
@@ -68,6 +73,9 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     }
     configuration.getCustomJobHandlers().add(new TraceHistoryCleanup(retention));
     configuration.getCustomPostBPMNParseListeners().add(stepHistory.parseListener());
+    List<Deployer> deployers = new ArrayList<>(Objects.requireNonNullElse(configuration.getCustomPreDeployers(), List.of()));
+    deployers.add(new CopiedAgents());
+    configuration.setCustomPreDeployers(deployers);
   }
 
   @Override

@@ -29,9 +29,9 @@ import java.util.stream.Collectors;
  *
  * <p>The form also shows the steps that led to the calls ({@code steps}) and, only when some of the
  * calls are of tools that declare side effects, which ({@code sideEffects}). Arguments changed while
- * the decision stays <i>approve</i> are refused with a message, not run and not dropped: approving runs
+ * the decision is <i>approve</i> are refused with a message, not run and not dropped: approving runs
  * the call exactly as the model made it, and only <i>edit</i> runs a person's arguments, so the trace
- * always says which of the two happened.
+ * always says which of the two happened. No decision is chosen in advance: each call needs one.
  */
 class ActionApproval implements Review {
 
@@ -60,15 +60,14 @@ class ActionApproval implements Review {
       Action action = waiting.get(n - 1);
       task.put("tool" + n, action.tool());
       task.put("arguments" + n, action.arguments().toPrettyString());
-      task.put("decision" + n, Decision.APPROVE.value());
+      task.put("decision" + n, null);
       task.put("reason" + n, "");
     }
     List<String> changing = waiting.stream().map(Action::tool).distinct()
         .filter(tool -> tools.find(tool).map(AgentTool::sideEffects).orElse(false)).toList();
     task.put("sideEffects", changing.isEmpty() ? ""
         : "Calls of " + String.join(", ", changing) + " change something outside AgentLoop.");
-    task.putShown("steps", store.recentPath(task.runId(), LAST_STEPS).stream().map(StepText::line)
-        .collect(Collectors.joining("\n")), true);
+    task.putShown("steps", PathText.lines(store.recentPath(task.runId(), LAST_STEPS)), true);
   }
 
   @Override
@@ -90,9 +89,11 @@ class ActionApproval implements Review {
   }
 
   private Approval approval(Action action, ReviewTask task, int n) {
-    Decision decision = Decision.of(task.text("decision" + n)).orElseThrow(() -> new ReviewException("'"
-        + task.text("decision" + n) + "' is not a decision for " + action.tool() + "; choose one of "
-        + Arrays.stream(Decision.values()).map(Decision::value).collect(Collectors.joining(", "))));
+    String choices = Arrays.stream(Decision.values()).map(Decision::value).collect(Collectors.joining(", "));
+    Decision decision = Decision.of(task.text("decision" + n)).orElseThrow(() -> new ReviewException(
+        task.text("decision" + n).isEmpty() ? "choose a decision for call " + n + " (" + action.tool() + ", decision" + n
+            + "): one of " + choices
+            : "'" + task.text("decision" + n) + "' is not a decision for " + action.tool() + "; choose one of " + choices));
     String reason = task.text("reason" + n);
     String actor = task.actor();
     if (decision == Decision.REJECT) {

@@ -68,14 +68,13 @@ class AgentStuckReview implements Review {
     String why = why(task);
     closeOpenCalls(task.runId(), why);
     task.put("reason", why);
-    task.putShown("lastSteps", store.recentPath(task.runId(), LAST_STEPS).stream().map(StepText::line)
-        .collect(Collectors.joining("\n")), true);
+    task.putShown("lastSteps", PathText.lines(store.recentPath(task.runId(), LAST_STEPS)), true);
     AgentSettings settings = definitions.settings(task.processDefinitionId());
     List<Step> path = store.activePath(task.runId());
     task.putShown("lastCalls", lastCallsText(path), false);
     task.put("decisionHelp", decisionHelp(store.run(task.runId()), settings));
     task.put("breakers", breakerStates(settings));
-    task.put("decision", ReviewTask.value(Decision.GUIDE));
+    task.put("decision", null);
     task.put("note", "");
     stepEdit.prepare(task);
   }

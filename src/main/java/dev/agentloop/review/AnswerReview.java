@@ -46,14 +46,15 @@ class AnswerReview implements Review {
   public void prepare(ReviewTask task) {
     Step answer = latestAnswer(task);
     task.putShown("answer", text(answer), false);
-    task.put("decision", ReviewTask.value(Decision.ACCEPT));
+    // no decision chosen in advance: the reviewer chooses one, the form refuses Complete until then
+    task.put("decision", null);
+    task.put("regenerateReason", "");
     task.put("feedback", "");
     task.put("followUpQuestion", "");
     List<Step> path = store.activePath(task.runId());
     Step turnStart = path.stream().filter(step -> step.content() instanceof FollowUp).reduce((a, b) -> b).orElse(null);
     task.putShown("earlierTurns", earlierTurns(task.runId(), path, turnStart), true);
-    task.putShown("steps", path.subList(0, path.size() - 1).stream()
-        .map(step -> StepText.heading(step) + "\n" + StepText.body(step)).collect(Collectors.joining("\n\n")), true);
+    task.putShown("steps", PathText.whole(path.subList(0, path.size() - 1)), true);
     // attempts count per turn: the answers written since the turn's question
     int turnFrom = turnStart == null ? 0 : turnStart.stepNo();
     List<Step> earlier = store.allSteps(task.runId()).stream()
@@ -84,8 +85,12 @@ class AnswerReview implements Review {
       case FOLLOW_UP -> askFollowUp(task, run);
       case ACCEPT -> { }
     }
-    return new Decided(decision, answer.stepNo(),
-        decision == Decision.EDIT ? task.text("editReason") : task.text("feedback"));
+    return new Decided(decision, answer.stepNo(), switch (decision) {
+      case EDIT -> task.text("editReason");
+      // API clients said why in the feedback before the form had a field of its own for it
+      case REGENERATE -> task.text("regenerateReason").isEmpty() ? task.text("feedback") : task.text("regenerateReason");
+      default -> task.text("feedback");
+    });
   }
 
   /** Accepts the answer and asks the next question with it: the conversation goes on at once. */

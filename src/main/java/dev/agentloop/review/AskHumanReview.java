@@ -4,24 +4,37 @@ import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.StepStore;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Date;
 import java.util.List;
+import java.util.Objects;
+import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
+import org.camunda.bpm.engine.impl.persistence.entity.JobEntity;
+import org.camunda.bpm.engine.impl.persistence.entity.TimerEntity;
 
 /**
  * {@code askHuman}: the questions the model asked with {@code ask_human} ({@code question1} …),
- * each with an answer field ({@code answer1} …). The answers become the call's observation,
- * authored by the person who gave them.
+ * each with an answer field ({@code answer1} …), and the steps that led to the questions ({@code steps}),
+ * so that whoever answers knows why the agent asks. The task is due when the agent stops waiting for an
+ * answer (its timer, {@code askHumanTimeout}). The answers become the call's observation, authored by the
+ * person who gave them.
  */
 class AskHumanReview implements Review {
 
   private final PendingCalls calls;
+  private final StepStore store;
 
-  AskHumanReview(PendingCalls calls) {
+  AskHumanReview(PendingCalls calls, StepStore store) {
     this.calls = calls;
+    this.store = store;
   }
 
   @Override
   public void prepare(ReviewTask task) {
+    task.delegate().setDueDate(dueDate(task));
+    task.putShown("steps", PathText.whole(store.activePath(task.runId())), true);
     List<String> questions = questions(task);
     for (int i = 1; i <= questions.size(); i++) {
       task.put("question" + i, questions.get(i - 1));
@@ -46,6 +59,16 @@ class AskHumanReview implements Review {
     calls.write(task.runId(),
         Steps.observation(Observation.result(question(task), answers.toString().strip()), task.actor()));
     return null;
+  }
+
+  /**
+   * When the timer on the task fires, which the engine created as the task's activity started; none where
+   * a diagram has no timer there, since then nothing ends the wait.
+   */
+  private static Date dueDate(ReviewTask task) {
+    List<JobEntity> jobs = ((ExecutionEntity) task.delegate().getExecution()).getJobs();
+    return jobs.stream().filter(TimerEntity.class::isInstance).map(JobEntity::getDuedate).filter(Objects::nonNull)
+        .min(Comparator.naturalOrder()).orElse(null);
   }
 
   /** The tool's schema allows at most {@link AskHumanTool#MAX_QUESTIONS}, the form's number of answer fields. */

@@ -41,7 +41,7 @@ class PlanReview implements Review {
   public void prepare(ReviewTask task) {
     List<Step> path = store.activePath(task.runId());
     task.put("plan", String.join("\n", steps(latestPlan(path))));
-    task.put("decision", ReviewTask.value(Decision.ACCEPT));
+    task.put("decision", null);
     task.put("feedback", "");
     task.put("revisionsLeft", Math.max(0, settings(task).maxPlanRevisions() - revisionsUsed(path)));
   }

@@ -4,6 +4,7 @@ import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.ReviewKind;
 import dev.agentloop.agent.Router;
+import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resilience.Budgets;
 import dev.agentloop.resume.ResumeService;
@@ -24,19 +25,22 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class ReviewConfiguration {
 
+  static final String SCRIPTED_NOTICE = "Scripted demo model: its replies follow a script. Set agentloop.llm.provider"
+      + " for a real model.";
+
   @Bean
   Reviews reviews(StepStore store, DecisionLog decisions, LoopStateReader reader, AgentDefinitions definitions, Router router,
-      ToolRegistry tools, Breakers breakers, Budgets budgets, ObjectProvider<ResumeService> resume) {
+      ToolRegistry tools, Breakers breakers, Budgets budgets, ObjectProvider<ResumeService> resume, LlmSettings llm) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
     FormStepEdit stepEdit = new FormStepEdit(store, resume::getObject);
     PendingCalls calls = new PendingCalls(store, reader);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
-        ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
+        ReviewKind.ASK_HUMAN, new AskHumanReview(calls, store),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools, store),
         ReviewKind.ANSWER, new AnswerReview(store, stepEdit, definitions),
         ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)),
-        calls, definitions, decisions);
+        calls, definitions, decisions, store, llm.provider() == LlmSettings.Provider.SCRIPTED ? SCRIPTED_NOTICE : "");
   }
 
   /**

@@ -23,6 +23,8 @@ class ReviewTask {
   static final String TITLE = "title";
   static final String SUBJECT = ReactAgentProcess.SUBJECT.name();
   private static final int SUBJECT_CHARS = 80;
+  /** Camunda keeps a task's name in a column of 255 characters. */
+  private static final int NAME_CHARS = 255;
   /** Of the subject of a child run's task, what the caller's question may take. */
   private static final int CALLER_CHARS = 32;
 
@@ -71,24 +73,29 @@ class ReviewTask {
       put(name, text);
       return;
     }
-    String cut = "[… " + (text.length() - SHOWN_CHARS + CUT_NOTE) + " characters cut here. All of it: Cockpit, this"
-        + " run's tab Agent trace, or GET /api/runs/" + runId() + "/trace]";
+    // reviewers may read the whole trace through the REST API with their Tasklist account
+    String cut = "[… " + (text.length() - SHOWN_CHARS + CUT_NOTE) + " characters cut here. All of it: GET /api/runs/"
+        + runId() + "/trace]";
     put(name, keepEnd ? cut + "\n" + text.substring(text.length() - SHOWN_CHARS + CUT_NOTE)
         : text.substring(0, SHOWN_CHARS - CUT_NOTE) + "\n" + cut);
   }
 
   /**
    * What tells this task from the others in Tasklist: its name as the diagram gives it ({@value #TITLE},
-   * the heading of every form) and the run's question cut to one line ({@code subject}, also a
-   * column of the filter "Agent reviews"). The run of an agent that another agent called starts with the
+   * the heading of every form), the run's question cut to one line of 80 characters ({@code subject}, also a
+   * column of the filter "Agent reviews"), and the task's name made of both. The run of an agent that another agent called starts with the
    * caller's question in brackets, so that a reviewer sees which conversation the task serves.
    */
   void putHeading() {
-    put(TITLE, task.getName());
+    String title = Objects.requireNonNullElse(task.getName(), task.getTaskDefinitionKey());
+    put(TITLE, title);
     String question = oneLine(ReactAgentProcess.QUESTION.get(task.getExecution()));
     String caller = callersQuestion();
-    String subject = caller.isEmpty() ? question : "[" + cut(caller, CALLER_CHARS) + "] " + question;
-    put(SUBJECT, cut(subject, SUBJECT_CHARS));
+    String subject = cut(caller.isEmpty() ? question : "[" + cut(caller, CALLER_CHARS) + "] " + question, SUBJECT_CHARS);
+    put(SUBJECT, subject);
+    // the task's name carries the question: Tasklist shows names whole in its list, and its search by name finds
+    // a run's tasks by a word of their question
+    task.setName(cut(subject.isEmpty() ? title : title + ": " + subject, NAME_CHARS));
   }
 
   /** The question of the agent whose call started this run, or empty (a top-level run, or a business process). */
@@ -118,8 +125,9 @@ class ReviewTask {
         return choice;
       }
     }
-    throw new ReviewException("'" + decision + "' is not a decision of this task; choose one of "
-        + Arrays.stream(choices.getEnumConstants()).map(ReviewTask::value).collect(Collectors.joining(", ")));
+    String choicesText = Arrays.stream(choices.getEnumConstants()).map(ReviewTask::value).collect(Collectors.joining(", "));
+    throw new ReviewException(decision.isEmpty() ? "choose a decision (decision): one of " + choicesText
+        : "'" + decision + "' is not a decision of this task; choose one of " + choicesText);
   }
 
   /** A decision as forms and gateways name it. */

@@ -7,6 +7,7 @@ import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.Observation;
+import dev.agentloop.trace.StepStore;
 import java.util.Map;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
@@ -20,13 +21,25 @@ import org.camunda.bpm.engine.impl.form.handler.TaskFormHandler;
  */
 public class Reviews {
 
+  /** Task-local variable: that the scripted demo model answers, and how to choose a real one; or empty. */
+  static final String MODEL_NOTICE = "modelNotice";
+  /** Task-local variable: the last change a person made to the run's course ({@link LastChange}), or empty. */
+  static final String LAST_CHANGE = "lastChange";
+
   private final Map<ReviewKind, Review> reviews;
   private final PendingCalls calls;
   private final AgentDefinitions definitions;
   private final DecisionLog decisions;
 
-  Reviews(Map<ReviewKind, Review> reviews, PendingCalls calls, AgentDefinitions definitions, DecisionLog decisions) {
+  private final StepStore store;
+  /** Said on every form where the answers come from the scripted demo model; empty otherwise. */
+  private final String modelNotice;
+
+  Reviews(Map<ReviewKind, Review> reviews, PendingCalls calls, AgentDefinitions definitions, DecisionLog decisions,
+      StepStore store, String modelNotice) {
     this.reviews = Map.copyOf(reviews);
+    this.store = store;
+    this.modelNotice = modelNotice;
     this.decisions = decisions;
     this.calls = calls;
     this.definitions = definitions;
@@ -40,6 +53,9 @@ public class Reviews {
       if (TaskListener.EVENTNAME_CREATE.equals(task.getEventName())) {
         reviewTask.put(ReviewTask.KIND, kind.value());
         reviewTask.putHeading();
+        reviewTask.put(MODEL_NOTICE, modelNotice);
+        reviewTask.put(LAST_CHANGE, LastChange.of(store.activePath(task.getProcessInstanceId()),
+            decisions.of(task.getProcessInstanceId())));
         review.prepare(reviewTask);
       } else if (TaskListener.EVENTNAME_COMPLETE.equals(task.getEventName())) {
         try {

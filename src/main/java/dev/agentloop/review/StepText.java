@@ -30,7 +30,12 @@ final class StepText {
   /** {@code #4 OBSERVATION (calculator): 391}, shortened to one line. */
   static String line(Step step) {
     String text = step.content() instanceof Plan plan ? String.join(" | ", plan.steps()) : body(step);
-    String line = heading(step) + ": " + text.replace('\n', ' ');
+    return oneLine(heading(step) + ": " + text);
+  }
+
+  /** A text on one line, shortened to what a line of a form's list shows. */
+  static String oneLine(String text) {
+    String line = text.replace('\n', ' ');
     return line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS) + "…" : line;
   }
 

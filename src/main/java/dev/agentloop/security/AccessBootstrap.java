@@ -1,5 +1,6 @@
 package dev.agentloop.security;
 
+import static dev.agentloop.security.AgentLoopGroups.ANALYSTS;
 import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
 import static dev.agentloop.security.AgentLoopGroups.WORKERS;
@@ -14,6 +15,7 @@ import static org.camunda.bpm.engine.authorization.Resources.PROCESS_DEFINITION;
 import static org.camunda.bpm.engine.authorization.Resources.PROCESS_INSTANCE;
 
 import dev.agentloop.agent.ReactAgentProcess;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +33,7 @@ import org.camunda.bpm.engine.filter.Filter;
 import org.camunda.bpm.engine.identity.Group;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.persistence.deploy.Deployer;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.task.TaskQuery;
 import org.slf4j.Logger;
@@ -49,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * runs; they complete exactly the tasks offered to their group, through the engine's default task
  * permissions. Operators may do anything with agents, their runs and tasks, read deployments, and use
  * Cockpit. Workers get what fetch-and-lock needs on agents; {@link EngineRestGate} keeps them to
- * serving tool tasks.
+ * serving tool tasks. Analysts may deploy (agents only, {@link AnalystDeployments}), start and read runs of
+ * agents, and open Cockpit to read them.
  */
 class AccessBootstrap extends AbstractProcessEnginePlugin {
 
@@ -72,7 +76,11 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   public void preInit(ProcessEngineConfigurationImpl configuration) {
     String groups = Objects.requireNonNullElse(configuration.getGroupResourceWhitelistPattern(),
         Objects.requireNonNullElse(configuration.getGeneralResourceWhitelistPattern(), CAMUNDA_DEFAULT_IDS));
-    configuration.setGroupResourceWhitelistPattern(groups + "|" + REVIEWERS + "|" + OPERATORS + "|" + WORKERS);
+    configuration.setGroupResourceWhitelistPattern(
+        groups + "|" + REVIEWERS + "|" + OPERATORS + "|" + WORKERS + "|" + ANALYSTS);
+    List<Deployer> deployers = new ArrayList<>(Objects.requireNonNullElse(configuration.getCustomPreDeployers(), List.of()));
+    deployers.add(new AnalystDeployments());
+    configuration.setCustomPreDeployers(deployers);
   }
 
   @Override
@@ -82,6 +90,7 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
       ensureGroup(identity, REVIEWERS, "Agent reviewers");
       ensureGroup(identity, OPERATORS, "Agent operators");
       ensureGroup(identity, WORKERS, "Agent tool workers");
+      ensureGroup(identity, ANALYSTS, "Agent analysts");
     }
     // the filter lists what a reviewer has to do, with or without authorization
     String filter = ensureReviewFilter(engine);
@@ -101,6 +110,10 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     grant(authorizations, OPERATORS, PROCESS_INSTANCE, ANY, CREATE);
     grant(authorizations, OPERATORS, DEPLOYMENT, ANY, READ);
     grant(authorizations, OPERATORS, FILTER, filter, READ);
+    // Modeler deploys with CREATE alone; Camunda gives the deployer the rights on the deployment it made
+    grant(authorizations, ANALYSTS, DEPLOYMENT, ANY, CREATE);
+    grant(authorizations, ANALYSTS, PROCESS_INSTANCE, ANY, CREATE);
+    grant(authorizations, ANALYSTS, APPLICATION, "cockpit", ACCESS);
     grantOnDeployedAgents(engine);
     warnOfGrantsOnEveryDefinition(authorizations);
   }
@@ -126,7 +139,7 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
    * have come to rely on them, so they are not removed here, only named.
    */
   private static void warnOfGrantsOnEveryDefinition(AuthorizationService authorizations) {
-    for (String group : List.of(REVIEWERS, OPERATORS, WORKERS)) {
+    for (String group : List.of(REVIEWERS, OPERATORS, WORKERS, ANALYSTS)) {
       if (authorizations.createAuthorizationQuery().groupIdIn(group).resourceType(PROCESS_DEFINITION).resourceId(ANY)
           .authorizationType(Authorization.AUTH_TYPE_GRANT).count() > 0) {
         LOG.warn("group {} holds a grant on every process definition ('*'), which earlier AgentLoop versions added;"

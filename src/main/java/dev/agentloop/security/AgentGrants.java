@@ -1,5 +1,6 @@
 package dev.agentloop.security;
 
+import static dev.agentloop.security.AgentLoopGroups.ANALYSTS;
 import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
 import static dev.agentloop.security.AgentLoopGroups.WORKERS;
@@ -25,9 +26,9 @@ import org.camunda.bpm.model.bpmn.instance.ServiceTask;
 /**
  * The rights of the AgentLoop groups on one agent, granted per process-definition key, so that
  * processes of the host that are no agents get nothing: reviewers read the agent's runs, tasks and
- * history and start runs; operators may do everything with it; workers get READ_INSTANCE and
- * UPDATE_INSTANCE, which fetch-and-lock needs, but only where {@link EngineRestGate} fences what they
- * may call: those rights alone would let them modify a run past its reviews through {@code /engine-rest}.
+ * history and start runs; operators may do everything with it; analysts read its runs and start runs;
+ * workers get READ_INSTANCE and UPDATE_INSTANCE, which fetch-and-lock needs, but only where
+ * {@link EngineRestGate} fences what they may call: those rights alone would let them modify a run past its reviews through {@code /engine-rest}.
  *
  * <p>A right is added only where the group has no authorization of its own on that key: what an
  * administrator set (a grant, a revoke, other permissions) stays as it is. Thread-safe.
@@ -46,6 +47,8 @@ public final class AgentGrants {
     grant(authorizations, REVIEWERS, PROCESS_DEFINITION, processDefinitionKey,
         READ, READ_TASK, READ_INSTANCE, READ_HISTORY, CREATE_INSTANCE);
     grant(authorizations, OPERATORS, PROCESS_DEFINITION, processDefinitionKey, ALL);
+    grant(authorizations, ANALYSTS, PROCESS_DEFINITION, processDefinitionKey,
+        READ, READ_INSTANCE, READ_HISTORY, CREATE_INSTANCE);
     if (workers) {
       grant(authorizations, WORKERS, PROCESS_DEFINITION, processDefinitionKey, READ_INSTANCE, UPDATE_INSTANCE);
     }

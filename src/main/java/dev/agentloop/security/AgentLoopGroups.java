@@ -2,7 +2,7 @@ package dev.agentloop.security;
 
 /**
  * The groups AgentLoop grants rights to. The shipped diagrams offer their user tasks to
- * {@link #REVIEWERS}; operators fix and steer runs; remote workers run tools.
+ * {@link #REVIEWERS}; operators fix and steer runs; remote workers run tools; analysts deploy agents.
  */
 public final class AgentLoopGroups {
 
@@ -19,6 +19,13 @@ public final class AgentLoopGroups {
    * whatever other groups it is in.
    */
   public static final String WORKERS = "agent-workers";
+
+  /**
+   * Analysts who build agents in Modeler: deploy diagrams that are agents (through {@code /engine-rest}, as
+   * Modeler deploys), start runs of agents and read them, in Cockpit too; nothing else. A deployment of theirs
+   * that holds a process which is no agent is refused ({@link AnalystDeployments}).
+   */
+  public static final String ANALYSTS = "agent-analysts";
 
   private AgentLoopGroups() {}
 }

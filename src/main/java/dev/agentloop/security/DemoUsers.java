@@ -1,5 +1,6 @@
 package dev.agentloop.security;
 
+import static dev.agentloop.security.AgentLoopGroups.ANALYSTS;
 import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
 import static dev.agentloop.security.AgentLoopGroups.WORKERS;
@@ -13,7 +14,7 @@ import org.springframework.boot.ApplicationRunner;
 
 /**
  * The demo setup of the stand-alone app ({@code agentloop.demo.enabled=true}): {@code reviewer},
- * {@code operator} and {@code worker} (for remote tool workers), each with its user id as password, and the Camunda admin user in both
+ * {@code operator}, {@code analyst} (deploys agents) and {@code worker} (for remote tool workers), each with its user id as password, and the Camunda admin user in both
  * AgentLoop groups so it sees the agents' tasks in Tasklist. Known passwords: never in production.
  */
 class DemoUsers implements ApplicationRunner {
@@ -32,6 +33,7 @@ class DemoUsers implements ApplicationRunner {
     ensureUser(identity, "reviewer", "Rita", "Reviewer", List.of(REVIEWERS));
     ensureUser(identity, "operator", "Otto", "Operator", List.of(REVIEWERS, OPERATORS));
     ensureUser(identity, "worker", "Wendy", "Worker", List.of(WORKERS));
+    ensureUser(identity, "analyst", "Ada", "Analyst", List.of(ANALYSTS));
     if (adminUserId != null && identity.createUserQuery().userId(adminUserId).count() > 0) {
       ensureMemberships(identity, adminUserId, List.of(REVIEWERS, OPERATORS));
     }

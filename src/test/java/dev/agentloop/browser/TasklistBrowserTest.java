@@ -74,6 +74,7 @@ class TasklistBrowserTest {
     assertThat(tasklist.field("question").getAttribute("value")).isEqualTo("review-plan: in the browser");
     assertThat(tasklist.field("plan").getAttribute("value")).isEqualTo("Look it up\nAnswer");
     tasklist.type("plan", "Look it up in the handbook\nAnswer\nCite the page");
+    tasklist.choose("decision", "Accept the plan (with my edits)");
     browser.screenshot("tasklist-1-review-plan");
     tasklist.complete();
     tasklist.awaitClosed();
@@ -141,6 +142,7 @@ class TasklistBrowserTest {
     tasklist.open(api.awaitTask(run, "reviewAnswer").get("id").asText());
     assertThat(tasklist.field("answer").getAttribute("value")).isEqualTo("first answer");
     tasklist.choose("decision", "Regenerate: let the agent answer again");
+    tasklist.type("regenerateReason", "the first answer was too short");
     browser.screenshot("tasklist-4-review-answer");
     tasklist.complete();
     tasklist.awaitClosed();
@@ -150,6 +152,9 @@ class TasklistBrowserTest {
     tasklist.open(next.get("id").asText());
     assertThat(tasklist.text()).contains("Attempt 2. The agent answered this question before");
     assertThat(tasklist.field("earlierAnswers").getAttribute("value")).matches("Answer 1 \\(#\\d+\\):\nfirst answer");
+    // what the regenerate did, confirmed with the reason given
+    assertThat(tasklist.field("lastChange").getAttribute("value")).matches("reviewer had the agent answer again"
+        + " \\(regenerate\\) on .+ UTC\\. Reason: the first answer was too short");
     browser.screenshot("tasklist-4-review-answer-attempt-2");
     JsonNode all = body(api.get("/api/runs/" + run + "/trace?branches=all"), 200).get("steps");
     List<String> answers = new ArrayList<>();
@@ -186,7 +191,7 @@ class TasklistBrowserTest {
   }
 
   @Test
-  void should_show_the_steps_behind_the_answer_under_the_default_decision_and_the_question_in_the_list() {
+  void should_show_the_steps_behind_the_answer_with_no_decision_chosen_and_the_question_in_the_list() {
     String question = "multi-step: what is 17 * 23, plus the days of a leap year? Asked by Rita in the browser today";
     String run = startWithAcceptedPlan(question);
     String subject = question.substring(0, 79) + "…";
@@ -195,8 +200,8 @@ class TasklistBrowserTest {
 
     assertThat(tasklist.text()).startsWith("Review the answer\n");
     assertThat(tasklist.field("question").getAttribute("value")).isEqualTo(question);
-    assertThat(tasklist.listText(subject)).contains("Review the answer", "Question", subject);
-    assertThat(tasklist.chosen("decision")).isEqualTo("Accept the answer");
+    assertThat(tasklist.listText(subject)).contains("Review the answer: " + subject);
+    assertThat(tasklist.chosen("decision")).isEqualTo("Select");
     assertThat(tasklist.field("steps").getAttribute("value")).contains(
         "PLAN (model)\nCompute the product\nAdd the days of a leap year\n\n",
         "THOUGHT (model)\nFirst 17 * 23.\n\n",

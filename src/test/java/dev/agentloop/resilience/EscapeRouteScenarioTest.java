@@ -102,7 +102,7 @@ class EscapeRouteScenarioTest {
             + " round in circles: the same call noop {} was made 4 times, also after a warning. Give your final"
             + " answer without calling tools.");
     assertThat(local(stuck, "breakers")).contains("tool:noop: CLOSED", "model:scripted: CLOSED");
-    assertThat(local(stuck, "decision")).isEqualTo("guide");
+    assertThat(engine.getTaskService().getVariablesLocal(stuck.getId())).containsEntry("decision", null);
     BpmnAwareTests.assertThat(engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(run)
         .singleResult()).isWaitingAt(ReactAgentProcess.AGENT_STUCK);
   }

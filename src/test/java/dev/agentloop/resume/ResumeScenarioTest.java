@@ -166,6 +166,8 @@ class ResumeScenarioTest {
     Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
     assertThat(TestTools.LOGGED.get()).isEqualTo(logged);
     assertThat(active(run).get(2).json().get("repeats").asInt()).isEqualTo(observation.stepNo());
+    // no decision is chosen in advance: the person approves the repeated call
+    engine.getTaskService().setVariablesLocal(approval.getId(), Map.of("decision1", "approve"));
     engine.getTaskService().complete(approval.getId());
     awaitReview(run, 2);
     assertThat(TestTools.LOGGED.get()).isEqualTo(logged + 1);

@@ -60,9 +60,9 @@ class ReviewScenarioTest {
     String run = start("review-plan: what is it?");
     Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
 
-    // then the form has the plan, one step per line, a default decision and the revisions left
+    // then the form has the plan, one step per line, no decision chosen in advance and the revisions left
     assertThat(local(review, "plan")).isEqualTo("Look it up\nAnswer");
-    assertThat(local(review, "decision")).isEqualTo("accept");
+    assertThat(engine.getTaskService().getVariablesLocal(review.getId())).containsEntry("decision", null);
     assertThat(local(review, "revisionsLeft")).isEqualTo(2);
     assertThat(runs.view(run).status()).isEqualTo(RunStatus.WAITING);
 
@@ -132,6 +132,7 @@ class ReviewScenarioTest {
 
     // then each bad submission is refused with a message, and nothing is written
     assertRefused(review, Map.of("decision", "maybe"), "'maybe' is not a decision of this task; choose one of accept, revise, reject");
+    assertRefused(review, Map.of("plan", "Look it up"), "choose a decision (decision): one of accept, revise, reject");
     assertRefused(review, Map.of("decision", "accept", "plan", " \n "), "the plan needs at least one step");
     assertRefused(review, Map.of("decision", "revise", "feedback", "  "), "say in the feedback what the planner should change");
     assertThatThrownBy(() -> engine.getTaskService().complete(review.getId(), Map.of("decision", "reject")))
@@ -178,12 +179,13 @@ class ReviewScenarioTest {
     // then the steps field holds the newest steps and says where it was cut and where to read all of it
     String steps = (String) local(review, "steps");
     assertThat(steps).hasSizeLessThanOrEqualTo(4000)
-        .startsWith("[… ").contains("characters cut here. All of it: Cockpit, this run's tab Agent trace, or GET /api/runs/"
+        .startsWith("[… ").contains("characters cut here. All of it: GET /api/runs/"
             + run + "/trace]\n")
         .contains(" the end\nQ: Which city do you live in?\nA: Lisbon");
     assertThat(local(review, "attempt")).isEqualTo(1);
     assertThat(local(review, "title")).isEqualTo("Review the answer");
     assertThat(local(review, "subject")).isEqualTo("ask-human: a long answer");
+    assertThat(review.getName()).isEqualTo("Review the answer: ask-human: a long answer");
   }
 
   @Test
@@ -237,8 +239,9 @@ class ReviewScenarioTest {
     assertThat(local(approval, "tool1")).isEqualTo("send_email");
     assertThat(local(approval, "tool2")).isNull();
     assertThat(json(approval, "arguments1")).isEqualTo(json("{\"to\": \"ann@example.com\", \"subject\": \"Hello\"}"));
-    assertThat(local(approval, "decision1")).isEqualTo("approve");
+    assertThat(engine.getTaskService().getVariablesLocal(approval.getId())).containsEntry("decision1", null);
     assertThat(TestTools.SENT.get()).isEqualTo(sentBefore);
+    assertRefused(approval, Map.of(), "choose a decision for call 1 (send_email, decision1): one of approve, edit, reject");
 
     // when
     complete(approval, "carl", Map.of("decision1", "approve"));
@@ -258,8 +261,11 @@ class ReviewScenarioTest {
 
     complete(approval, "carl", edited("edit", "{\"to\": \"bea@example.com\", \"subject\": \"Hello\"}", ""));
 
-    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(step(run, OBSERVATION).text("result")).startsWith("sent to bea@example.com");
+    // the answer's evidence shows the arguments that ran, not the model's
+    assertThat((String) local(review, "steps")).contains("send_email {\"to\":\"bea@example.com\",\"subject\":\"Hello\"}\n"
+        + "(ran with these arguments, edited at approval by carl; the model had asked for {\"to\":\"ann@example.com\"");
   }
 
   @Test
@@ -301,7 +307,8 @@ class ReviewScenarioTest {
     assertThat(local(approval, "tool5")).isEqualTo("send_email");
     assertThat(local(approval, "tool6")).isNull();
 
-    complete(approval, "carl", Map.of());
+    complete(approval, "carl", Map.of("decision1", "approve", "decision2", "approve", "decision3", "approve",
+        "decision4", "approve", "decision5", "approve"));
 
     Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     assertThat(TestTools.SENT.get()).isEqualTo(sentBefore + 5);

@@ -28,7 +28,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 class AgentGrantsTest {
 
   private static final List<String> GROUPS =
-      List.of(AgentLoopGroups.REVIEWERS, AgentLoopGroups.OPERATORS, AgentLoopGroups.WORKERS);
+      List.of(AgentLoopGroups.REVIEWERS, AgentLoopGroups.OPERATORS, AgentLoopGroups.WORKERS, AgentLoopGroups.ANALYSTS);
 
   @Autowired ProcessEngine engine;
 
@@ -105,7 +105,7 @@ class AgentGrantsTest {
     assertThat(engine.getAuthorizationService().isUserAuthorized("reviewer", List.of(AgentLoopGroups.REVIEWERS),
         ProcessDefinitionPermissions.READ_INSTANCE, Resources.PROCESS_DEFINITION, "secret-agent")).isFalse();
     assertThat(groupsGrantedOn("secret-agent")).containsExactlyInAnyOrder(AgentLoopGroups.OPERATORS,
-        AgentLoopGroups.WORKERS);
+        AgentLoopGroups.WORKERS, AgentLoopGroups.ANALYSTS);
   }
 
   private List<String> groupsGrantedOn(String processDefinitionKey) {
