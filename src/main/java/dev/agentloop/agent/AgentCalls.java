@@ -108,7 +108,7 @@ public class AgentCalls {
   public ExecutionListener startListener() {
     return execution -> {
       AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
-      LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
+      LoopState state = reader.read(execution.getProcessInstanceId(), settings.pathStepsToRead());
       Action call = pending(state.turn(), settings).stream().findFirst().orElseThrow(() -> new IllegalStateException(
           "run " + execution.getProcessInstanceId() + " has no call of an agent waiting: '"
               + execution.getCurrentActivityId() + "' must only be reached from act, when it routes to agent calls"));
@@ -130,7 +130,7 @@ public class AgentCalls {
         execution.removeVariable(ReactAgentProcess.CHILD_RUN_ID.name());
       }
       AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
-      LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
+      LoopState state = reader.read(execution.getProcessInstanceId(), settings.pathStepsToRead());
       Optional<Action> call = pending(state.turn(), settings).stream().filter(a -> a.callId().equals(callId)).findFirst();
       if (call.isEmpty()) {
         LOG.info("call {} of run {} is observed already; the answer of run {} is dropped", callId,
