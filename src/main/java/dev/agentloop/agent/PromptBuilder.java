@@ -47,7 +47,9 @@ final class PromptBuilder {
     messages.add(new SystemMessage(settings.plannerPrompt()));
     if (state.followUp() != null) {
       messages.add(new UserMessage(state.run().question()));
-      state.recent().stream().filter(step -> step.stepNo() < state.followUp().stepNo()).forEach(step -> {
+      // the window, also when a context budget has the whole path read: a plan needs no digest
+      List<Step> window = state.latest(settings.contextWindowSteps());
+      window.stream().filter(step -> step.stepNo() < state.followUp().stepNo()).forEach(step -> {
         if (step.content() instanceof FollowUp question) {
           messages.add(new UserMessage(question.text()));
         } else if (step.content() instanceof FinalAnswer answer) {
