@@ -107,7 +107,8 @@ final class PromptBuilder {
     int stable = messages.size();
     if (settings.compacts()) {
       ContextDigest.Layout layout = ContextDigest.of(steps, settings.contextBudgetTokens(),
-          settings.contextWindowSteps(), turn -> turnTokens(turn, settings.observationPromptChars(), tokens));
+          settings.contextWindowSteps(), turn -> turnTokens(turn, settings.observationPromptChars(), tokens),
+          tokens);
       layout.blocks().forEach(block -> messages.add(new UserMessage(block)));
       stable = messages.size();
       if (state.followUp() != null && steps.contains(state.followUp())

@@ -66,7 +66,7 @@ class ContextDigestScenarioTest {
     assertThat(((FinalAnswer) answer.content()).text()).isEqualTo("The vault code is 4711.");
     JsonNode last = prompt(run, answer).messages();
     assertThat(texts(last, "user")).filteredOn(text -> text.startsWith(DIGEST)).anySatisfy(digest ->
-        assertThat(digest).contains("archive_page({\"page\":\"3\"})").contains("-> Archive page 3. The vault code is 4711."));
+        assertThat(digest).contains("archive_page page=3 -> Archive page 3. The vault code is 4711."));
     assertThat(texts(last, "tool")).as("page 3 went into the digest").noneMatch(text -> text.contains("page 3."))
         .as("but the newest turns are whole").anyMatch(text -> text.startsWith("Archive page 149. "));
     // and no prompt of the run ever held a call without its result, or a result without its call
@@ -116,7 +116,7 @@ class ContextDigestScenarioTest {
     assertThat(digests).isNotEmpty().anySatisfy(digest -> assertThat(digest).contains("The vault code is 1234."))
         .noneMatch(digest -> digest.contains("4711"));
     assertThat(String.join("\n", digests)).contains("#" + store.activePath(run).stream()
-        .filter(step -> step.stepNo() > page3.stepNo() && step.kind() == StepKind.OBSERVATION).findFirst()
+        .filter(step -> step.stepNo() > page3.stepNo() && step.kind() == StepKind.ACTION).findFirst()
         .map(Step::stepNo).orElseThrow());
   }
 
