@@ -86,6 +86,29 @@ class ContextDigestTest {
   }
 
   @Test
+  void should_show_arguments_that_were_no_json_object_as_written_in_a_coarse_line() {
+    // given a long run whose fifth call had arguments that were no JSON object
+    List<NewStep> written = new ArrayList<>();
+    for (int turn = 1; turn <= 80; turn++) {
+      if (turn == 5) {
+        Action raw = new Action("call_5", "read_document", null, "page five, please");
+        written.addAll(List.of(Steps.thought("Reading page 5."), Steps.action(raw), Steps.observation(
+            Observation.error(raw, "arguments must be a JSON object"), "read_document")));
+      } else {
+        written.addAll(turn(turn));
+      }
+    }
+
+    // when
+    PromptBuilder.Prompt prompt = prompt(written, DIGESTING);
+
+    // then the coarse line shows what the model wrote and the error it got, and the next call as usual
+    assertThat(coarseBlocks(prompt)).isPositive();
+    assertThat(digest(prompt)).contains("#14 read_document page five, please -> ")
+        .contains("arguments must be a JSON object").contains("#17 read_document page=6 -> Page 6 of the archive.");
+  }
+
+  @Test
   void should_keep_parallel_calls_and_their_results_together_wherever_the_digest_ends() {
     List<NewStep> written = new ArrayList<>();
     for (int turn = 1; turn <= 60; turn++) {
