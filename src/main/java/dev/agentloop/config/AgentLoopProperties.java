@@ -4,7 +4,6 @@ import dev.agentloop.agent.AgentDefaults;
 import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.resilience.ResilienceSettings;
 import dev.agentloop.security.ApiSettings;
-import dev.agentloop.security.DemoSettings;
 import dev.agentloop.security.SecuritySettings;
 import dev.agentloop.tool.ToolSettings;
 import dev.agentloop.trace.DatabaseSettings;
@@ -39,8 +38,7 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty AgentDefaults agent,
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
-    @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
-    @NotNull @Valid @NestedConfigurationProperty DemoSettings demo) {
+    @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database) {
 
   /**
    * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms

@@ -4,7 +4,6 @@ import dev.agentloop.async.AgentLoopThreads;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.tool.builtin.CalculatorTool;
 import dev.agentloop.tool.builtin.CurrentTimeTool;
-import dev.agentloop.tool.builtin.FlakyTool;
 import dev.agentloop.tool.builtin.HttpGetTool;
 import dev.agentloop.tool.builtin.ReadDocumentTool;
 import dev.agentloop.tool.mcp.McpServers;
@@ -55,15 +54,6 @@ public class ToolConfiguration {
   ReadDocumentTool readDocumentTool(ToolSettings tools) {
     ToolSettings.ReadDocument settings = tools.readDocument();
     return new ReadDocumentTool(Path.of(settings.folder()), settings.maxChars());
-  }
-
-  /** A tool that fails at random, for demos and chaos tests; only with {@code agentloop.tools.flaky.enabled}. */
-  @Bean
-  @ConditionalOnProperty(name = "agentloop.tools.flaky.enabled", havingValue = "true")
-  FlakyTool flakyTool(ToolSettings tools) {
-    ToolSettings.Flaky flaky = tools.flaky();
-    return new FlakyTool(flaky.seed(), flaky.transientRate(), flaky.persistentRate(), flaky.hangRate(), flaky.hang(),
-        flaky.latency());
   }
 
   @Bean

@@ -1,4 +1,4 @@
-package dev.agentloop.security;
+package dev.agentloop.demo;
 
 import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
@@ -12,7 +12,7 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 
 /**
- * The demo setup of the stand-alone app ({@code agentloop.demo.enabled=true}): {@code reviewer},
+ * The demo users of the demo app ({@code demo.users.enabled=true}): {@code reviewer},
  * {@code operator} and {@code worker} (for remote tool workers), each with its user id as password, and the Camunda admin user in both
  * AgentLoop groups so it sees the agents' tasks in Tasklist. Known passwords: never in production.
  */

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.demo.DemoApplication;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.StepEdit;
 import dev.agentloop.trace.Action;
@@ -26,7 +26,7 @@ import org.springframework.test.context.ActiveProfiles;
  * demo: an edited calculator result or policy document changes the answer, a failed call is said to
  * have failed. The demo script (scripts/demo-script.json) with plans accepted and answers reviewed.
  */
-@SpringBootTest(classes = AgentLoopApplication.class, properties = {
+@SpringBootTest(classes = DemoApplication.class, properties = {
     "agentloop.agent.auto-accept-plan=true", "agentloop.agent.auto-accept-answer=false",
     "agentloop.llm.scripted.script=classpath:scripts/demo-script.json",
     "camunda.bpm.process-engine-name=demoScriptScenarios"})
