@@ -85,9 +85,12 @@ public class ToolConfiguration {
   /**
    * The tool threads, elastic: the runner's bulkhead per tool ({@code agentloop.tools.max-concurrent}
    * calls of each tool at once) bounds them, so that one tool's hanging calls cannot take the threads
-   * of the others. Idle threads end after a minute.
+   * of the others. Idle threads end after a minute. An application replaces it with an
+   * {@link ExecutorService} bean of this name (virtual threads, or one that carries its own context into
+   * the tools); it is then the application's to shut down.
    */
   @Bean(destroyMethod = "shutdownNow")
+  @ConditionalOnMissingBean(name = "agentLoopToolPool")
   ExecutorService agentLoopToolPool(ResourceLoader context) {
     // tools run, and their results continue, with the application's class loader (see AgentLoopThreads)
     return Executors.newCachedThreadPool(new AgentLoopThreads("agentloop-tool-", context.getClassLoader()));
