@@ -4,7 +4,6 @@ import dev.agentloop.agent.AgentDefaults;
 import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.resilience.ResilienceSettings;
 import dev.agentloop.security.ApiSettings;
-import dev.agentloop.security.DemoSettings;
 import dev.agentloop.security.SecuritySettings;
 import dev.agentloop.telemetry.TelemetrySettings;
 import dev.agentloop.tool.ToolSettings;
@@ -41,7 +40,6 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
-    @NotNull @Valid @NestedConfigurationProperty DemoSettings demo,
     @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry) {
 
   /**

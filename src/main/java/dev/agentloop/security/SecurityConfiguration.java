@@ -22,8 +22,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Authentication of AgentLoop's REST API (its base path only, never the application's other paths),
- * the groups and their rights, and only when asked for: authentication of the engine REST API and the
- * demo users.
+ * the groups and their rights, and only when asked for: authentication of the engine REST API.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
@@ -52,12 +51,6 @@ public class SecurityConfiguration {
     // /api/orders) stay untouched
     registration.setUrlPatterns(api.urlPatterns());
     return registration;
-  }
-
-  @Bean
-  @ConditionalOnProperty(name = "agentloop.demo.enabled", havingValue = "true")
-  DemoUsers demoUsers(ProcessEngine engine, CamundaBpmProperties camunda) {
-    return new DemoUsers(engine, camunda.getAdminUser() == null ? null : camunda.getAdminUser().getId());
   }
 
   /**

@@ -4,7 +4,6 @@ import dev.agentloop.async.AgentLoopThreads;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.tool.builtin.CalculatorTool;
 import dev.agentloop.tool.builtin.CurrentTimeTool;
-import dev.agentloop.tool.builtin.FlakyTool;
 import dev.agentloop.tool.builtin.HttpGetTool;
 import dev.agentloop.tool.builtin.ReadDocumentTool;
 import dev.agentloop.tool.mcp.McpServers;
@@ -57,15 +56,6 @@ public class ToolConfiguration {
     return new ReadDocumentTool(Path.of(settings.folder()), settings.maxChars());
   }
 
-  /** A tool that fails at random, for demos and chaos tests; only with {@code agentloop.tools.flaky.enabled}. */
-  @Bean
-  @ConditionalOnProperty(name = "agentloop.tools.flaky.enabled", havingValue = "true")
-  FlakyTool flakyTool(ToolSettings tools) {
-    ToolSettings.Flaky flaky = tools.flaky();
-    return new FlakyTool(flaky.seed(), flaky.transientRate(), flaky.persistentRate(), flaky.hangRate(), flaky.hang(),
-        flaky.latency());
-  }
-
   @Bean
   @ConditionalOnMissingBean
   AskHumanTool askHumanTool() {
@@ -95,9 +85,12 @@ public class ToolConfiguration {
   /**
    * The tool threads, elastic: the runner's bulkhead per tool ({@code agentloop.tools.max-concurrent}
    * calls of each tool at once) bounds them, so that one tool's hanging calls cannot take the threads
-   * of the others. Idle threads end after a minute.
+   * of the others. Idle threads end after a minute. An application replaces it with an
+   * {@link ExecutorService} bean of this name (virtual threads, or one that carries its own context into
+   * the tools); it is then the application's to shut down.
    */
   @Bean(destroyMethod = "shutdownNow")
+  @ConditionalOnMissingBean(name = "agentLoopToolPool")
   ExecutorService agentLoopToolPool(ResourceLoader context) {
     // tools run, and their results continue, with the application's class loader (see AgentLoopThreads)
     return Executors.newCachedThreadPool(new AgentLoopThreads("agentloop-tool-", context.getClassLoader()));

@@ -2,9 +2,6 @@ package dev.agentloop.tool;
 
 import dev.agentloop.tool.mcp.McpServerSettings;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.AssertTrue;
-import jakarta.validation.constraints.DecimalMax;
-import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
@@ -34,7 +31,6 @@ public record ToolSettings(
     Map<String, @Valid Remote> remote,
     @NotNull @Valid @NestedConfigurationProperty HttpGet httpGet,
     @NotNull @Valid @NestedConfigurationProperty ReadDocument readDocument,
-    @NotNull @Valid @NestedConfigurationProperty Flaky flaky,
     Map<String, McpServerSettings> mcp) {
 
   public ToolSettings {
@@ -69,33 +65,4 @@ public record ToolSettings(
    */
   public record ReadDocument(@DefaultValue("./documents") @NotBlank String folder,
       @DefaultValue("100000") @Positive int maxChars) {}
-
-  /**
-   * The flaky test tool: fails at random, for demos and chaos tests. Each call draws once from a
-   * random sequence started with {@code seed}: below {@code transientRate} it fails transiently,
-   * below the sum with {@code persistentRate} persistently, below the sum with {@code hangRate} it
-   * hangs for {@code hang}; otherwise it answers after {@code latency}.
-   *
-   * @param enabled whether the tool flaky is registered (never in production)
-   * @param seed the start of its random sequence, so a run of failures can be repeated
-   * @param transientRate the share of calls that fail transiently (retried)
-   * @param persistentRate the share of calls that fail persistently (not retried)
-   * @param hangRate the share of calls that hang
-   * @param hang how long a hanging call sleeps (the tool timeout ends it first)
-   * @param latency how long an answering call takes
-   */
-  public record Flaky(
-      @DefaultValue("false") boolean enabled,
-      @DefaultValue("42") long seed,
-      @DefaultValue("0.3") @DecimalMin("0") @DecimalMax("1") double transientRate,
-      @DefaultValue("0.1") @DecimalMin("0") @DecimalMax("1") double persistentRate,
-      @DefaultValue("0.02") @DecimalMin("0") @DecimalMax("1") double hangRate,
-      @DefaultValue("PT1M") @NotNull Duration hang,
-      @DefaultValue("PT0S") @NotNull Duration latency) {
-
-    @AssertTrue(message = "transient-rate + persistent-rate + hang-rate must be at most 1")
-    boolean isRatesAddUp() {
-      return transientRate + persistentRate + hangRate <= 1.0;
-    }
-  }
 }

@@ -7,6 +7,7 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.TestAgent;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.demo.DemoConfiguration;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.RunRecord;
@@ -30,11 +31,12 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.task.Task;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * 500 runs of a scripted agent against the flaky tool (application-test.yaml: 30 % transient failures,
- * 10 % persistent, 2 % hangs, seeded). The agent reads two pages of results; after a persistent failure
+ * 500 runs of a scripted agent against the demo's flaky tool (30 % transient failures, 10 % persistent,
+ * 2 % hangs, seeded), registered by the demo's own configuration from its {@code demo.tools.flaky.*} keys. The agent reads two pages of results; after a persistent failure
  * it checks the same query over and over, written a little differently each time (case, whitespace),
  * and after a transient one it fetches both pages at once, so runs meet the loop detector and the
  * tool-call budget, and the flaky tool's breaker if it opens. Every run must end answered or wait in
@@ -45,8 +47,11 @@ import org.springframework.test.context.TestPropertySource;
  * other tests' runs and breakers stay apart from 500 chaotic runs.
  */
 @AgentLoopTest
+@Import(DemoConfiguration.class)
 // an engine of its own name: a second "default" would take /engine-rest and the webapps from the shared context
-@TestPropertySource(properties = {"agentloop.tools.timeout=PT0.1S", "camunda.bpm.process-engine-name=chaos"})
+@TestPropertySource(properties = {"agentloop.tools.timeout=PT0.1S", "camunda.bpm.process-engine-name=chaos",
+    "demo.users.enabled=false", "demo.tools.flaky.enabled=true", "demo.tools.flaky.seed=20240605",
+    "demo.tools.flaky.transient-rate=0.3", "demo.tools.flaky.persistent-rate=0.1", "demo.tools.flaky.hang-rate=0.02"})
 class ChaosTest {
 
   private static final String AGENT = "chaos-agent";

@@ -2,12 +2,12 @@ package dev.agentloop.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.demo.DemoApplication;
 import dev.agentloop.trace.RunStatus;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -22,7 +22,7 @@ import org.springframework.test.context.ActiveProfiles;
  * README's configuration table (here as the properties that AGENTLOOP_AGENT_AUTO_ACCEPT_PLAN and
  * ..._ANSWER bind to) take the README's question to its answer with nobody reviewing.
  */
-@SpringBootTest(classes = AgentLoopApplication.class, properties = {
+@SpringBootTest(classes = DemoApplication.class, properties = {
     "agentloop.agent.auto-accept-plan=true", "agentloop.agent.auto-accept-answer=true",
     "agentloop.llm.scripted.script=classpath:scripts/demo-script.json",
     "camunda.bpm.process-engine-name=settingsPrecedence"})

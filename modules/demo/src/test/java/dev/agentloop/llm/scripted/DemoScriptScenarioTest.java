@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.demo.DemoApplication;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.StepEdit;
 import dev.agentloop.security.AgentLoopGroups;
@@ -33,7 +33,7 @@ import org.springframework.test.context.ActiveProfiles;
  * have failed; a follow-up is answered from the earlier turn. The demo script (scripts/demo-script.json)
  * with plans accepted and answers reviewed, and conversations on, as the demo has them.
  */
-@SpringBootTest(classes = AgentLoopApplication.class, properties = {
+@SpringBootTest(classes = DemoApplication.class, properties = {
     "agentloop.agent.auto-accept-plan=true", "agentloop.agent.auto-accept-answer=false",
     "agentloop.agent.conversation=true",
     "agentloop.llm.scripted.script=classpath:scripts/demo-script.json",

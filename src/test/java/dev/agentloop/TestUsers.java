@@ -1,6 +1,5 @@
-package dev.agentloop.security;
+package dev.agentloop;
 
-import static dev.agentloop.security.AgentLoopGroups.ANALYSTS;
 import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
 import static dev.agentloop.security.AgentLoopGroups.WORKERS;
@@ -13,16 +12,16 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 
 /**
- * The demo setup of the stand-alone app ({@code agentloop.demo.enabled=true}): {@code reviewer},
- * {@code operator}, {@code analyst} (deploys agents) and {@code worker} (for remote tool workers), each with its user id as password, and the Camunda admin user in both
- * AgentLoop groups so it sees the agents' tasks in Tasklist. Known passwords: never in production.
+ * The users the tests log in as: {@code reviewer}, {@code operator} and {@code worker} (for remote tool
+ * workers), each with its user id as password, and the Camunda admin user in reviewers and operators, as
+ * the demo app has them; created at start in every context of {@link AgentLoopApplication}.
  */
-class DemoUsers implements ApplicationRunner {
+class TestUsers implements ApplicationRunner {
 
   private final ProcessEngine engine;
   private final String adminUserId;
 
-  DemoUsers(ProcessEngine engine, String adminUserId) {
+  TestUsers(ProcessEngine engine, String adminUserId) {
     this.engine = engine;
     this.adminUserId = adminUserId;
   }
@@ -33,7 +32,6 @@ class DemoUsers implements ApplicationRunner {
     ensureUser(identity, "reviewer", "Rita", "Reviewer", List.of(REVIEWERS));
     ensureUser(identity, "operator", "Otto", "Operator", List.of(REVIEWERS, OPERATORS));
     ensureUser(identity, "worker", "Wendy", "Worker", List.of(WORKERS));
-    ensureUser(identity, "analyst", "Ada", "Analyst", List.of(ANALYSTS));
     if (adminUserId != null && identity.createUserQuery().userId(adminUserId).count() > 0) {
       ensureMemberships(identity, adminUserId, List.of(REVIEWERS, OPERATORS));
     }
