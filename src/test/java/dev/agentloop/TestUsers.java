@@ -1,5 +1,6 @@
 package dev.agentloop;
 
+import static dev.agentloop.security.AgentLoopGroups.ANALYSTS;
 import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
 import static dev.agentloop.security.AgentLoopGroups.WORKERS;
@@ -12,8 +13,8 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 
 /**
- * The users the tests log in as: {@code reviewer}, {@code operator} and {@code worker} (for remote tool
- * workers), each with its user id as password, and the Camunda admin user in reviewers and operators, as
+ * The users the tests log in as: {@code reviewer}, {@code operator}, {@code analyst} (deploys agents) and
+ * {@code worker} (for remote tool workers), each with its user id as password, and the Camunda admin user in reviewers and operators, as
  * the demo app has them; created at start in every context of {@link AgentLoopApplication}.
  */
 class TestUsers implements ApplicationRunner {
@@ -31,6 +32,7 @@ class TestUsers implements ApplicationRunner {
     IdentityService identity = engine.getIdentityService();
     ensureUser(identity, "reviewer", "Rita", "Reviewer", List.of(REVIEWERS));
     ensureUser(identity, "operator", "Otto", "Operator", List.of(REVIEWERS, OPERATORS));
+    ensureUser(identity, "analyst", "Ada", "Analyst", List.of(ANALYSTS));
     ensureUser(identity, "worker", "Wendy", "Worker", List.of(WORKERS));
     if (adminUserId != null && identity.createUserQuery().userId(adminUserId).count() > 0) {
       ensureMemberships(identity, adminUserId, List.of(REVIEWERS, OPERATORS));
