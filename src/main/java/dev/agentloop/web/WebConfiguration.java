@@ -49,6 +49,11 @@ public class WebConfiguration {
     return new BreakerController(breakers);
   }
 
+  @Bean
+  OpenApiController openApiController(ApiSettings api) {
+    return new OpenApiController(api.basePath());
+  }
+
   /** AgentLoop's own JSON for its controllers, see {@link ApiJson}. */
   @Bean
   WebMvcConfigurer agentLoopJson() {
