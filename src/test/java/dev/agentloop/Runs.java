@@ -2,9 +2,9 @@ package dev.agentloop;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.agentloop.agent.AgentRuns;
-import dev.agentloop.agent.RunView;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.time.Duration;
@@ -23,11 +23,11 @@ public final class Runs {
 
   private Runs() {}
 
-  public static RunView awaitStatus(AgentRuns runs, String runId, RunStatus status) {
+  public static RunView awaitStatus(RunService runs, String runId, RunStatus status) {
     return awaitView(runs, runId, view -> view.status() == status);
   }
 
-  public static RunView awaitView(AgentRuns runs, String runId, Predicate<RunView> condition) {
+  public static RunView awaitView(RunService runs, String runId, Predicate<RunView> condition) {
     return await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
         .until(() -> runs.view(runId), condition);
   }

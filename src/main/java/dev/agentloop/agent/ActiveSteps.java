@@ -1,9 +1,10 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.api.ActiveStep;
+import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.StepStore;
-import dev.agentloop.trace.UnknownRunException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;

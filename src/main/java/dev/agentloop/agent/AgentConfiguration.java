@@ -1,12 +1,12 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.Budgets;
 import dev.agentloop.resilience.Escapes;
 import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.ModelGuard;
 import dev.agentloop.resilience.ResilienceMetrics;
+import dev.agentloop.spi.ChatModel;
 import dev.agentloop.telemetry.ModelSpans;
 import dev.agentloop.telemetry.ToolSpans;
 import dev.agentloop.tool.ToolApprovals;
@@ -64,9 +64,9 @@ public class AgentConfiguration {
   }
 
   @Bean
-  AgentRuns agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
+  RunService agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
       DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker) {
-    return new AgentRuns(engine, store, definitions, insights, decisions, prices, worker);
+    return new RunService(engine, store, definitions, insights, decisions, prices, worker);
   }
 
   /**

@@ -1,6 +1,6 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolSource;
 import java.io.ByteArrayInputStream;
 import java.util.HashMap;

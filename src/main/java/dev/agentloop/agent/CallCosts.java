@@ -1,9 +1,9 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.PromptJson;
-import dev.agentloop.llm.TokenCounts;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.TokenCounts;
 import dev.agentloop.trace.SentPrompt;
 import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.Usage;

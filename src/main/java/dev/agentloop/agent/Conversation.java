@@ -1,10 +1,11 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.api.ConversationTurn;
+import dev.agentloop.api.RunCosts;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.FollowUp;
-import dev.agentloop.trace.RunCosts;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.util.ArrayList;

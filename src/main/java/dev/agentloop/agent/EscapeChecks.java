@@ -7,7 +7,7 @@ import dev.agentloop.resilience.EscapeException;
 import dev.agentloop.resilience.EscapeException.Reason;
 import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.ResilienceMetrics;
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.FollowUp;

@@ -1,6 +1,6 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.llm.StopReason;
+import dev.agentloop.spi.StopReason;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;

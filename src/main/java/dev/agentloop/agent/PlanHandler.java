@@ -1,11 +1,11 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.agent.Completions.Written;
-import dev.agentloop.llm.ChatModel;
-import dev.agentloop.llm.ModelCallException;
-import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.ModelRequest.Purpose;
-import dev.agentloop.llm.ModelRequest.RunInfo;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.ModelRequest.Purpose;
+import dev.agentloop.spi.ModelRequest.RunInfo;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.worker.TaskResult;
 import dev.agentloop.worker.TopicHandler;

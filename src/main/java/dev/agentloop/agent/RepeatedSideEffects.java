@@ -1,6 +1,6 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Step;

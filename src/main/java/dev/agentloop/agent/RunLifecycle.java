@@ -1,7 +1,7 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import java.util.List;

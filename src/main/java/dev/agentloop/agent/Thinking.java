@@ -1,13 +1,13 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.agent.Completions.Written;
-import dev.agentloop.llm.ChatModel;
-import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.ModelRequest.Purpose;
-import dev.agentloop.llm.ModelRequest.RunInfo;
-import dev.agentloop.llm.ToolSpec;
 import dev.agentloop.resilience.EscapeException;
 import dev.agentloop.resilience.EscapeException.Reason;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.ModelRequest.Purpose;
+import dev.agentloop.spi.ModelRequest.RunInfo;
+import dev.agentloop.spi.ToolSpec;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
 import java.util.HashMap;

@@ -6,6 +6,7 @@ import dev.agentloop.llm.openai.ApplicationChatModel;
 import dev.agentloop.llm.openai.OpenAiCompatibleChatModel;
 import dev.agentloop.llm.scripted.Script;
 import dev.agentloop.llm.scripted.ScriptedChatModel;
+import dev.agentloop.spi.ChatModel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
 package dev.agentloop.llm;
 
+import dev.agentloop.spi.ChatModel;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;

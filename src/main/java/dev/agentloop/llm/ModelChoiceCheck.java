@@ -1,5 +1,6 @@
 package dev.agentloop.llm;
 
+import dev.agentloop.spi.ChatModel;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
@@ -20,7 +21,7 @@ final class ModelChoiceCheck implements BeanFactoryPostProcessor {
       + " agentloop.llm.base-url, agentloop.llm.model and the key in the environment variable AGENTLOOP_LLM_API_KEY),"
       + " anthropic (with agentloop.llm.model and AGENTLOOP_LLM_API_KEY), langchain4j (your application's own"
       + " LangChain4j ChatModel bean) or scripted (answers from agentloop.llm.scripted.script, for tests and demos);"
-      + " or declare a bean of type dev.agentloop.llm.ChatModel of your own";
+      + " or declare a bean of type dev.agentloop.spi.ChatModel of your own";
   static final String NO_SCRIPT = "agentloop.llm.provider=scripted needs agentloop.llm.scripted.script, the location"
       + " of the script the model answers from, e.g. classpath:scripts/my-script.json";
 

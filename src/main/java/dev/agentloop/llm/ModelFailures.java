@@ -1,5 +1,6 @@
 package dev.agentloop.llm;
 
+import dev.agentloop.spi.ModelCallException;
 import java.time.Duration;
 
 /**

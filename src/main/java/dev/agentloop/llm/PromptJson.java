@@ -3,6 +3,8 @@ package dev.agentloop.llm;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ModelRequest;
 
 /**
  * A model request as JSON for operators: the messages and tools exactly as the adapter received them,

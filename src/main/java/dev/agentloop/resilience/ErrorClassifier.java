@@ -2,9 +2,9 @@ package dev.agentloop.resilience;
 
 import com.fasterxml.jackson.core.JacksonException;
 import dev.agentloop.async.AsyncFailures;
-import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ToolException;
 import dev.failsafe.CircuitBreakerOpenException;
 import dev.failsafe.TimeoutExceededException;
 import java.io.IOException;

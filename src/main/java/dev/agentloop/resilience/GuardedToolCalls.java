@@ -1,7 +1,7 @@
 package dev.agentloop.resilience;
 
 import dev.agentloop.resilience.ResilienceMetrics.Outcome;
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolUnavailableException;
 import dev.failsafe.CircuitBreaker;

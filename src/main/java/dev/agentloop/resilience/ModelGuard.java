@@ -1,10 +1,10 @@
 package dev.agentloop.resilience;
 
-import dev.agentloop.llm.ChatModel;
-import dev.agentloop.llm.ModelCallException;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.resilience.ResilienceMetrics.Outcome;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.Timeout;
 import dev.failsafe.TimeoutExceededException;

@@ -1,9 +1,9 @@
 package dev.agentloop.resilience;
 
 import dev.agentloop.async.AgentLoopThreads;
-import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.LlmSettings;
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ChatModel;
 import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,6 @@
 package dev.agentloop.resilience;
 
-import dev.agentloop.llm.ModelCallException;
+import dev.agentloop.spi.ModelCallException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.RetryPolicyBuilder;
 import dev.failsafe.TimeoutExceededException;

@@ -1,7 +1,7 @@
 package dev.agentloop.resume;
 
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.trace.DecisionLog;
@@ -30,12 +30,12 @@ public class Conversations {
 
   private final ProcessEngine engine;
   private final StepStore store;
-  private final AgentRuns runs;
+  private final RunService runs;
   private final RunAccess access;
   private final RunChanges changes;
   private final DecisionLog decisions;
 
-  Conversations(ProcessEngine engine, StepStore store, AgentRuns runs, RunAccess access, RunChanges changes,
+  Conversations(ProcessEngine engine, StepStore store, RunService runs, RunAccess access, RunChanges changes,
       DecisionLog decisions) {
     this.engine = engine;
     this.store = store;

@@ -2,10 +2,10 @@ package dev.agentloop.resume;
 
 import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.RepeatedSideEffects;
 import dev.agentloop.agent.Router;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.telemetry.DecisionSpans;
 import dev.agentloop.tool.ToolRegistry;
@@ -46,7 +46,7 @@ public class ResumeConfiguration {
   }
 
   @Bean
-  Conversations conversations(ProcessEngine engine, StepStore store, AgentRuns runs, RunAccess access,
+  Conversations conversations(ProcessEngine engine, StepStore store, RunService runs, RunAccess access,
       RunChanges changes, DecisionLog decisions) {
     return new Conversations(engine, store, runs, access, changes, decisions);
   }

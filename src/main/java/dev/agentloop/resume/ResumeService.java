@@ -8,13 +8,13 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.ReplayQueue;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.Turn;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.telemetry.DecisionSpans;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -72,7 +72,7 @@ public class ResumeService {
    * conversation, the later turns leave the path with the rest of it; with {@link StepEdit#replayLaterTurns}
    * their questions are asked again on the new branch, in order.
    *
-   * @throws dev.agentloop.trace.UnknownRunException, UnknownStepException (404)
+   * @throws dev.agentloop.api.UnknownRunException, UnknownStepException (404)
    * @throws InvalidEditException bad content or arguments (400)
    * <p>A finished run that answered another agent's call (a child run) is started again from the edited step instead,
    * and its new answer replaces its caller's observation of the call when it ends ({@link ChildRunEdits}); the result

@@ -1,9 +1,9 @@
 package dev.agentloop.resume;
 
 import dev.agentloop.agent.Conversation;
-import dev.agentloop.agent.ConversationTurn;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.ReplayQueue;
+import dev.agentloop.api.ConversationTurn;
 import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;

@@ -8,7 +8,7 @@ import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.Router;
 import dev.agentloop.agent.Steps;
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.Approval;

@@ -1,7 +1,7 @@
 package dev.agentloop.telemetry;
 
-import dev.agentloop.llm.ChatModel;
 import dev.agentloop.llm.LlmSettings;
+import dev.agentloop.spi.ChatModel;
 
 /**
  * Makes a chat model's calls spans of their runs' traces ({@link TracedChatModel}), or leaves it as it is when the

@@ -3,6 +3,7 @@ package dev.agentloop.tool;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.spi.AgentTool;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,7 @@
 package dev.agentloop.tool;
 
 import dev.agentloop.async.AgentLoopThreads;
+import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.tool.builtin.CalculatorTool;
 import dev.agentloop.tool.builtin.CurrentTimeTool;

@@ -5,6 +5,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolOutcome.FailureKind;
 import java.util.Collection;
 import java.util.Collections;

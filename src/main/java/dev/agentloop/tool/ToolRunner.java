@@ -2,6 +2,8 @@ package dev.agentloop.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.async.AsyncFailures;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ToolException;
 import dev.agentloop.tool.ToolOutcome.FailureKind;
 import dev.failsafe.Failsafe;
 import dev.failsafe.Timeout;

@@ -1,5 +1,6 @@
 package dev.agentloop.tool;
 
+import dev.agentloop.spi.AgentTool;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;

@@ -1,5 +1,7 @@
 package dev.agentloop.tool;
 
+import dev.agentloop.spi.ToolException;
+
 /** The tool was not called: it failed too often lately and its circuit breaker is open. */
 public class ToolUnavailableException extends ToolException {
 

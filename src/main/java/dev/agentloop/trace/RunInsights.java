@@ -1,6 +1,7 @@
 package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.api.RunCosts;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.ZoneOffset;

@@ -1,5 +1,6 @@
 package dev.agentloop.trace;
 
+import dev.agentloop.api.RunStatus;
 import java.time.Instant;
 import java.util.Set;
 import java.util.stream.Collectors;

@@ -1,5 +1,6 @@
 package dev.agentloop.trace;
 
+import dev.agentloop.api.RunStatus;
 import java.time.Instant;
 
 /** A run as the step store keeps it: identity, question, lifecycle, head and what it has used. */

@@ -3,6 +3,7 @@ package dev.agentloop.trace;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.api.RunStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

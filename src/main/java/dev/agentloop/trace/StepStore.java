@@ -1,6 +1,8 @@
 package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.UnknownRunException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.agentloop.trace;
 
+import dev.agentloop.api.UnknownRunException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collections;

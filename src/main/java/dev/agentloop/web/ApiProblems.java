@@ -2,14 +2,14 @@ package dev.agentloop.web;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.agentloop.agent.ConversationInUseException;
-import dev.agentloop.agent.UnknownAgentException;
+import dev.agentloop.api.UnknownAgentException;
+import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.resume.InvalidEditException;
 import dev.agentloop.resume.ResumeConflictException;
 import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.review.ReviewException;
 import dev.agentloop.review.TaskDecidedException;
 import dev.agentloop.trace.RunNotFinishedException;
-import dev.agentloop.trace.UnknownRunException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationException;

@@ -1,10 +1,10 @@
 package dev.agentloop.web;
 
-import dev.agentloop.agent.AgentRuns;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunView;
+import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.resume.Conversations;
 import dev.agentloop.security.RunAccess;
-import dev.agentloop.trace.UnknownRunException;
 import jakarta.validation.Valid;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -22,10 +22,10 @@ import org.springframework.web.bind.annotation.RestController;
 class ConversationController {
 
   private final Conversations conversations;
-  private final AgentRuns runs;
+  private final RunService runs;
   private final RunAccess access;
 
-  ConversationController(Conversations conversations, AgentRuns runs, RunAccess access) {
+  ConversationController(Conversations conversations, RunService runs, RunAccess access) {
     this.conversations = conversations;
     this.runs = runs;
     this.access = access;

@@ -1,14 +1,14 @@
 package dev.agentloop.web;
 
-import dev.agentloop.agent.AgentRuns;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunView;
+import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.resume.ResumeResult;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.RunActions;
 import dev.agentloop.resume.RunRestarts;
 import dev.agentloop.resume.StepEdit;
 import dev.agentloop.security.RunAccess;
-import dev.agentloop.trace.UnknownRunException;
 import jakarta.validation.Valid;
 import java.net.URI;
 import org.springframework.http.ResponseEntity;
@@ -30,11 +30,11 @@ class ResumeController {
 
   private final ResumeService resume;
   private final RunRestarts restarts;
-  private final AgentRuns runs;
+  private final RunService runs;
   private final RunAccess access;
   private final String basePath;
 
-  ResumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access, String basePath) {
+  ResumeController(ResumeService resume, RunRestarts restarts, RunService runs, RunAccess access, String basePath) {
     this.resume = resume;
     this.restarts = restarts;
     this.runs = runs;

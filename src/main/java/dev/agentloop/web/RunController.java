@@ -1,12 +1,13 @@
 package dev.agentloop.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ConversationInUseException;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.RunMoney;
-import dev.agentloop.agent.RunView;
-import dev.agentloop.agent.UnknownAgentException;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunView;
+import dev.agentloop.api.UnknownAgentException;
+import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resume.UnknownStepException;
 import dev.agentloop.review.ReviewTaskView;
@@ -19,7 +20,6 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.TraceDeletion;
 import dev.agentloop.trace.TraceRetention;
-import dev.agentloop.trace.UnknownRunException;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
@@ -41,7 +41,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "${agentloop.api.base-path}/runs", produces = "application/json")
 class RunController {
 
-  private final AgentRuns runs;
+  private final RunService runs;
   private final ReviewTasks tasks;
   private final RunAccess access;
   private final TraceRetention retention;
@@ -49,7 +49,7 @@ class RunController {
   private final ModelPrices prices;
   private final String basePath;
 
-  RunController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention, RunInsights insights,
+  RunController(RunService runs, ReviewTasks tasks, RunAccess access, TraceRetention retention, RunInsights insights,
       ModelPrices prices, String basePath) {
     this.runs = runs;
     this.tasks = tasks;
@@ -109,7 +109,7 @@ class RunController {
     } else {
       query = access.readableRuns(agent).map(query::readableOnly).orElse(query);
     }
-    AgentRuns.SearchResult found = runs.search(query, RunSearchParameters.engineStatus(status));
+    RunService.SearchResult found = runs.search(query, RunSearchParameters.engineStatus(status));
     return ResponseEntity.ok().header("X-Total-Count", String.valueOf(found.total())).body(found.runs());
   }
 

@@ -1,7 +1,7 @@
 package dev.agentloop.web;
 
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.RunQuery;
-import dev.agentloop.trace.RunStatus;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

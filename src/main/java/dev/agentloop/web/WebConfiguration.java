@@ -1,6 +1,6 @@
 package dev.agentloop.web;
 
-import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resume.Conversations;
@@ -28,19 +28,19 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 public class WebConfiguration {
 
   @Bean
-  RunController runController(AgentRuns runs, ReviewTasks tasks, RunAccess access, TraceRetention retention,
+  RunController runController(RunService runs, ReviewTasks tasks, RunAccess access, TraceRetention retention,
       RunInsights insights, ModelPrices prices, ApiSettings api) {
     return new RunController(runs, tasks, access, retention, insights, prices, api.basePath());
   }
 
   @Bean
-  ResumeController resumeController(ResumeService resume, RunRestarts restarts, AgentRuns runs, RunAccess access,
+  ResumeController resumeController(ResumeService resume, RunRestarts restarts, RunService runs, RunAccess access,
       ApiSettings api) {
     return new ResumeController(resume, restarts, runs, access, api.basePath());
   }
 
   @Bean
-  ConversationController conversationController(Conversations conversations, AgentRuns runs, RunAccess access) {
+  ConversationController conversationController(Conversations conversations, RunService runs, RunAccess access) {
     return new ConversationController(conversations, runs, access);
   }
 

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.resume.ResumeConflictException;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.security.AgentLoopGroups;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.io.IOException;

@@ -42,7 +42,7 @@ class ContextDigestScenarioTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired StepStore store;
   @Autowired RunInsights insights;
   @Autowired ResumeService resume;

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.resilience.Escapes;
 import dev.agentloop.security.AgentLoopGroups;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.util.List;
@@ -27,7 +28,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 class CutReplyScenarioTest {
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @Test
   void should_escape_with_the_limit_named_at_every_cut_and_answer_once_a_reply_is_whole() {

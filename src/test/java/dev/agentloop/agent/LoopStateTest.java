@@ -3,13 +3,13 @@ package dev.agentloop.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.HumanInput;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.time.Instant;

@@ -1,13 +1,13 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.ToolSpec;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.time.Instant;

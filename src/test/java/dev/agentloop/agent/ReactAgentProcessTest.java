@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.trace.Step;
 import java.util.List;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -26,7 +27,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 class ReactAgentProcessTest {
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @BeforeEach
   void initAssertions() {

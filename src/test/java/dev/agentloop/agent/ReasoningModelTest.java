@@ -10,11 +10,11 @@ import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.llm.openai.FakeOpenAiServer;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.security.AgentLoopGroups;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.io.IOException;
@@ -54,7 +54,7 @@ class ReasoningModelTest {
 
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @DynamicPropertySource
   static void endpoint(DynamicPropertyRegistry registry) {

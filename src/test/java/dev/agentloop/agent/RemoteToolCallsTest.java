@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.TestTools;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.tool.RemoteTool;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.Action;
@@ -12,7 +13,6 @@ import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.time.Duration;

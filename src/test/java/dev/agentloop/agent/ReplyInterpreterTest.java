@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.StopReason;
-import dev.agentloop.llm.TokenCounts;
-import dev.agentloop.llm.ToolCall;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.StopReason;
+import dev.agentloop.spi.TokenCounts;
+import dev.agentloop.spi.ToolCall;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.StepKind;

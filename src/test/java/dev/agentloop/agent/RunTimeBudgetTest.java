@@ -21,7 +21,7 @@ class RunTimeBudgetTest {
   private static final Duration BUDGET = Duration.ofSeconds(3);
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @BeforeEach
   void deployAnAgentWithAShortRunTimeBudget() {

@@ -14,7 +14,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.time.Duration;
@@ -43,7 +44,7 @@ class SupportTriageAgentTest {
 
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @AfterEach
   void resetClock() {

@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.util.Map;
@@ -29,7 +29,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 class AgentStepExecutionTest {
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired StepStore store;
 
   @Test

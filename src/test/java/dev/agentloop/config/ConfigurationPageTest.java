@@ -54,7 +54,7 @@ class ConfigurationPageTest {
            "defaultValue": "accept", "description": "what then"},
           {"name": "agentloop.tools.remote", "type": "java.util.Map<java.lang.String,dev.agentloop.tool.ToolSettings$Remote>",
            "description": "tools of remote workers,\\n by name"},
-          {"name": "agentloop.llm.api-key", "type": "java.lang.String", "description": "the {@link dev.agentloop.llm.ChatModel} key"}]}""");
+          {"name": "agentloop.llm.api-key", "type": "java.lang.String", "description": "the {@link dev.agentloop.spi.ChatModel} key"}]}""");
 
     String keys = ConfigurationPage.keys(metadata);
 

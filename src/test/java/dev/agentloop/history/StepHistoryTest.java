@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +35,7 @@ class StepHistoryTest {
       Set.of(ReactAgentProcess.PLAN, ReactAgentProcess.THINK, ReactAgentProcess.ACT);
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @Test
   void should_leave_the_agents_step_tasks_and_gateways_out_of_the_activity_history() {

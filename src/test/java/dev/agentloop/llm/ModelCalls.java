@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.ToolSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

@@ -4,6 +4,7 @@ import static dev.agentloop.llm.ModelCalls.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.spi.ToolSchemas;
 import org.junit.jupiter.api.Test;
 
 class ToolSchemasTest {

@@ -13,11 +13,11 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.api.RunView;
 import dev.agentloop.security.AgentLoopGroups;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepCost;
@@ -56,7 +56,7 @@ class RemoteToolWorkerTest {
 
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired RunInsights insights;
 
   private final List<CrmLookupWorker> workers = new ArrayList<>();

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import dev.agentloop.async.AsyncFailures;
-import dev.agentloop.llm.ModelCallException;
 import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ToolException;
 import dev.agentloop.tool.ToolUnavailableException;
 import dev.failsafe.CircuitBreaker;
 import dev.failsafe.CircuitBreakerOpenException;

@@ -12,12 +12,12 @@ import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
-import dev.agentloop.agent.AgentRuns;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.llm.openai.FakeOpenAiServer;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.StepKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,7 +68,7 @@ class ModelEndpointTest {
 
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired Breakers breakers;
 
   @DynamicPropertySource

@@ -3,11 +3,11 @@ package dev.agentloop.resilience;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.agentloop.llm.ChatModel;
-import dev.agentloop.llm.ModelCallException;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.resilience.ResilienceSettings.UnknownErrors;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -8,14 +8,14 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.llm.openai.FakeOpenAiServer;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
@@ -62,7 +62,7 @@ class SlowModelScenarioTest {
   private static final CountDownLatch LEFT_THE_LOOP = new CountDownLatch(1);
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired Breakers breakers;
   @Autowired MeterRegistry meters;
 

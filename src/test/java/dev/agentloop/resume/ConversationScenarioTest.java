@@ -7,13 +7,13 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.agent.AgentSettings;
-import dev.agentloop.agent.ConversationTurn;
+import dev.agentloop.api.ConversationTurn;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.api.RunView;
 import dev.agentloop.trace.FollowUp;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
@@ -46,7 +46,7 @@ class ConversationScenarioTest {
   private static final String REVIEWED_CHAT = "reviewed-conversation-agent";
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired StepStore store;
   @Autowired ResumeService resume;
   @Autowired Conversations conversations;

@@ -16,11 +16,11 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.security.AgentLoopGroups;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
@@ -51,7 +51,7 @@ class ResumeScenarioTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired StepStore store;
   @Autowired ResumeService resume;
   @Autowired RunRestarts restarts;

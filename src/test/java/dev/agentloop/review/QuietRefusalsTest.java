@@ -8,9 +8,9 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ class QuietRefusalsTest {
   private static final Pattern ERROR_LINE = Pattern.compile("\\bERROR\\b");
 
   @LocalServerPort int port;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @Test
   void should_log_no_error_for_a_round_of_refused_submissions_and_races(CapturedOutput output) throws Exception {

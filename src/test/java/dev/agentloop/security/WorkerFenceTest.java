@@ -10,10 +10,10 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.remote.CrmLookupWorker;
-import dev.agentloop.trace.RunStatus;
 import java.net.CookieManager;
 import java.net.HttpCookie;
 import java.net.URI;
@@ -39,7 +39,7 @@ class WorkerFenceTest {
 
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   private ApiClient worker;
 

@@ -8,10 +8,10 @@ import com.sun.net.httpserver.HttpServer;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunView;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.io.IOException;
@@ -49,7 +49,7 @@ class ToolBulkheadScenarioTest {
   private static final HttpServer SERVER = trickler();
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @DynamicPropertySource
   static void scriptWithTheServersPort(DynamicPropertyRegistry registry) throws IOException {

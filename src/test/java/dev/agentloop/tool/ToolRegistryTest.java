@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.TestTools;
+import dev.agentloop.spi.AgentTool;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

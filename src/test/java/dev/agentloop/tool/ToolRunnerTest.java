@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.TestTools;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ToolException;
 import dev.agentloop.tool.ToolOutcome.FailureKind;
 import java.time.Duration;
 import java.util.List;

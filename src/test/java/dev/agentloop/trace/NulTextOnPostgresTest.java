@@ -12,8 +12,9 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.cluster.PostgresServer;
 import dev.agentloop.review.ReviewTasks;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,7 @@ class NulTextOnPostgresTest {
       .encodeToString("operator:operator".getBytes(StandardCharsets.UTF_8));
 
   @Autowired MockMvc api;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired ReviewTasks tasks;
   @Autowired ProcessEngine engine;
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.api.RunCosts;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.cluster.PostgresServer;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.agentloop.AgentLoopTest;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.UnknownRunException;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;

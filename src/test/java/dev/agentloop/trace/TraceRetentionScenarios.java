@@ -6,9 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.UnknownRunException;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -31,7 +33,7 @@ abstract class TraceRetentionScenarios {
   static final String SHORT_LIVED = "short-lived-agent";
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired StepStore store;
   @Autowired TraceRetention retention;
   @Autowired DataSource dataSource;

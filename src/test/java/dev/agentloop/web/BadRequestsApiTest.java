@@ -11,9 +11,9 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.http.HttpResponse;
@@ -45,7 +45,7 @@ class BadRequestsApiTest {
   private static final int CAMUNDA_STRING_CHARS = 4000;
 
   @LocalServerPort int port;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired ProcessEngine engine;
 
   @Test

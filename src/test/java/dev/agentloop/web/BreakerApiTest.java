@@ -8,9 +8,9 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.resilience.Breakers;
-import dev.agentloop.trace.RunStatus;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -22,7 +22,7 @@ class BreakerApiTest {
 
   @LocalServerPort int port;
   @Autowired Breakers breakers;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @Test
   void should_list_every_breaker_to_any_authenticated_user() throws Exception {

@@ -10,9 +10,9 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import java.util.ArrayList;
 import java.util.List;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -29,7 +29,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class ResumeApiTest {
 
   @LocalServerPort int port;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired ProcessEngine engine;
 
   @Test

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
-import dev.agentloop.agent.AgentRuns;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import java.net.http.HttpResponse;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
@@ -26,7 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class RunApiTest {
 
   @LocalServerPort int port;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired ProcessEngine engine;
 
   @Test

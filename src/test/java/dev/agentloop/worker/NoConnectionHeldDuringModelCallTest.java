@@ -6,12 +6,12 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
-import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.TestAgent;
-import dev.agentloop.llm.ChatModel;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.api.RunStatus;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -41,7 +41,7 @@ import org.springframework.test.context.ActiveProfiles;
 class NoConnectionHeldDuringModelCallTest {
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired DataSource dataSource;
   @Autowired BlockingModel model;
 

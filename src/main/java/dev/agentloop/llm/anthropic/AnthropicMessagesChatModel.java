@@ -1,8 +1,8 @@
 package dev.agentloop.llm.anthropic;
 
-import dev.agentloop.llm.ChatModel;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.llm.ErrorKeepingHttpClient;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;

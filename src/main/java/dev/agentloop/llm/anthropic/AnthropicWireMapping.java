@@ -1,9 +1,9 @@
 package dev.agentloop.llm.anthropic;
 
-import dev.agentloop.llm.ChatMessage;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.StopReason;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.StopReason;
 import dev.agentloop.llm.langchain4j.ReplyMapping;
 import dev.agentloop.llm.langchain4j.ToolMapping;
 import dev.langchain4j.data.message.AiMessage;

@@ -2,7 +2,7 @@ package dev.agentloop.llm.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.llm.ToolCall;
+import dev.agentloop.spi.ToolCall;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;

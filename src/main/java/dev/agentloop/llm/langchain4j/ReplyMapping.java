@@ -2,9 +2,9 @@ package dev.agentloop.llm.langchain4j;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.llm.StopReason;
-import dev.agentloop.llm.TokenCounts;
-import dev.agentloop.llm.ToolCall;
+import dev.agentloop.spi.StopReason;
+import dev.agentloop.spi.TokenCounts;
+import dev.agentloop.spi.ToolCall;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.response.ChatResponse;

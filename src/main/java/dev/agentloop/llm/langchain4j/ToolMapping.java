@@ -1,8 +1,8 @@
 package dev.agentloop.llm.langchain4j;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.llm.ToolCall;
-import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.spi.ToolCall;
+import dev.agentloop.spi.ToolSpec;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
@@ -24,7 +24,7 @@ public final class ToolMapping {
   }
 
   /**
-   * The tool's schema as {@link dev.agentloop.llm.ToolSchemas} adapted it, whole: each property and
+   * The tool's schema as {@link dev.agentloop.spi.ToolSchemas} adapted it, whole: each property and
    * each of {@code $defs} goes over the wire as written, references included.
    */
   public static ToolSpecification toSpecification(ToolSpec tool) {

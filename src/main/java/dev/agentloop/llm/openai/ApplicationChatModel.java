@@ -1,9 +1,9 @@
 package dev.agentloop.llm.openai;
 
-import dev.agentloop.llm.ChatModel;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.langchain4j.ReplyMapping;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

@@ -6,7 +6,7 @@ import static dev.agentloop.llm.ModelFailures.rootMessage;
 
 import com.fasterxml.jackson.core.JacksonException;
 import dev.agentloop.llm.ErrorBodies;
-import dev.agentloop.llm.ModelCallException;
+import dev.agentloop.spi.ModelCallException;
 import dev.agentloop.llm.ErrorKeepingHttpClient;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.NonRetriableException;

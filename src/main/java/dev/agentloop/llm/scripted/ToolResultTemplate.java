@@ -1,10 +1,10 @@
 package dev.agentloop.llm.scripted;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import dev.agentloop.llm.ChatMessage;
-import dev.agentloop.llm.ChatMessage.ToolResultMessage;
-import dev.agentloop.llm.ChatMessage.UserMessage;
-import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ChatMessage.ToolResultMessage;
+import dev.agentloop.spi.ChatMessage.UserMessage;
+import dev.agentloop.spi.ModelRequest;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;

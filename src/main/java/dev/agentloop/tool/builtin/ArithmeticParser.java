@@ -1,6 +1,6 @@
 package dev.agentloop.tool.builtin;
 
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.ToolException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 

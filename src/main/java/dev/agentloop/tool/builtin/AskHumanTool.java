@@ -1,8 +1,8 @@
 package dev.agentloop.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.tool.AgentTool;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ToolException;
 
 /**
  * Lets the model ask a person. The process answers it: a call of this tool routes the run to the

@@ -1,8 +1,8 @@
 package dev.agentloop.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.tool.AgentTool;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ToolException;
 
 /** Exact decimal arithmetic, so the model never has to do sums in its head. */
 public class CalculatorTool implements AgentTool {

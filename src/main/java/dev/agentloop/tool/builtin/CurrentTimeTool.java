@@ -1,8 +1,8 @@
 package dev.agentloop.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.tool.AgentTool;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ToolException;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;

@@ -1,7 +1,7 @@
 package dev.agentloop.tool.mcp;
 
-import dev.agentloop.tool.AgentTool;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ToolException;
 import dev.agentloop.tool.ToolSource;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpAsyncClient;

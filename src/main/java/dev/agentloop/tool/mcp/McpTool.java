@@ -2,8 +2,8 @@ package dev.agentloop.tool.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.tool.AgentTool;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ToolException;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.Map;

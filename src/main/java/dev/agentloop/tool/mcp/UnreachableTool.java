@@ -2,7 +2,7 @@ package dev.agentloop.tool.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import java.util.Optional;
 
 /**

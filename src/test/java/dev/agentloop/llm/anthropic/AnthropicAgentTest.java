@@ -9,15 +9,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.resilience.Escapes;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.task.Task;
-import dev.agentloop.agent.RunView;
-import dev.agentloop.llm.ChatModel;
+import dev.agentloop.api.RunView;
+import dev.agentloop.spi.ChatModel;
 import dev.agentloop.trace.RunInsights;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -52,7 +52,7 @@ class AnthropicAgentTest {
 
   private static final FakeAnthropicServer SERVER = start();
 
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired ChatModel model;
   @Autowired ProcessEngine engine;
   @Autowired RunInsights insights;

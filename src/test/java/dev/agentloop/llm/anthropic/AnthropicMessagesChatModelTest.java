@@ -12,12 +12,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.llm.ChatMessage;
-import dev.agentloop.llm.ModelCallException;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.ToolCall;
-import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.ToolCall;
+import dev.agentloop.spi.ToolSpec;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

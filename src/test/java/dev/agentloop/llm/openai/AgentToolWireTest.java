@@ -8,8 +8,8 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.trace.Observation;
@@ -48,7 +48,7 @@ class AgentToolWireTest {
   private static final FakeOpenAiServer SERVER = start();
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired StepStore store;
 
   @DynamicPropertySource

@@ -8,9 +8,9 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunView;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.resume.Conversations;
@@ -45,7 +45,7 @@ class ConversationWireTest {
   private static final FakeOpenAiServer SERVER = start();
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired Conversations conversations;
 
   @DynamicPropertySource

@@ -7,12 +7,12 @@ import static dev.agentloop.llm.ModelCalls.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.llm.ChatMessage;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
 import dev.agentloop.llm.PromptJson;
-import dev.agentloop.llm.TokenCounts;
-import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.TokenCounts;
+import dev.agentloop.spi.ToolSpec;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
 import dev.langchain4j.model.chat.request.ChatRequest;

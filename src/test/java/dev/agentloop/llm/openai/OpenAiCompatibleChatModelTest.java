@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.llm.ChatMessage;
-import dev.agentloop.llm.ModelCallException;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.ToolCall;
-import dev.agentloop.llm.ToolSpec;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.ToolCall;
+import dev.agentloop.spi.ToolSpec;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -67,7 +67,7 @@ class OpenAiCompatibleChatModelTest {
     assertThat(reply.text()).isEmpty();
     assertThat(reply.tokens()).isEqualTo(75);
     assertThat(reply.usage()).as("prompt and completion apart, for the operator")
-        .isEqualTo(new dev.agentloop.llm.TokenCounts(57L, 18L, 75L));
+        .isEqualTo(new dev.agentloop.spi.TokenCounts(57L, 18L, 75L));
   }
 
   @Test

@@ -9,11 +9,11 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
-import dev.agentloop.trace.RunStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -51,7 +51,7 @@ class PromptCacheCostWireTest {
 
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
 
   @DynamicPropertySource
   static void endpoint(DynamicPropertyRegistry registry) {

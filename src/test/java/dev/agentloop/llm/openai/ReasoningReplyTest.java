@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.llm.ChatMessage;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
-import dev.agentloop.llm.ToolCall;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.ToolCall;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

@@ -3,9 +3,9 @@ package dev.agentloop.llm.scripted;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.llm.ChatMessage;
-import dev.agentloop.llm.ChatMessage.ToolResultMessage;
-import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ChatMessage.ToolResultMessage;
+import dev.agentloop.spi.ModelRequest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.ToolException;
 import org.junit.jupiter.api.Test;
 
 class CalculatorToolTest {

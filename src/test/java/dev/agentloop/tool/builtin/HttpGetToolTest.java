@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.agentloop.tool.ToolException;
+import dev.agentloop.spi.ToolException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -10,9 +10,9 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.RunInsights;
@@ -56,7 +56,7 @@ class BrokenMcpServersTest {
 
   @Autowired McpServers servers;
   @Autowired Breakers breakers;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired RunInsights insights;
   @Autowired ProcessEngine engine;
   @Autowired dev.agentloop.tool.ToolApprovals approvals;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.Runs;
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolOutcome;
 import dev.agentloop.tool.ToolOutcome.FailureKind;
 import dev.agentloop.tool.ToolRegistry;

@@ -11,10 +11,11 @@ import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunView;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resilience.Escapes;
 import dev.agentloop.resume.ResumeResult;
@@ -23,7 +24,6 @@ import dev.agentloop.resume.StepEdit;
 import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import io.micrometer.core.instrument.Counter;
@@ -77,7 +77,7 @@ class McpToolsScenarioTest {
   private static Process sse;
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired ToolRegistry tools;
   @Autowired ToolApprovals approvals;
   @Autowired Breakers breakers;
@@ -189,7 +189,7 @@ class McpToolsScenarioTest {
     JsonNode planTrip = java.util.stream.StreamSupport.stream(offered.spliterator(), false)
         .filter(tool -> tool.path("name").asText().equals("java__plan_trip")).findFirst().orElseThrow();
     JsonNode sent = JSON.readTree(JavaSdkMcpServer.PLAN_TRIP_SCHEMA);
-    assertThat(planTrip.path("parameters")).isEqualTo(dev.agentloop.llm.ToolSchemas.forModel("java__plan_trip", sent));
+    assertThat(planTrip.path("parameters")).isEqualTo(dev.agentloop.spi.ToolSchemas.forModel("java__plan_trip", sent));
     assertThat(planTrip.path("parameters").path("$defs")).isEqualTo(sent.path("$defs"));
     assertThat(steps(run, OBSERVATION).get(0).text("result")).isEqualTo("trip planned for Ada: 1 legs");
     assertThat(Files.readAllLines(folder.resolve("java-calls.log"))).contains("call plan_trip {\"traveller\":"

@@ -2,7 +2,7 @@ package com.example.orders;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.TaskService;

@@ -3,7 +3,7 @@ package com.example.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentloop.config.AgentLoopProperties;
-import dev.agentloop.tool.AgentTool;
+import dev.agentloop.spi.AgentTool;
 import javax.sql.DataSource;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.spring.SpringProcessEngineConfiguration;

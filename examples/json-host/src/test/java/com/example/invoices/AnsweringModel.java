@@ -1,8 +1,8 @@
 package com.example.invoices;
 
-import dev.agentloop.llm.ChatModel;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

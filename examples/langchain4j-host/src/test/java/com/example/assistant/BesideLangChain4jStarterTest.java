@@ -3,9 +3,9 @@ package com.example.assistant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentloop.agent.AgentRuns;
-import dev.agentloop.agent.RunView;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.api.AgentRuns;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
 import dev.langchain4j.http.client.HttpClientBuilderLoader;
 import java.io.IOException;
 import java.time.Duration;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunService;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.demo.DemoApplication;
-import dev.agentloop.trace.RunStatus;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,7 @@ import org.springframework.test.context.ActiveProfiles;
 @ActiveProfiles("test")
 class SettingsPrecedenceTest {
 
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired ProcessEngine engine;
 
   @Test

@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentRuns;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.demo.DemoConfiguration;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -63,7 +63,7 @@ class ChaosTest {
       Escapes.TOOL_UNAVAILABLE);
 
   @Autowired ProcessEngine engine;
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired StepStore store;
   @Autowired ResilienceMetrics metrics;
 

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.Runs;
-import dev.agentloop.agent.AgentRuns;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.RunService;
 import dev.agentloop.demo.DemoApplication;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.StepEdit;
@@ -44,7 +44,7 @@ class DemoScriptScenarioTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String LEAP_YEAR = "What is 17 * 23 plus the number of days in a leap year?";
 
-  @Autowired AgentRuns runs;
+  @Autowired RunService runs;
   @Autowired StepStore store;
   @Autowired ResumeService resume;
   @Autowired ProcessEngine engine;

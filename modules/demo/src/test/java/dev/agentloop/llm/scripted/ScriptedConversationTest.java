@@ -2,12 +2,12 @@ package dev.agentloop.llm.scripted;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentloop.llm.ChatMessage;
-import dev.agentloop.llm.ChatMessage.AssistantMessage;
-import dev.agentloop.llm.ChatMessage.SystemMessage;
-import dev.agentloop.llm.ChatMessage.UserMessage;
-import dev.agentloop.llm.ModelReply;
-import dev.agentloop.llm.ModelRequest;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ChatMessage.AssistantMessage;
+import dev.agentloop.spi.ChatMessage.SystemMessage;
+import dev.agentloop.spi.ChatMessage.UserMessage;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

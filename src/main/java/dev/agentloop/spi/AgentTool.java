@@ -1,4 +1,4 @@
-package dev.agentloop.tool;
+package dev.agentloop.spi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;

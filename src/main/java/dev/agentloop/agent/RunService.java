@@ -1,20 +1,26 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.api.ActiveStep;
+import dev.agentloop.api.AgentRuns;
+import dev.agentloop.api.ConversationTurn;
+import dev.agentloop.api.RunBudgets;
+import dev.agentloop.api.RunCosts;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
+import dev.agentloop.api.UnknownAgentException;
+import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.RunLimits;
 import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.FinalAnswer;
 import dev.agentloop.trace.FollowUp;
-import dev.agentloop.trace.RunCosts;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.RunQuery;
 import dev.agentloop.trace.RunRecord;
-import dev.agentloop.trace.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
-import dev.agentloop.trace.UnknownRunException;
 import dev.agentloop.worker.ExternalTaskWorker;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +42,7 @@ import org.springframework.beans.factory.ObjectProvider;
  * Starts agent runs and tells how they stand: the public API behind the REST resource and any
  * Java code embedding AgentLoop. Thread-safe.
  */
-public class AgentRuns {
+public class RunService implements AgentRuns {
 
   /** Stripes that serialise the starts under one conversation id on this node (a fixed few: no map to grow). */
   private static final Object[] CONVERSATION_LOCKS = IntStream.range(0, 64)
@@ -52,7 +58,7 @@ public class AgentRuns {
   /** The embedded worker, where this node has one: it takes a new run's first step as the run starts. */
   private final ObjectProvider<ExternalTaskWorker<?>> worker;
 
-  public AgentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
+  public RunService(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
       DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker) {
     this.engine = engine;
     this.store = store;
@@ -157,12 +163,12 @@ public class AgentRuns {
     return !store.recentRuns(agentKey, false, 1).isEmpty();
   }
 
-  /** @throws dev.agentloop.trace.UnknownRunException when there is no such run */
+  /** @throws dev.agentloop.api.UnknownRunException when there is no such run */
   public void requireRun(String runId) {
     store.run(runId);
   }
 
-  /** @throws dev.agentloop.trace.UnknownRunException when there is no such run */
+  /** @throws dev.agentloop.api.UnknownRunException when there is no such run */
   public RunView view(String runId) {
     RunRecord run = store.run(runId);
     RunStatus status = run.status();

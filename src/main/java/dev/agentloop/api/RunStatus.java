@@ -1,4 +1,4 @@
-package dev.agentloop.trace;
+package dev.agentloop.api;
 
 /**
  * Where a run stands. The stored status is RUNNING until the process ends; RUNNING runs are shown

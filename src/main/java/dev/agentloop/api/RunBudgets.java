@@ -1,4 +1,4 @@
-package dev.agentloop.agent;
+package dev.agentloop.api;
 
 /**
  * What a run used of its agent's budgets ("4 of 40 model calls"). Limits are {@code null} where the

@@ -1,4 +1,4 @@
-package dev.agentloop.llm;
+package dev.agentloop.spi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;

@@ -1,6 +1,5 @@
-package dev.agentloop.agent;
+package dev.agentloop.api;
 
-import dev.agentloop.trace.RunCosts;
 import java.util.Objects;
 
 /**

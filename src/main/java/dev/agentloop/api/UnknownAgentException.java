@@ -1,4 +1,4 @@
-package dev.agentloop.agent;
+package dev.agentloop.api;
 
 import java.util.Collection;
 

@@ -1,5 +1,7 @@
-package dev.agentloop.trace;
+package dev.agentloop.api;
 
+import dev.agentloop.trace.RunInsights;
+import dev.agentloop.trace.StepCost;
 import java.util.Collection;
 
 /**

@@ -1,4 +1,4 @@
-package dev.agentloop.trace;
+package dev.agentloop.api;
 
 /** No run with this id exists in the step store. */
 public class UnknownRunException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.agentloop.tool;
+package dev.agentloop.spi;
 
 /** A tool failure with a message written for the model, e.g. "no document named 'x'". */
 public class ToolException extends Exception {

@@ -1,4 +1,4 @@
-package dev.agentloop.llm;
+package dev.agentloop.spi;
 
 import java.util.concurrent.CompletionStage;
 

@@ -1,7 +1,6 @@
-package dev.agentloop.agent;
+package dev.agentloop.api;
 
-import dev.agentloop.trace.RunCosts;
-import dev.agentloop.trace.RunStatus;
+import dev.agentloop.agent.RunMoney;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.agentloop.llm;
+package dev.agentloop.spi;
 
 /**
  * A tool call as the model wrote it. The arguments stay raw text: a model can write anything,

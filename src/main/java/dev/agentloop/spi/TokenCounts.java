@@ -1,4 +1,4 @@
-package dev.agentloop.llm;
+package dev.agentloop.spi;
 
 /**
  * The tokens a provider reported for one model call. Each count is {@code null} where the provider

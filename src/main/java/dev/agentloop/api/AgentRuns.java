@@ -1,0 +1,33 @@
+package dev.agentloop.api;
+
+import java.util.List;
+
+/**
+ * Starts agent runs and tells how they stand: what an application that embeds AgentLoop calls (autowire it), the
+ * same service that AgentLoop's REST API uses. Who may start or read a run is checked as for any caller. Thread-safe.
+ */
+public interface AgentRuns {
+
+  /**
+   * Starts a run of the latest version of an agent.
+   *
+   * @param agentKey the agent's process key, e.g. {@code react-agent}
+   * @param question what the agent should answer
+   * @return the run id, which is the process instance id
+   * @throws UnknownAgentException when no agent with that key is deployed
+   */
+  String start(String agentKey, String question);
+
+  /**
+   * How a run stands now.
+   *
+   * @throws UnknownRunException when there is no run with that id
+   */
+  RunView view(String runId);
+
+  /** The most recent runs of an agent, newest first; only those that ended when {@code finished}. */
+  List<RunView> recent(String agentKey, boolean finished, int limit);
+
+  /** The keys of the deployed agents (processes whose start is AgentLoop's), sorted. */
+  List<String> deployedAgents();
+}
