@@ -5,6 +5,7 @@ import dev.agentloop.api.AgentRuns;
 import dev.agentloop.api.ConversationTurn;
 import dev.agentloop.api.RunBudgets;
 import dev.agentloop.api.RunCosts;
+import dev.agentloop.api.RunMoney;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownAgentException;
@@ -207,7 +208,7 @@ public class RunService implements AgentRuns {
 
   /** What the run's model calls cost by the price table; {@code null} without one (no query then). */
   private RunMoney money(String runId) {
-    return prices.any() ? RunMoney.of(insights.costs(runId).values(), prices) : null;
+    return prices.any() ? RunPricing.of(insights.costs(runId).values(), prices) : null;
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.agentloop.api;
 
-import dev.agentloop.agent.RunMoney;
 import java.time.Instant;
 import java.util.List;
 

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -78,7 +79,7 @@ public class RunInsights {
     costs.forEach((stepNo, cost) ->
         byTurn.computeIfAbsent(turnOf.getOrDefault(stepNo, 1), turn -> new ArrayList<>()).add(cost));
     Map<Integer, RunCosts> sums = new HashMap<>();
-    byTurn.forEach((turn, calls) -> sums.put(turn, RunCosts.sum(calls)));
+    byTurn.forEach((turn, calls) -> sums.put(turn, sum(calls)));
     return sums;
   }
 
@@ -176,5 +177,35 @@ public class RunInsights {
       arguments.add(pattern);
     }
     return where.toString();
+  }
+
+  /** The sum of what these calls cost, as {@link #totals} sums a whole run: for one turn of a conversation. */
+  static RunCosts sum(Collection<StepCost> costs) {
+    long modelLatency = 0;
+    long toolLatency = 0;
+    Long prompt = null;
+    Long completion = null;
+    Long cacheRead = null;
+    Long cacheWrite = null;
+    int withoutUsage = 0;
+    for (StepCost cost : costs) {
+      long latency = cost.latencyMillis() == null ? 0 : cost.latencyMillis();
+      if (!cost.modelCall()) {
+        toolLatency += latency;
+        continue;
+      }
+      modelLatency += latency;
+      prompt = plus(prompt, cost.promptTokens());
+      completion = plus(completion, cost.completionTokens());
+      cacheRead = plus(cacheRead, cost.cacheReadTokens());
+      cacheWrite = plus(cacheWrite, cost.cacheWriteTokens());
+      withoutUsage += cost.tokensReported() ? 0 : 1;
+    }
+    return new RunCosts(modelLatency, toolLatency, prompt, completion, withoutUsage, cacheRead, cacheWrite);
+  }
+
+  /** A sum of counts that may be unknown: unknown only while nothing known was added. */
+  private static Long plus(Long sum, Long count) {
+    return count == null ? sum : sum == null ? count : Long.valueOf(sum + count);
   }
 }

@@ -3,7 +3,7 @@ package dev.agentloop.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.ConversationInUseException;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunMoney;
+import dev.agentloop.agent.RunPricing;
 import dev.agentloop.agent.RunService;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownAgentException;
@@ -132,7 +132,7 @@ class RunController {
     Set<Integer> prompts = insights.stepsWithPrompt(id);
     return new TraceView(id, branches, steps.stream()
         .map(step -> StepView.of(step, costs.get(step.stepNo()),
-            RunMoney.ofStep(costs.get(step.stepNo()), prices).orElse(null), prompts.contains(step.stepNo()))).toList(),
+            RunPricing.ofStep(costs.get(step.stepNo()), prices).orElse(null), prompts.contains(step.stepNo()))).toList(),
         runs.decisions(id));
   }
 

@@ -1,23 +1,16 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.api.RunMoney;
 import dev.agentloop.llm.Money;
 import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.trace.StepCost;
-import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.Optional;
 
-/**
- * What a run's model calls cost by the price table ({@code agentloop.llm.prices}), superseded branches
- * included, and what they would have cost with no prompt cache. Calls the table cannot price (a model
- * without a price, no token counts) are counted apart, never guessed.
- *
- * @param amount the sum over the priced calls; {@code null} when no call could be priced
- * @param withoutCache what the priced calls would have cost with every prompt token at the input price;
- *     {@code null} likewise
- * @param unpricedModelCalls the model calls in neither sum
- */
-public record RunMoney(BigDecimal amount, BigDecimal withoutCache, String currency, int unpricedModelCalls) {
+/** Turns the recorded cost of model calls into money by the price table ({@code agentloop.llm.prices}). */
+public final class RunPricing {
+
+  private RunPricing() {}
 
   /** The run's money, or {@code null} when the application has no price table. */
   static RunMoney of(Collection<StepCost> costs, ModelPrices prices) {
