@@ -1,5 +1,7 @@
 package dev.agentloop;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -16,7 +18,9 @@ import com.tngtech.archunit.lang.ArchRule;
  * web → review → resume → security → agent → resilience / worker / telemetry → llm / tool / trace → async, with
  * {@code config} on top (it wires and binds everything, and nothing imports it), {@code history}
  * below it alone (the engine plugin installs it), and {@code cockpit} on its own (Camunda finds it
- * through its plugin SPI). A new package must be given its place here. Packages on one line are peers that do not
+ * through its plugin SPI). {@code api} (what a host calls) and {@code spi} (what a host implements) are below them
+ * all: every package may use them, and they use none of AgentLoop's but each other, so that what a host sees
+ * never drags an internal type along. A new package must be given its place here. Packages on one line are peers that do not
  * know each other. A new import against the direction fails the build here, naming the classes.
  * (Rules as methods, not fields: Surefire's {@code -Dtest=ArchitectureTest} selects methods only.)
  */
@@ -49,19 +53,34 @@ class ArchitectureTest {
       .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "agent..", AGENTLOOP + "async..",
           AGENTLOOP + "config..", AGENTLOOP + "llm..", AGENTLOOP + "resilience..", AGENTLOOP + "resume..",
           AGENTLOOP + "review..", AGENTLOOP + "security..", AGENTLOOP + "tool..", AGENTLOOP + "trace..",
-          AGENTLOOP + "web..", AGENTLOOP + "worker..", AGENTLOOP + "history..", AGENTLOOP + "telemetry..");
+          AGENTLOOP + "web..", AGENTLOOP + "worker..", AGENTLOOP + "history..", AGENTLOOP + "telemetry..",
+          AGENTLOOP + "api..", AGENTLOOP + "spi..");
 
   private static final ArchRule EVERY_PACKAGE_HAS_ITS_PLACE = classes()
       .that().resideInAPackage(AGENTLOOP + "*..")
       .should().resideInAnyPackage(AGENTLOOP + "config..", AGENTLOOP + "web..", AGENTLOOP + "review..",
           AGENTLOOP + "resume..", AGENTLOOP + "security..", AGENTLOOP + "agent..", AGENTLOOP + "resilience..",
           AGENTLOOP + "worker..", AGENTLOOP + "telemetry..", AGENTLOOP + "llm..", AGENTLOOP + "tool..",
-          AGENTLOOP + "trace..", AGENTLOOP + "history..", AGENTLOOP + "async..", AGENTLOOP + "cockpit..")
+          AGENTLOOP + "trace..", AGENTLOOP + "history..", AGENTLOOP + "async..", AGENTLOOP + "cockpit..",
+          AGENTLOOP + "api..", AGENTLOOP + "spi..")
       .because("the layers below only judge the packages they name: a new one is placed in them first");
+
+  private static final ArchRule THE_HOST_API_USES_NOTHING_INTERNAL = noClasses()
+      .that().resideInAnyPackage(AGENTLOOP + "api..", AGENTLOOP + "spi..")
+      .should().dependOnClassesThat(resideInAPackage("dev.agentloop..")
+          .and(resideOutsideOfPackages(AGENTLOOP + "api..", AGENTLOOP + "spi..")))
+      .allowEmptyShould(true)
+      .because("a host compiles against api and spi only: a type of theirs that named an internal one would make"
+          + " the internal one part of the API");
 
   @ArchTest
   static void every_package_has_its_place(JavaClasses classes) {
     EVERY_PACKAGE_HAS_ITS_PLACE.check(classes);
+  }
+
+  @ArchTest
+  static void the_host_api_uses_nothing_internal(JavaClasses classes) {
+    THE_HOST_API_USES_NOTHING_INTERNAL.check(classes);
   }
 
   @ArchTest
@@ -85,6 +104,9 @@ class ArchitectureTest {
       .layer("async").definedBy(AGENTLOOP + "async..")
       .layer("history").definedBy(AGENTLOOP + "history..")
       .layer("cockpit").definedBy(AGENTLOOP + "cockpit..")
+      // below every other layer, which may all use them (THE_HOST_API_USES_NOTHING_INTERNAL keeps them below)
+      .optionalLayer("api").definedBy(AGENTLOOP + "api..")
+      .optionalLayer("spi").definedBy(AGENTLOOP + "spi..")
       .whereLayer("config").mayNotBeAccessedByAnyLayer()
       .whereLayer("cockpit").mayNotBeAccessedByAnyLayer()
       .whereLayer("history").mayOnlyBeAccessedByLayers("config")
