@@ -40,8 +40,9 @@ import org.camunda.bpm.engine.task.Task;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * Starts agent runs and tells how they stand: the public API behind the REST resource and any
- * Java code embedding AgentLoop. Thread-safe.
+ * Starts agent runs and tells how they stand: {@link AgentRuns}, the API a host calls, plus what AgentLoop's own
+ * layers read besides (a run's trace, its decisions, searches): the service behind the REST resource and any Java
+ * code embedding AgentLoop. Thread-safe.
  */
 public class RunService implements AgentRuns {
 

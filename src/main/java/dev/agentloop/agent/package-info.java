@@ -2,7 +2,8 @@
  * The agent itself: the process constants, agent settings from BPMN, loop state, prompts (with a
  * conversation's earlier turns, and a digest of older turns past the context budget), the turns of a
  * conversation, the interpretation of model replies, routing, the rules and warnings for agent diagrams at
- * deployment, the handlers of the plan, think and act topics, and what a run's model calls cost (money per
- * step and run, meters per agent and model).
+ * deployment, the handlers of the plan, think and act topics, what a run's model calls cost (money per step
+ * and run, meters per agent and model), and {@link dev.agentloop.agent.RunService}, which starts and reads
+ * runs behind the API's {@link dev.agentloop.api.AgentRuns}.
  */
 package dev.agentloop.agent;

@@ -28,6 +28,9 @@ public interface AgentRuns {
   /** The most recent runs of an agent, newest first; only those that ended when {@code finished}. */
   List<RunView> recent(String agentKey, boolean finished, int limit);
 
-  /** The keys of the deployed agents (processes whose start is AgentLoop's), sorted. */
+  /**
+   * The keys of all deployed agents, sorted. Whoever asks sees them all: a user who may not start an agent is told
+   * so when trying, rather than that it does not exist.
+   */
   List<String> deployedAgents();
 }

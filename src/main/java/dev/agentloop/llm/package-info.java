@@ -1,5 +1,5 @@
 /**
- * One port for chat models ({@link dev.agentloop.spi.ChatModel}) and its adapters: the scripted
+ * The adapters of the one port for chat models ({@link dev.agentloop.spi.ChatModel}, in the SPI): the scripted
  * model for demos and tests, OpenAI-compatible endpoints, Anthropic, and the application's own
  * LangChain4j model; what every adapter shares: replies with their stop reason and token counts (the
  * prompt cache's included), error bodies read as their message, and tool schemas adapted for models in one
