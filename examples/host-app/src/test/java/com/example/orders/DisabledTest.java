@@ -2,7 +2,7 @@ package com.example.orders;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.api.AgentRuns;
 import dev.agentloop.spi.AgentTool;
 import javax.sql.DataSource;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
@@ -33,7 +33,7 @@ class DisabledTest {
 
   @Test
   void should_add_nothing_when_switched_off() {
-    assertThat(context.getBeansOfType(AgentLoopProperties.class)).isEmpty();
+    assertThat(context.getBeansOfType(AgentRuns.class)).isEmpty();
     assertThat(engine.getRepositoryService().createDeploymentQuery().deploymentName("agentloop").count()).isZero();
     assertThat(engine.getIdentityService().createGroupQuery().groupId("agent-reviewers").count()).isZero();
     assertThat(Http.as(port, "admin", "admin").get("/api/runs?agent=react-agent").statusCode()).isEqualTo(404);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.config.AgentLoopProperties;
+import dev.agentloop.api.AgentRuns;
 import java.io.InputStream;
 import java.net.URL;
 import java.net.http.HttpResponse;
@@ -123,7 +123,7 @@ class EmbeddingTest {
 
   @Test
   void should_ship_the_configuration_metadata_of_its_properties_in_its_jar() throws Exception {
-    String jar = AgentLoopProperties.class.getProtectionDomain().getCodeSource().getLocation().toString();
+    String jar = AgentRuns.class.getProtectionDomain().getCodeSource().getLocation().toString();
     List<String> keys = new ArrayList<>();
     for (URL metadata : Collections.list(getClass().getClassLoader()
         .getResources("META-INF/spring-configuration-metadata.json"))) {
