@@ -56,6 +56,27 @@ public class TestTools {
     return tool("noop", false, arguments -> "ok");
   }
 
+  /**
+   * Pages of an archive, about 1,500 characters each, all alike but their number: page 3 holds the
+   * vault code, which a long run needs at its end (the context digest's scenarios).
+   */
+  @Bean
+  AgentTool archivePageTool() {
+    return tool("archive_page", false, arguments -> archivePage(arguments.path("page").asText("?")));
+  }
+
+  public static String archivePage(String page) {
+    StringBuilder text = new StringBuilder("Archive page ").append(page).append(". ");
+    if ("3".equals(page)) {
+      text.append("The vault code is 4711. ");
+    }
+    for (int i = 1; text.length() < 1_500; i++) {
+      text.append("Entry ").append(page).append('.').append(i)
+          .append(": minutes of the weekly meeting, the budget was discussed and nothing was decided. ");
+    }
+    return text.toString();
+  }
+
   /** Answers with a NUL character, which PostgreSQL cannot hold in a text column. */
   @Bean
   AgentTool nulTextTool() {

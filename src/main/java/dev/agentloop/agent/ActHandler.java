@@ -34,7 +34,7 @@ class ActHandler implements TopicHandler<LoopState> {
   @Override
   public CompletionStage<TaskResult<LoopState>> handle(LockedExternalTask task, LoopState carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
-    LoopState state = reader.read(task, carried, settings.contextWindowSteps());
+    LoopState state = reader.read(task, carried, settings.pathStepsToRead());
     return calls.run(state, settings).thenApply(acted -> acted.escape() == null
         ? completions.complete(state, acted.written(), acted.variables(), settings)
         : completions.escape(task, topic(), acted.escape(), state, acted.written(), settings));

@@ -121,7 +121,7 @@ public class AgentCalls {
   public ExecutionListener startListener() {
     return execution -> {
       AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
-      LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
+      LoopState state = reader.read(execution.getProcessInstanceId(), settings.pathStepsToRead());
       String named = ParallelAgentCalls.callOf(execution);
       Action call = pending(state.turn(), settings).stream()
           .filter(pending -> named == null || pending.callId().equals(named))
@@ -147,7 +147,7 @@ public class AgentCalls {
         execution.removeVariable(ReactAgentProcess.CHILD_RUN_ID.name());
       }
       AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
-      LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
+      LoopState state = reader.read(execution.getProcessInstanceId(), settings.pathStepsToRead());
       Optional<Action> call = pending(state.turn(), settings).stream().filter(a -> a.callId().equals(callId)).findFirst();
       if (call.isEmpty()) {
         LOG.info("call {} of run {} is observed already; the answer of run {} is dropped", callId,
@@ -167,7 +167,7 @@ public class AgentCalls {
    */
   void observeAll(String runId, String processDefinitionId, Map<String, String> childRuns) {
     AgentSettings settings = definitions.settings(processDefinitionId);
-    LoopState state = reader.read(runId, settings.contextWindowSteps());
+    LoopState state = reader.read(runId, settings.pathStepsToRead());
     List<NewStep> steps = new ArrayList<>();
     Usage usage = Usage.NONE;
     for (Action call : pending(state.turn(), settings)) {

@@ -19,6 +19,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param plannerPrompt what the model is told when it writes the plan of a run (task plan)
  * @param maxSteps model turns per run; at the limit the model is asked for its final answer
  * @param contextWindowSteps how many of the latest steps of the active path are sent to the model
+ * @param contextBudgetTokens the estimated prompt tokens of the digest and the steps after it past which
+ *     older turns are replaced by a digest of their calls and results, in whole blocks (the trace keeps them whole); 0: no digest, the window of
+ *     {@code contextWindowSteps} slides step by step as before
  * @param observationPromptChars longer observations are cut in the prompt (the trace keeps them whole)
  * @param maxStepChars a model reply or tool result larger than this is refused
  * @param autoAcceptPlan whether plans are accepted without a person's review (task reviewPlan)
@@ -45,6 +48,7 @@ public record AgentDefaults(
     @DefaultValue({"calculator", "current_time", "http_get", "read_document", "ask_human"}) @NotNull List<@NotBlank String> allowedTools,
     @DefaultValue("30") @Positive int maxSteps,
     @DefaultValue("60") @Positive int contextWindowSteps,
+    @DefaultValue("6000") @PositiveOrZero int contextBudgetTokens,
     @DefaultValue("4000") @Positive int observationPromptChars,
     @DefaultValue("200000") @Positive int maxStepChars,
     @DefaultValue("false") boolean autoAcceptPlan,

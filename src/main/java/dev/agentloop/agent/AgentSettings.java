@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
  * @param askHumanTimeout how long the agent waits for a person's answer before it goes on without one
  * @param limits budgets, the run time of the agent loop and loop-detection limits: where the run escapes
  * @param conversation whether a run takes follow-up questions after its accepted answer, and how long it waits
+ * @param contextBudgetTokens estimated prompt tokens past which older turns go into a digest; 0: the window of
+ *     {@code contextWindowSteps} alone, sliding step by step (see {@code ContextDigest})
  */
 public record AgentSettings(
     String systemPrompt,
@@ -35,13 +37,15 @@ public record AgentSettings(
     RevisionsRunOut whenPlanRevisionsRunOut,
     Duration askHumanTimeout,
     RunLimits limits,
-    ConversationSettings conversation) {
+    ConversationSettings conversation,
+    int contextBudgetTokens) {
 
   public static final String SYSTEM_PROMPT = "systemPrompt";
   public static final String PLANNER_PROMPT = "plannerPrompt";
   public static final String ALLOWED_TOOLS = "allowedTools";
   public static final String MAX_STEPS = "maxSteps";
   public static final String CONTEXT_WINDOW_STEPS = "contextWindowSteps";
+  public static final String CONTEXT_BUDGET_TOKENS = "contextBudgetTokens";
   public static final String AUTO_ACCEPT_PLAN = "autoAcceptPlan";
   public static final String AUTO_ACCEPT_ANSWER = "autoAcceptAnswer";
   public static final String MAX_PLAN_REVISIONS = "maxPlanRevisions";
@@ -64,7 +68,7 @@ public record AgentSettings(
   public static final Set<String> NAMES = Set.of(SYSTEM_PROMPT, PLANNER_PROMPT, ALLOWED_TOOLS, MAX_STEPS,
       CONTEXT_WINDOW_STEPS, AUTO_ACCEPT_PLAN, AUTO_ACCEPT_ANSWER, MAX_PLAN_REVISIONS, WHEN_PLAN_REVISIONS_RUN_OUT,
       ASK_HUMAN_TIMEOUT, MAX_MODEL_CALLS, MAX_TOOL_CALLS, MAX_TOKENS, MAX_RUN_TIME, LOOP_MAX_REPEATS, LOOP_MAX_CYCLES,
-      LOOP_MAX_SAME_FAILURES, CONVERSATION, CONVERSATION_IDLE);
+      LOOP_MAX_SAME_FAILURES, CONVERSATION, CONVERSATION_IDLE, CONTEXT_BUDGET_TOKENS);
   static final String ALL_TOOLS = "*";
   /**
    * The value of {@code allowedTools} that takes the application's {@code agentloop.agent.allowed-tools}
@@ -76,6 +80,20 @@ public record AgentSettings(
     allowedTools = Set.copyOf(allowedTools);
     java.util.Objects.requireNonNull(limits, "limits");
     java.util.Objects.requireNonNull(conversation, "conversation");
+    if (contextBudgetTokens < 0) {
+      throw new IllegalArgumentException("contextBudgetTokens must be 0 (no digest) or more, was "
+          + contextBudgetTokens);
+    }
+  }
+
+  /** Settings without a context budget (the window alone), for code that builds them by hand. */
+  public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int maxSteps,
+      int contextWindowSteps, int observationPromptChars, int maxStepChars, boolean autoAcceptPlan,
+      boolean autoAcceptAnswer, int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut,
+      Duration askHumanTimeout, RunLimits limits, ConversationSettings conversation) {
+    this(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps, observationPromptChars, maxStepChars,
+        autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, limits,
+        conversation, 0);
   }
 
   /** One-shot settings with these limits, for code that builds them by hand. */
@@ -126,7 +144,28 @@ public record AgentSettings(
                 values.count(LOOP_MAX_CYCLES, defaults.loopMaxCycles(), 1),
                 values.count(LOOP_MAX_SAME_FAILURES, defaults.loopMaxSameFailures(), 1))),
         new ConversationSettings(values.flag(CONVERSATION, defaults.conversation()),
-            values.duration(CONVERSATION_IDLE, defaults.conversationIdle())));
+            values.duration(CONVERSATION_IDLE, defaults.conversationIdle())),
+        values.count(CONTEXT_BUDGET_TOKENS, defaults.contextBudgetTokens(), 0));
+  }
+
+  /** Settings like these with another context budget: 0 turns the digest off. */
+  public AgentSettings withContextBudgetTokens(int tokens) {
+    return new AgentSettings(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps,
+        observationPromptChars, maxStepChars, autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions,
+        whenPlanRevisionsRunOut, askHumanTimeout, limits, conversation, tokens);
+  }
+
+  /** Whether older turns go into a digest when the prompt passes the context budget. */
+  public boolean compacts() {
+    return contextBudgetTokens > 0;
+  }
+
+  /**
+   * How many steps of the active path a handler reads: the window; or, when older turns go into a
+   * digest, the whole path, since the digest is derived from it (see {@code ContextDigest}).
+   */
+  int pathStepsToRead() {
+    return compacts() ? Integer.MAX_VALUE : contextWindowSteps;
   }
 
   /** The run's budget: its steps and its {@link RunLimits}. */

@@ -94,7 +94,7 @@ final class Completions {
         decisions.record(state.run().runId(), appended.head().headStep(), ReviewGate.ACCEPT.value(),
             Steps.AGENTLOOP, "accepted automatically (" + written.autoAccepted() + ")");
       }
-      return state.advance(appended, written.usage(), settings.contextWindowSteps());
+      return state.advance(appended, written.usage(), settings.pathStepsToRead());
     };
   }
 

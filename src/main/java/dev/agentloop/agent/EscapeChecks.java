@@ -57,7 +57,8 @@ class EscapeChecks {
 
   /** @throws EscapeException when the run must leave its loop instead of calling the model */
   BeforeThink beforeThink(LoopState state, AgentSettings settings) {
-    List<Step> window = sinceAPersonSpoke(state.recent());
+    // the loop detector sees the window of steps, also when a context budget has the whole path read
+    List<Step> window = sinceAPersonSpoke(state.latest(settings.contextWindowSteps()));
     Budgets.Verdict budget = budgets.beforeModelCall(settings.budget(), spent(state.run(), state.nextTurn() - 1));
     String finalAnswerRequest = null;
     if (budget.state() == Budgets.State.EXHAUSTED) {

@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * What a handler knows about a run when it prepares the next step: the run, its plan, and the
  * most recent steps of the active path (root first). Reading it costs the same at step 10 and at
- * step 1,000.
+ * step 1,000, unless the agent has a context budget: then {@code recent} is the whole active path,
+ * which the digest of older turns is derived from (see {@link AgentSettings#contextBudgetTokens()}).
  *
  * @param plan the plan on the active path, or {@code null}
  * @param truncated whether older steps of the active path are left out of {@code recent}
@@ -64,6 +65,11 @@ public record LoopState(RunRecord run, Step plan, List<Step> recent, boolean tru
   /** The number of the model turn that comes next. */
   int nextTurn() {
     return run.head().headTurn() + 1;
+  }
+
+  /** The latest {@code steps} of {@link #recent}, root first. */
+  List<Step> latest(int steps) {
+    return recent.subList(Math.max(0, recent.size() - steps), recent.size());
   }
 
   public Optional<Step> headStep() {

@@ -42,7 +42,7 @@ class PlanHandler implements TopicHandler<LoopState> {
   @Override
   public CompletionStage<TaskResult<LoopState>> handle(LockedExternalTask task, LoopState carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
-    LoopState state = reader.read(task, carried, settings.contextWindowSteps());
+    LoopState state = reader.read(task, carried, settings.pathStepsToRead());
     ModelRequest request = new ModelRequest(Purpose.PLAN, PromptBuilder.forPlanning(state, settings), List.of(),
         new RunInfo(state.run().runId(), state.question(), 0, 0));
     long started = CallCosts.start();

@@ -23,13 +23,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Turns a run's active path into the messages a model reads: instructions and plan, the question,
  * then the recent steps as the assistant/tool exchange the provider expects. In a conversation the
  * path holds the earlier turns: each follow-up question is a user message, each answer an assistant
  * message, within the same window of recent steps. Long observations are
- * cut here, never in the trace.
+ * cut here, never in the trace. With a context budget, older turns are shown as a digest
+ * ({@link ContextDigest}) and the prompt is laid out so that its beginning stays the same from turn
+ * to turn ({@link #thinking}).
  */
 final class PromptBuilder {
 
@@ -44,7 +47,9 @@ final class PromptBuilder {
     messages.add(new SystemMessage(settings.plannerPrompt()));
     if (state.followUp() != null) {
       messages.add(new UserMessage(state.run().question()));
-      state.recent().stream().filter(step -> step.stepNo() < state.followUp().stepNo()).forEach(step -> {
+      // the window, also when a context budget has the whole path read: a plan needs no digest
+      List<Step> window = state.latest(settings.contextWindowSteps());
+      window.stream().filter(step -> step.stepNo() < state.followUp().stepNo()).forEach(step -> {
         if (step.content() instanceof FollowUp question) {
           messages.add(new UserMessage(question.text()));
         } else if (step.content() instanceof FinalAnswer answer) {
@@ -76,6 +81,19 @@ final class PromptBuilder {
    */
   static List<ChatMessage> forThinking(LoopState state, AgentSettings settings, String finalAnswerRequest,
       List<String> warnings) {
+    return thinking(state, settings, finalAnswerRequest, warnings, PromptBuilder::estimatedTokens).messages();
+  }
+
+  /**
+   * The messages of a model turn and how many of them lead every turn's prompt unchanged. The stable
+   * part comes first: instructions with the plan, the question, then the digest blocks (appended, never
+   * rewritten, see {@link ContextDigest}); the steps after them and AgentLoop's warnings and requests
+   * come last, where they change nothing before them.
+   *
+   * @param tokens the model's estimate of a text's tokens, which the context budget is counted in
+   */
+  static Prompt thinking(LoopState state, AgentSettings settings, String finalAnswerRequest, List<String> warnings,
+      ToIntFunction<String> tokens) {
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(new SystemMessage(instructions(state, settings)));
     messages.add(new UserMessage(state.run().question()));
@@ -86,13 +104,64 @@ final class PromptBuilder {
         messages.add(new UserMessage(state.question()));
       }
     }
+    int stable = messages.size();
+    if (settings.compacts()) {
+      ContextDigest.Layout layout = ContextDigest.of(steps, settings.contextBudgetTokens(),
+          settings.contextWindowSteps(), turn -> turnTokens(turn, settings.observationPromptChars(), tokens),
+          tokens);
+      layout.blocks().forEach(block -> messages.add(new UserMessage(block)));
+      stable = messages.size();
+      if (state.followUp() != null && steps.contains(state.followUp())
+          && !layout.rest().contains(state.followUp())) {
+        // the current question went into a digest, where it may be cut: the model reads it whole, after
+        // the blocks (not among them: a block appended later must not move it into the stable part)
+        messages.add(new UserMessage(state.question()));
+      }
+      steps = layout.rest();
+    }
     appendSteps(messages, steps, settings.observationPromptChars());
     warnings.forEach(warning -> messages.add(new UserMessage("[AgentLoop] Warning: " + warning)));
     if (finalAnswerRequest != null) {
       messages.add(new UserMessage(finalAnswerRequest
           + " Give your final answer now, from what you have found so far, without calling tools."));
     }
-    return messages;
+    return new Prompt(messages, stable);
+  }
+
+  /**
+   * A model turn's prompt.
+   *
+   * @param stable how many of the messages lead the next turn's prompt unchanged, as long as the path
+   *     only grows and no digest block is added: where a provider's cache breakpoint goes
+   */
+  record Prompt(List<ChatMessage> messages, int stable) {
+
+    Prompt {
+      messages = List.copyOf(messages);
+    }
+  }
+
+  /** The estimate when no model gives its own: about four characters a token, as for English text. */
+  static int estimatedTokens(String text) {
+    return (text.length() + 3) / 4;
+  }
+
+  /** One turn's tokens as the prompt shows it, results cut as they are cut there. */
+  private static int turnTokens(List<Step> turn, int observationChars, ToIntFunction<String> tokens) {
+    List<ChatMessage> messages = new ArrayList<>();
+    appendSteps(messages, turn, observationChars);
+    int sum = 0;
+    for (ChatMessage message : messages) {
+      if (message instanceof AssistantMessage assistant) {
+        sum += tokens.applyAsInt(assistant.text()) + assistant.toolCalls().stream()
+            .mapToInt(call -> tokens.applyAsInt(call.name() + call.arguments())).sum();
+      } else if (message instanceof ToolResultMessage result) {
+        sum += tokens.applyAsInt(result.text());
+      } else if (message instanceof UserMessage user) {
+        sum += tokens.applyAsInt(user.text());
+      }
+    }
+    return sum;
   }
 
   private static String instructions(LoopState state, AgentSettings settings) {

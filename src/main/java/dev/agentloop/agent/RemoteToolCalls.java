@@ -74,7 +74,7 @@ public class RemoteToolCalls {
   public ExecutionListener startListener() {
     return execution -> {
       AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
-      LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
+      LoopState state = reader.read(execution.getProcessInstanceId(), settings.pathStepsToRead());
       Action call = pending(state, settings).stream().findFirst().orElseThrow(() -> new IllegalStateException(
           "run " + execution.getProcessInstanceId() + " has no call of a remote tool waiting: '"
               + execution.getCurrentActivityId() + "' must only be reached from act, when it routes to remote calls"));
@@ -94,7 +94,7 @@ public class RemoteToolCalls {
       Object result = take(execution, ReactAgentProcess.RESULT);
       Object error = take(execution, ReactAgentProcess.ERROR);
       AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
-      LoopState state = reader.read(execution.getProcessInstanceId(), settings.contextWindowSteps());
+      LoopState state = reader.read(execution.getProcessInstanceId(), settings.pathStepsToRead());
       Optional<Action> call = pending(state, settings).stream().filter(a -> a.callId().equals(callId)).findFirst();
       if (call.isEmpty()) {
         LOG.info("call {} of run {} is observed already; the remote result is dropped", callId,

@@ -33,7 +33,7 @@ class ThinkHandler implements TopicHandler<LoopState> {
   @Override
   public CompletionStage<TaskResult<LoopState>> handle(LockedExternalTask task, LoopState carried) {
     AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
-    LoopState state = reader.read(task, carried, settings.contextWindowSteps());
+    LoopState state = reader.read(task, carried, settings.pathStepsToRead());
     return thinking.think(state, settings).thenApply(outcome -> outcome.escape() == null
         ? completions.complete(state, outcome.written(), outcome.variables(), settings)
         : completions.escape(task, topic(), outcome.escape(), state, outcome.written(), settings));

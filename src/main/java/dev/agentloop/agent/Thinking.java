@@ -68,10 +68,11 @@ class Thinking {
     }
     int turn = state.nextTurn();
     boolean finalTurn = before.finalAnswerRequest() != null;
-    ModelRequest request = new ModelRequest(Purpose.THINK,
-        PromptBuilder.forThinking(state, settings, before.finalAnswerRequest(), before.warnings()),
+    PromptBuilder.Prompt prompt = PromptBuilder.thinking(state, settings, before.finalAnswerRequest(),
+        before.warnings(), model::estimateTokens);
+    ModelRequest request = new ModelRequest(Purpose.THINK, prompt.messages(),
         finalTurn ? List.of() : toolSpecs(settings),
-        new RunInfo(state.run().runId(), state.question(), turn, state.attempt()));
+        new RunInfo(state.run().runId(), state.question(), turn, state.attempt()), prompt.stable());
     long started = CallCosts.start();
     return model.chat(request).thenApply(reply -> {
       ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());

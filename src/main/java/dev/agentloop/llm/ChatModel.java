@@ -15,4 +15,12 @@ public interface ChatModel {
 
   /** Identifies the endpoint for breakers, metrics and logs, e.g. {@code openai:https://host/v1}. Never a key. */
   String endpoint();
+
+  /**
+   * About how many tokens of this model a text is: what a run's context budget is counted in. The
+   * default, a token per four characters, fits English text with OpenAI's tokenizers.
+   */
+  default int estimateTokens(String text) {
+    return (text.length() + 3) / 4;
+  }
 }

@@ -8,8 +8,11 @@ import java.util.Objects;
  *
  * @param purpose planning or thinking; a real model sees only the prompt, the scripted model uses it
  * @param run which run and turn the call is for
+ * @param stablePrefix how many of the leading messages the run's next call sends again unchanged (with
+ *     the same tools): where an adapter marks the end of the prefix a provider may cache; 0: unknown
  */
-public record ModelRequest(Purpose purpose, List<ChatMessage> messages, List<ToolSpec> tools, RunInfo run) {
+public record ModelRequest(Purpose purpose, List<ChatMessage> messages, List<ToolSpec> tools, RunInfo run,
+    int stablePrefix) {
 
   public enum Purpose { PLAN, THINK }
 
@@ -24,6 +27,15 @@ public record ModelRequest(Purpose purpose, List<ChatMessage> messages, List<Too
     Objects.requireNonNull(run, "run");
     messages = List.copyOf(messages);
     tools = List.copyOf(tools);
+    if (stablePrefix < 0 || stablePrefix > messages.size()) {
+      throw new IllegalArgumentException("stablePrefix must be between 0 and the " + messages.size()
+          + " messages, was " + stablePrefix);
+    }
+  }
+
+  /** A call whose stable prefix is unknown. */
+  public ModelRequest(Purpose purpose, List<ChatMessage> messages, List<ToolSpec> tools, RunInfo run) {
+    this(purpose, messages, tools, run, 0);
   }
 
   /** The text of the newest tool result in the prompt, or "" when there is none. */

@@ -78,6 +78,11 @@ public class ModelGuard {
     }
 
     @Override
+    public int estimateTokens(String text) {
+      return model.estimateTokens(text);
+    }
+
+    @Override
     public Breakers.Kind kind() {
       return Breakers.Kind.MODEL;
     }

@@ -88,6 +88,15 @@ class AgentDeploymentCheckTest {
   }
 
   @Test
+  void should_refuse_a_context_budget_that_is_negative_or_not_a_number() {
+    String budget = AgentSettings.CONTEXT_BUDGET_TOKENS;
+    assertRefused("slip-negative-context", property(ReactAgentProcess.THINK, budget, "-1"), ReactAgentProcess.THINK,
+        "agent property 'contextBudgetTokens' is '-1' but must be a whole number of at least 0");
+    assertRefused("slip-wordy-context", property(ReactAgentProcess.THINK, budget, "12k"), ReactAgentProcess.THINK,
+        "agent property 'contextBudgetTokens' is '12k' but must be a whole number of at least 0");
+  }
+
+  @Test
   void should_refuse_an_ask_human_timeout_that_is_no_iso_duration() {
     assertRefused("slip-duration", property(ReactAgentProcess.ASK_HUMAN, AgentSettings.ASK_HUMAN_TIMEOUT, "24 hours"),
         ReactAgentProcess.ASK_HUMAN, "agent property 'askHumanTimeout' is '24 hours' but must be a positive ISO-8601"

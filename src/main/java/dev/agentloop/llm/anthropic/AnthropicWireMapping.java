@@ -8,18 +8,33 @@ import dev.agentloop.llm.langchain4j.ReplyMapping;
 import dev.agentloop.llm.langchain4j.ToolMapping;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.anthropic.AnthropicChatResponseMetadata;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Converts between AgentLoop's model types and LangChain4j's for the Anthropic client: system
  * messages become the request's {@code system}, tool calls {@code tool_use} blocks, tool results
  * {@code tool_result} blocks, thinking blocks the reply's reasoning.
+ *
+ * <p>Prompt caching: Anthropic caches a prompt's prefix only up to a block marked with
+ * {@code cache_control}, at most four per request. The client marks the system prompt (which follows
+ * the tools, so both are cached); here the last message of the request's stable prefix (the question
+ * and the digest, which the next turns send again unchanged) and the request's last message (which the
+ * next turn finds among its own, a few blocks earlier) are marked: three breakpoints.
  */
 final class AnthropicWireMapping {
+
+  /** The message attribute LangChain4j's Anthropic client turns into the block's {@code cache_control}. */
+  private static final String CACHE_CONTROL = "cache_control";
+  private static final String EPHEMERAL = "ephemeral";
 
   private AnthropicWireMapping() {}
 
@@ -27,8 +42,14 @@ final class AnthropicWireMapping {
    * @param thinking the thinking blocks of earlier replies, sent again with their tool calls
    */
   static ChatRequest toChatRequest(ModelRequest request, ThinkingBlocks thinking) {
-    ChatRequest.Builder builder = ChatRequest.builder()
-        .messages(request.messages().stream().map(message -> toMessage(message, thinking)).toList());
+    List<ChatMessage> messages = request.messages();
+    List<dev.langchain4j.data.message.ChatMessage> mapped = new ArrayList<>();
+    for (int i = 0; i < messages.size(); i++) {
+      boolean breakpoint = request.stablePrefix() > 0
+          && (i == request.stablePrefix() - 1 || i == messages.size() - 1);
+      mapped.add(toMessage(messages.get(i), thinking, breakpoint));
+    }
+    ChatRequest.Builder builder = ChatRequest.builder().messages(mapped);
     if (!request.tools().isEmpty()) {
       builder.toolSpecifications(request.tools().stream().map(ToolMapping::toSpecification).toList());
     }
@@ -73,24 +94,31 @@ final class AnthropicWireMapping {
         ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model));
   }
 
-  private static dev.langchain4j.data.message.ChatMessage toMessage(ChatMessage message, ThinkingBlocks thinking) {
+  /** @param breakpoint whether the message ends a prefix to cache (a system message is marked by the client) */
+  private static dev.langchain4j.data.message.ChatMessage toMessage(ChatMessage message, ThinkingBlocks thinking,
+      boolean breakpoint) {
+    Map<String, Object> cache = breakpoint ? Map.of(CACHE_CONTROL, EPHEMERAL) : Map.of();
     if (message instanceof ChatMessage.SystemMessage system) {
       return SystemMessage.from(system.text());
     }
     if (message instanceof ChatMessage.UserMessage user) {
-      return UserMessage.from(user.text());
+      return UserMessage.builder().addContent(TextContent.from(user.text())).attributes(cache).build();
     }
     if (message instanceof ChatMessage.AssistantMessage assistant) {
       if (assistant.toolCalls().isEmpty()) {
-        return AiMessage.from(assistant.text());
+        return AiMessage.builder().text(assistant.text()).attributes(cache).build();
       }
       AiMessage.Builder builder = AiMessage.builder().text(assistant.text().isEmpty() ? null : assistant.text())
           .toolExecutionRequests(assistant.toolCalls().stream().map(ToolMapping::toRequest).toList());
-      thinking.find(assistant.toolCalls())
-          .ifPresent(block -> builder.thinking(block.thinking()).attributes(block.attributes()));
-      return builder.build();
+      Map<String, Object> attributes = new HashMap<>(cache);
+      thinking.find(assistant.toolCalls()).ifPresent(block -> {
+        builder.thinking(block.thinking());
+        attributes.putAll(block.attributes());
+      });
+      return builder.attributes(attributes).build();
     }
     ChatMessage.ToolResultMessage tool = (ChatMessage.ToolResultMessage) message;
-    return ToolExecutionResultMessage.from(tool.callId(), tool.toolName(), tool.text());
+    return ToolExecutionResultMessage.builder().id(tool.callId()).toolName(tool.toolName()).text(tool.text())
+        .attributes(cache).build();
   }
 }

@@ -1,7 +1,9 @@
 package dev.agentloop.llm.scripted;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.agentloop.llm.ChatMessage;
 import dev.agentloop.llm.ChatMessage.ToolResultMessage;
+import dev.agentloop.llm.ChatMessage.UserMessage;
 import dev.agentloop.llm.ModelRequest;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +20,12 @@ import java.util.regex.Pattern;
  *   <li>{@code {{number:n}}}: its first number ("391" of "391", "400" of "it is 400"), else its text;
  *   <li>{@code {{line:n:words}}}: its first line or sentence that contains the words (any case), else
  *       its text; e.g. {@code {{line:2:from abroad}}} of a policy document.
+ *   <li>{@code {{find:words}}}: the words and the rest of their sentence, from the first tool result or
+ *       user message of the whole prompt that holds them (any case), else "(not in the prompt: words)";
+ *       e.g. {@code {{find:vault code}}} of "The vault code is 4711." is "vault code is 4711.". Unlike the
+ *       others it reads what the prompt shows wherever it shows it, a digest of older steps included;
+ *   <li>{@code {{turn}}}: the number of the model turn (from 1), so that a long scripted run can make a
+ *       different call at every turn.
  * </ul>
  *
  * <p>A tool result the run does not have reads "(no result n)": a script that asks for more than the
@@ -25,20 +33,36 @@ import java.util.regex.Pattern;
  */
 final class ToolResultTemplate {
 
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(result|number|line):(\\d+)(?::([^}]*))?}}");
+  private static final Pattern PLACEHOLDER = Pattern.compile(
+      "\\{\\{(?:(result|number|line):(\\d+)(?::([^}]*))?|find:([^}]+)|(turn))}}");
   private static final Pattern NUMBER = Pattern.compile("-?\\d+(?:\\.\\d+)?");
   private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+|\\R");
 
   private final List<String> results;
+  /** The texts of the prompt's tool results and user messages, in their order: what {@code find} searches. */
+  private final List<String> texts;
 
-  private ToolResultTemplate(List<String> results) {
+  private final int turn;
+
+  private ToolResultTemplate(List<String> results, List<String> texts, int turn) {
     this.results = results;
+    this.texts = texts;
+    this.turn = turn;
   }
 
   /** The template over the tool results of the request's messages, in their order. */
   static ToolResultTemplate of(ModelRequest request) {
     return new ToolResultTemplate(request.messages().stream()
-        .filter(ToolResultMessage.class::isInstance).map(m -> ((ToolResultMessage) m).text()).toList());
+        .filter(ToolResultMessage.class::isInstance).map(m -> ((ToolResultMessage) m).text()).toList(),
+        request.messages().stream().map(ToolResultTemplate::searchable).flatMap(java.util.Optional::stream).toList(),
+        request.run().turn());
+  }
+
+  private static java.util.Optional<String> searchable(ChatMessage message) {
+    if (message instanceof ToolResultMessage result) {
+      return java.util.Optional.of(result.text());
+    }
+    return message instanceof UserMessage user ? java.util.Optional.of(user.text()) : java.util.Optional.empty();
   }
 
   /** The text with its placeholders filled; {@code null} stays {@code null}. */
@@ -55,7 +79,8 @@ final class ToolResultTemplate {
     Matcher m = PLACEHOLDER.matcher(text);
     StringBuilder filled = new StringBuilder();
     while (m.find()) {
-      String value = value(m.group(1), Integer.parseInt(m.group(2)), m.group(3));
+      String value = m.group(5) != null ? String.valueOf(turn) : m.group(4) != null ? find(m.group(4))
+          : value(m.group(1), Integer.parseInt(m.group(2)), m.group(3));
       if (insideJsonString) {
         value = new String(JsonStringEncoder.getInstance().quoteAsString(value));
       }
@@ -77,6 +102,19 @@ final class ToolResultTemplate {
       case "line" -> line(result, words == null ? "" : words);
       default -> result;
     };
+  }
+
+  private String find(String words) {
+    String wanted = words.strip().toLowerCase(Locale.ROOT);
+    for (String text : texts) {
+      for (String sentence : SENTENCE_END.split(text)) {
+        int at = sentence.toLowerCase(Locale.ROOT).indexOf(wanted);
+        if (at >= 0) {
+          return sentence.substring(at).strip();
+        }
+      }
+    }
+    return "(not in the prompt: " + words.strip() + ")";
   }
 
   private static String line(String result, String words) {

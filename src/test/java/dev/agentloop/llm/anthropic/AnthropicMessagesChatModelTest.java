@@ -264,6 +264,44 @@ class AnthropicMessagesChatModelTest {
     assertThat(model(0).endpoint()).isEqualTo("anthropic:" + server.baseUrl()).doesNotContain(API_KEY);
   }
 
+  // --- prompt caching ---
+
+  @Test
+  void should_mark_the_system_prompt_the_end_of_the_stable_prefix_and_the_last_message_for_caching() {
+    // given a prompt whose first three messages the next turn sends again: instructions, question, digest
+    server.respond(200, message("end_turn", 900, 5, text("4711")));
+    server.respond(200, message("end_turn", 20, 2, text("Hi.")));
+    AnthropicMessagesChatModel model = model(0);
+    List<ChatMessage> messages = List.of(new ChatMessage.SystemMessage("Be exact."),
+        new ChatMessage.UserMessage("Which code opens the vault?"),
+        new ChatMessage.UserMessage("[AgentLoop] Digest of steps 2-40: ..."),
+        new ChatMessage.AssistantMessage("Page 41.", List.of(new ToolCall("toolu_41", "calculator", "{}"))),
+        new ChatMessage.ToolResultMessage("toolu_41", "calculator", "Archive page 41."));
+
+    // when
+    reply(model.chat(new ModelRequest(ModelRequest.Purpose.THINK, messages, List.of(CALCULATOR),
+        new ModelRequest.RunInfo("run-1", "Which code opens the vault?", 41, 0), 3)));
+    reply(model.chat(simple()));
+
+    // then three breakpoints of the four Anthropic allows: system (after the tools), digest, newest result
+    JsonNode body = server.requests().get(0).body();
+    JsonNode system = body.path("system");
+    assertThat(system.get(system.size() - 1).at("/cache_control/type").asText()).isEqualTo("ephemeral");
+    List<String> marked = new ArrayList<>();
+    body.path("messages").forEach(message -> message.path("content").forEach(block -> {
+      if (block.has("cache_control")) {
+        assertThat(block.at("/cache_control/type").asText()).isEqualTo("ephemeral");
+        marked.add(block.has("text") ? block.get("text").asText() : block.path("type").asText() + " "
+            + block.path("tool_use_id").asText());
+      }
+    }));
+    assertThat(marked).containsExactly("[AgentLoop] Digest of steps 2-40: ...", "tool_result toolu_41");
+    assertThat(body.findValues("cache_control")).hasSize(3);
+    assertThat(body.path("tools").findValues("cache_control")).as("the system block ends the tools' prefix").isEmpty();
+    // and a request that knows no stable prefix marks only its system prompt, if it has one
+    assertThat(server.requests().get(1).body().findValues("cache_control")).isEmpty();
+  }
+
   // --- helpers ---
 
   private AnthropicMessagesChatModel model(int thinkingBudget) {

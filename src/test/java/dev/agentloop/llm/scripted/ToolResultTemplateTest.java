@@ -49,4 +49,21 @@ class ToolResultTemplateTest {
     assertThat(quoting.fill("{{number:1}}")).isEqualTo("say \"no\"\nthen stop");
     assertThat(new ObjectMapper().readTree(arguments).get("expression").asText()).isEqualTo("say \"no\"\nthen stop");
   }
+
+  @Test
+  void should_find_words_wherever_the_prompt_shows_them_and_say_when_it_does_not() {
+    ToolResultTemplate digested = ToolResultTemplate.of(new ModelRequest(ModelRequest.Purpose.THINK,
+        List.of(new ChatMessage.SystemMessage("The vault code is secret."),
+            new ChatMessage.UserMessage("Which code opens the vault?"),
+            new ChatMessage.UserMessage("[AgentLoop] Digest of steps 2-9:\n- #3 read_document({}) -> Memo. The VAULT CODE"
+                + " is 4711. Keep it safe.\n- #5 calculator({}) -> 2"),
+            new ToolResultMessage("c9", "read_document", "The vault code is 1234.")),
+        List.of(), new ModelRequest.RunInfo("r", "Which code opens the vault?", 10, 0)));
+
+    // the first place in the prompt's order: the digest before a later result, never the system prompt
+    assertThat(digested.fill("The {{find:vault code is}}")).isEqualTo("The VAULT CODE is 4711.");
+    assertThat(digested.fill("{{find:door code}}")).isEqualTo("(not in the prompt: door code)");
+    assertThat(digested.fillJson("{\"q\": \"{{find:keep it}}\"}")).isEqualTo("{\"q\": \"Keep it safe.\"}");
+    assertThat(digested.fillJson("{\"page\": \"{{turn}}\"}")).isEqualTo("{\"page\": \"10\"}");
+  }
 }
