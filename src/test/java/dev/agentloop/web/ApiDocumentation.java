@@ -144,6 +144,11 @@ final class ApiDocumentation {
       Map.entry("RunActions", "What the caller may do with a run now (the service checks again on every call)"),
       Map.entry("RunBudgets", "What a run used of its agent's budgets"),
       Map.entry("RunCosts", "What a run's calls cost altogether, superseded branches included"),
+      Map.entry("RunMoney", "What a run's model calls cost by the price table (`agentloop.llm.prices`), and what they"
+          + " would have cost without the prompt cache; calls the table cannot price are counted apart"),
+      Map.entry("Money", "What one step's model call cost by the price table, and what it would have cost without the"
+          + " prompt cache"),
+      Map.entry("Child", "A child run answering one of the run's calls of an agent, and what it does now"),
       Map.entry("RunView", "A run as people see it: status, what it waits for, the newest answer, its turns, what"
           + " it used, and `version` for edits"),
       Map.entry("SideEffect", "A call of a side-effecting tool that ran on a branch an edit abandoned"),
@@ -177,6 +182,8 @@ final class ApiDocumentation {
       Map.entry("q", "a piece of the run's question, any case, at most 200 characters"),
       Map.entry("page", "the page, from 0"),
       Map.entry("size", "runs per page, 1 to 500 (default 50)"),
+      Map.entry("conversationId", "the runs started under this conversation id (`POST /runs` with `conversationId`),"
+          + " of any agent unless `agent` is given"),
       Map.entry("branches", "`active` (the path the model sees) or `all` (superseded branches too)"),
       Map.entry("reason", "why the trace is deleted, for the audit"));
 
