@@ -65,12 +65,15 @@ final class CockpitPage {
     return browser.await(By.cssSelector(".agentloop-active-path > li.agentloop-step[data-step='" + stepId + "']"));
   }
 
-  /** The steps on the active path, each as "#id KIND status". */
+  /**
+   * The steps on the active path, each as "#id KIND status": read in one go in the page, since the tab redraws its
+   * trace while a run is watched, and an element found before a redraw is stale after it.
+   */
+  @SuppressWarnings("unchecked")
   List<String> activePath() {
-    return browser.all(By.cssSelector(".agentloop-active-path > li.agentloop-step")).stream()
-        .map(step -> "#" + step.getAttribute("data-step") + " " + step.getAttribute("data-kind") + " "
-            + step.getAttribute("data-status"))
-        .toList();
+    return (List<String>) ((JavascriptExecutor) browser.driver).executeScript(
+        "return Array.from(document.querySelectorAll('.agentloop-active-path > li.agentloop-step'))"
+            + ".map(step => '#' + step.dataset.step + ' ' + step.dataset.kind + ' ' + step.dataset.status);");
   }
 
   /** The steps of the step tree (the picture), each as "#id STATUS col row". */

@@ -47,10 +47,14 @@ final class TasklistPage {
     return this;
   }
 
-  /** Opens Start process and picks the process (agent) by its name; its start form shows. */
+  /**
+   * Opens Start process and picks the process (agent) by its name, as a person does among many: types it into
+   * the dialog's search first (the list pages after a few dozen agents); its start form shows.
+   */
   TasklistPage startProcess(String processName) {
     browser.go("/camunda/app/tasklist/default/");
     browser.click(By.linkText("Start process"));
+    browser.await(By.cssSelector("input[placeholder^='Search by process name']")).sendKeys(processName);
     browser.click(By.linkText(processName));
     browser.await(By.cssSelector(".modal-body .fjs-form"));
     return this;
