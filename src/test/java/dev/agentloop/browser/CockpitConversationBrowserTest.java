@@ -169,6 +169,75 @@ class CockpitConversationBrowserTest {
     browser.screenshot("cockpit-conversation-redo-turn-1");
   }
 
+  @Test
+  void should_offer_the_later_questions_again_when_an_edit_lies_in_an_earlier_turn_and_drop_them_when_unchecked() {
+    // given a conversation of two turns: #1 plan, #2 answer | #3 follow-up, #4 plan, #5 answer
+    ApiClient api = ApiClient.as(port, "operator");
+    String run = twoTurns(api, "conv: edit, dropped");
+
+    // a step of the newest turn has no later questions to ask again
+    browser.await(By.cssSelector(".agentloop-active-path > li[data-step='4'] [data-action='edit']")).click();
+    WebElement newest = browser.await(By.cssSelector("form[data-editor='4']"));
+    assertThat(newest.findElements(By.cssSelector("[data-field='edit-replay']"))).isEmpty();
+    newest.findElement(By.xpath(".//button[text()='Cancel']")).click();
+    browser.awaitGone(By.cssSelector("form[data-editor='4']"));
+
+    // when the operator edits turn 1's plan and unchecks "ask the later questions again"
+    editTurnOnePlan(false);
+
+    // then turn 1 is answered anew and the second question is not asked again: it stays on the old branch
+    awaitTurns(api, run, 1, 3);
+    browser.awaitText(By.cssSelector(".agentloop-conversation-fork[data-fork-turn='1'] > .agentloop-branch-superseded"
+        + " .agentloop-branch-head"), "1 later turn kept here");
+    WebElement active = browser.await(By.cssSelector(".agentloop-conversation-fork[data-fork-turn='1']"
+        + " > [data-branch='active']"));
+    assertThat(texts(active, "[data-question]")).hasSize(1);
+    assertThat(browser.await(By.cssSelector(".agentloop-branch-superseded [data-question='2']")).getText())
+        .contains("conv: edit, dropped, second?");
+  }
+
+  @Test
+  void should_ask_the_later_questions_again_after_an_edit_in_an_earlier_turn_when_left_checked() {
+    ApiClient api = ApiClient.as(port, "operator");
+    String run = twoTurns(api, "conv: edit, asked again");
+
+    editTurnOnePlan(true);
+
+    // the second question is asked again on the new branch, after turn 1's new answer
+    awaitTurns(api, run, 2, 4);
+    browser.awaitText(By.cssSelector(".agentloop-conversation-fork[data-fork-turn='1'] > [data-branch='active']"
+        + " [data-question='2']"), "conv: edit, asked again, second?");
+    assertThat(browser.await(By.cssSelector(".agentloop-branch-superseded [data-question='2']")).getText())
+        .contains("conv: edit, asked again, second?");
+  }
+
+  /** A conversation of two turns, open on its run page. */
+  private String twoTurns(ApiClient api, String question) {
+    String run = body(api.post("/api/runs", "{\"question\": \"" + question + "\", \"agent\": \"" + AGENT
+        + "\", \"conversationId\": \"edit-" + System.nanoTime() + "\"}"), 201).get("id").asText();
+    awaitTurns(api, run, 1, 1);
+    body(api.post("/api/runs/" + run + "/messages", "{\"question\": \"" + question + ", second?\"}"), 202);
+    awaitTurns(api, run, 2, 2);
+    cockpit.openRun(run);
+    browser.await(By.cssSelector(".agentloop-conversation[data-turns='2']"));
+    return run;
+  }
+
+  /** Edits step #1 (turn 1's plan) with the checkbox, offered checked, left so or unchecked. */
+  private void editTurnOnePlan(boolean askAgain) {
+    browser.await(By.cssSelector(".agentloop-active-path > li[data-step='1'] [data-action='edit']")).click();
+    WebElement form = browser.await(By.cssSelector("form[data-editor='1']"));
+    WebElement replay = form.findElement(By.cssSelector("[data-field='edit-replay']"));
+    assertThat(replay.isSelected()).isTrue();
+    if (!askAgain) {
+      replay.click();
+    }
+    assertThat(replay.isSelected()).isEqualTo(askAgain);
+    form.findElement(By.cssSelector("[data-field='plan']")).sendKeys("\nAnswer briefly");
+    form.findElement(By.cssSelector("[data-field='reason']")).sendKeys("a shorter plan");
+    form.findElement(By.cssSelector("[data-action='submit-edit']")).click();
+  }
+
   private static List<String> texts(WebElement in, String css) {
     return in.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
   }
