@@ -1,7 +1,8 @@
 // node --test tools/plugin-tests/ (npm run test:plugin): a run's trace read as a conversation.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { conversation, isFollowUp, turnCostText }
+import { conversation, earlierTurnOf, isFollowUp, redoableTurns, regenerateTurnBody, turnCostText,
+  turnRedoneMessage }
   from '../../src/main/resources/plugin-webapp/agentloop/app/conversation.js';
 
 const step = (id, parent, kind, text, extra = {}) =>
@@ -72,4 +73,41 @@ test('a turn\'s cost in one line; none when it made no call', () => {
   assert.equal(turnCostText({ modelLatencyMillis: 0, toolLatencyMillis: 0, promptTokens: null, completionTokens: null,
     modelCallsWithoutUsage: 0 }), null);
   assert.equal(turnCostText(undefined), null);
+});
+
+test('every answered turn but the newest offers a redo; the newest is the run\'s "Regenerate answer"', () => {
+  const path = threeTurns();
+  assert.deepEqual(redoableTurns(conversation('q1', path, path)), [1, 2]);
+  // turn 3 under way (no answer yet): turns 1 and 2 still offer it, turn 3 does not
+  assert.deepEqual(redoableTurns(conversation('q1', path.slice(0, 7), path.slice(0, 7))), [1, 2]);
+  // a run of one question offers none, with or without its answer
+  assert.deepEqual(redoableTurns(conversation('q', path.slice(0, 2), path.slice(0, 2))), []);
+  assert.deepEqual(redoableTurns(conversation('q', path.slice(0, 1), path.slice(0, 1))), []);
+});
+
+test('a step in an earlier turn is found in its turn; the newest turn\'s steps and unknown steps are not', () => {
+  const path = threeTurns();
+  const turns = conversation('q1', path, path);
+  assert.equal(earlierTurnOf(turns, 1), 1);
+  assert.equal(earlierTurnOf(turns, 3), 2);
+  assert.equal(earlierTurnOf(turns, 4), 2);
+  assert.equal(earlierTurnOf(turns, 7), null);
+  assert.equal(earlierTurnOf(turns, 99), null);
+  assert.equal(earlierTurnOf([], 1), null);
+});
+
+test('the redo body names the turn and the choice, and leaves a blank reason out', () => {
+  assert.deepEqual(regenerateTurnBody(1, true, ' the tool was down '),
+    { turn: 1, replayLaterTurns: true, reason: 'the tool was down' });
+  assert.deepEqual(regenerateTurnBody(2, false, '  '), { turn: 2, replayLaterTurns: false });
+  // anything but true is "do not ask again": never replay by accident
+  assert.deepEqual(regenerateTurnBody(2, 'yes', undefined), { turn: 2, replayLaterTurns: false });
+  for (const bad of [0, -1, 1.5, '1', null, undefined]) {
+    assert.throws(() => regenerateTurnBody(bad, true, 'r'), /turn must be a turn number, from 1/);
+  }
+});
+
+test('the confirmation says whether the later questions are asked again', () => {
+  assert.match(turnRedoneMessage(1, true), /^Turn 1 is being redone on a new branch.*asked again on the new one/);
+  assert.match(turnRedoneMessage(2, false), /are not asked again\.$/);
 });

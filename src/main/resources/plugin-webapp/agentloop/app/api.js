@@ -1,6 +1,7 @@
 // AgentLoop's REST API (agentloop.api.base-path, /api by default) as the Cockpit user: the webapp
 // session authenticates every call, and every change carries the session's CSRF token, as Cockpit's
 // own requests do.
+import { regenerateTurnBody } from './conversation.js';
 import settings from './settings.js';
 
 // <servlet context>/<base path>, as the server knows it (settings.js is made per request)
@@ -88,9 +89,13 @@ export function agentLoopApi(api) {
       ...Object.fromEntries(Object.entries(search).filter(([, v]) => v !== '' && v !== null && v !== undefined)) })}`,
     undefined, true),
     prompt: (id, stepId) => call('GET', `${runs(id)}/steps/${path(stepId)}/prompt`),
-    edit: (id, stepId, content, reason, baseVersion) =>
-      call('POST', `${runs(id)}/steps/${path(stepId)}/edit`, { content, reason, baseVersion }),
+    /** `replayLaterTurns` (true or false) only for a step in an earlier turn of a conversation. */
+    edit: (id, stepId, content, reason, baseVersion, replayLaterTurns) =>
+      call('POST', `${runs(id)}/steps/${path(stepId)}/edit`, { content, reason, baseVersion, replayLaterTurns }),
     regenerate: (id, reason) => call('POST', `${runs(id)}/regenerate`, { reason }),
+    /** Redoes turn `turn` of a conversation; `replay`: ask the later questions again on the new branch. */
+    regenerateTurn: (id, turn, replay, reason) => call('POST', `${runs(id)}/regenerate`,
+      regenerateTurnBody(turn, replay, reason)),
     stop: (id, reason) => call('POST', `${runs(id)}/stop`, { reason }),
     restart: (id, fromStep, reason) => call('POST', `${runs(id)}/restart`, { fromStep, reason }),
     /** The circuit breakers, or null where this AgentLoop has no breaker endpoint. */

@@ -3,7 +3,7 @@
 // later turns left the path, the superseded branch stands beside the turns that replaced it. Text
 // nodes only, as everywhere in the plugin (dom.js). The grouping is conversation.js's.
 import { h, time } from './dom.js';
-import { conversation, isFollowUp, turnCostText } from './conversation.js';
+import { conversation, isFollowUp, redoableTurns, turnCostText } from './conversation.js';
 import { costText, kindLabel, stepContent } from './trace-view.js';
 
 const STATUS_WORDS = { IN_PROGRESS: 'in progress', ANSWERED: 'answered', UNANSWERED: 'unanswered' };
@@ -20,8 +20,22 @@ function turnStep(step) {
     h('div', { class: 'agentloop-content' }, stepContent(step)));
 }
 
+/**
+ * Under an earlier turn of the active path: "Redo this turn" (when `redo` offers it) and a slot for its form
+ * and confirmation. `redo` is {turns (the redoable numbers), enabled, why, open(number, slot)}.
+ */
+function redoSlot(turn, redo) {
+  const slot = h('div', { class: 'agentloop-turn-slot', 'data-turn-slot': turn.number });
+  const offered = redo.turns.includes(turn.number);
+  return [offered ? h('div', { class: 'agentloop-turn-actions' }, h('button', {
+    class: 'btn btn-xs btn-default', type: 'button', 'data-action': 'redo-turn', 'data-redo-turn': turn.number,
+    disabled: !redo.enabled, title: redo.enabled ? 'a new answer to this turn, on a new branch' : redo.why || '',
+    onclick: () => redo.open(turn.number, slot)
+  }, 'Redo this turn')) : null, slot];
+}
+
 /** One turn; `fact` is the turn of GET /api/runs/{id} (status, who asked, cost), null on a superseded branch. */
-function turnBlock(turn, fact, superseded) {
+function turnBlock(turn, fact, superseded, redo) {
   const askedBy = turn.questionStep ? turn.questionStep.author : fact && fact.askedBy;
   const cost = fact && turnCostText(fact.costs);
   return h('div', { class: `agentloop-turn${superseded ? ' agentloop-turn-superseded' : ''}`, 'data-turn': turn.number },
@@ -43,7 +57,8 @@ function turnBlock(turn, fact, superseded) {
       turn.answer
         ? [h('div', { class: 'agentloop-turn-who' }, `Answer · #${turn.answer.id} · ${time(turn.answer.createdAt)}`),
           h('div', { class: 'agentloop-text' }, (turn.answer.content || {}).text)]
-        : h('em', { class: 'text-muted' }, superseded ? 'no answer on this branch' : 'no answer yet')));
+        : h('em', { class: 'text-muted' }, superseded ? 'no answer on this branch' : 'no answer yet')),
+    superseded || !redo ? null : redoSlot(turn, redo));
 }
 
 /** What took the branch off the path: the step that replaced its first step, or the regenerate decided on it. */
@@ -60,18 +75,18 @@ function branchHead(branch) {
 }
 
 /** The turns from index `from` on; at the first turn with branches, the rest goes in columns beside them. */
-function turnsFrom(turns, from, facts) {
+function turnsFrom(turns, from, facts, redo) {
   const blocks = [];
   for (let i = from; i < turns.length; i++) {
     const turn = turns[i];
     if (!turn.branches.length) {
-      blocks.push(turnBlock(turn, facts.get(turn.number), false));
+      blocks.push(turnBlock(turn, facts.get(turn.number), false, redo));
       continue;
     }
     blocks.push(h('div', { class: 'agentloop-conversation-fork', 'data-fork-turn': turn.number },
       h('div', { class: 'agentloop-conversation-branch', 'data-branch': 'active' },
         h('div', { class: 'agentloop-branch-head' }, h('strong', {}, 'Active branch'), ' (what the model sees)'),
-        turnBlock(turn, facts.get(turn.number), false), turnsFrom(turns, i + 1, facts)),
+        turnBlock(turn, facts.get(turn.number), false, redo), turnsFrom(turns, i + 1, facts, redo)),
       turn.branches.map(branch => h('div', { class: 'agentloop-conversation-branch agentloop-branch-superseded',
         'data-branch': branch.root.id }, branchHead(branch), branch.turns.map(t => turnBlock(t, null, true))))));
     return blocks;
@@ -81,9 +96,10 @@ function turnsFrom(turns, from, facts) {
 
 /**
  * The conversation of a run, or null for a run of one question: its trace says it all. `active` and
- * `all` are the steps of the active path and of every branch (with their decisions), `run` the run view.
+ * `all` are the steps of the active path and of every branch (with their decisions), `run` the run view;
+ * `redo` (optional) {enabled, why, open(number, slot)} offers "Redo this turn" under each earlier answered turn.
  */
-export function conversationView(run, active, all) {
+export function conversationView(run, active, all, redo) {
   if (!active.length || ![...active, ...(all || [])].some(isFollowUp)) {
     return null;
   }
@@ -93,5 +109,5 @@ export function conversationView(run, active, all) {
     h('h4', {}, `Conversation: ${turns.length} turn${turns.length === 1 ? '' : 's'}`),
     run.conversationId ? h('p', { class: 'text-muted', 'data-fact': 'conversationId' },
       'Conversation id ', h('code', {}, run.conversationId)) : null,
-    turnsFrom(turns, 0, facts));
+    turnsFrom(turns, 0, facts, redo ? { ...redo, turns: redoableTurns(turns) } : null));
 }

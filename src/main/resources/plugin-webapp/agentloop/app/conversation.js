@@ -91,3 +91,36 @@ export function turnCostText(costs) {
     .filter(Boolean);
   return parts.length ? parts.join(' · ') : null;
 }
+
+/**
+ * The turns of the active path (as `conversation` gives them) an operator may redo from the conversation:
+ * each with an answer but the newest, whose redo is the run's "Regenerate answer". Their numbers, oldest first.
+ */
+export function redoableTurns(turns) {
+  return turns.slice(0, -1).filter(turn => turn.answer).map(turn => turn.number);
+}
+
+/**
+ * The number of the turn of the active path that holds the step, when it is not the newest turn (an edit
+ * there may ask the later questions again); otherwise null.
+ */
+export function earlierTurnOf(turns, stepId) {
+  const turn = turns.find(t => [t.questionStep, ...t.steps, t.answer].some(step => step && step.id === stepId));
+  return turn && turn !== turns[turns.length - 1] ? turn.number : null;
+}
+
+/** The body of POST /api/runs/{id}/regenerate that redoes turn `turn`; a blank reason is left out. */
+export function regenerateTurnBody(turn, replayLaterTurns, reason) {
+  if (!Number.isInteger(turn) || turn < 1) {
+    throw new Error(`turn must be a turn number, from 1, not ${JSON.stringify(turn)}`);
+  }
+  const why = typeof reason === 'string' ? reason.trim() : '';
+  return { turn, replayLaterTurns: replayLaterTurns === true, ...(why ? { reason: why } : {}) };
+}
+
+/** What the operator reads after redoing turn `turn`. */
+export function turnRedoneMessage(turn, replayLaterTurns) {
+  return `Turn ${turn} is being redone on a new branch; the later turns stay on the old branch beside it`
+    + (replayLaterTurns ? ', and their questions are asked again on the new one, in order.'
+      : ', and are not asked again.');
+}

@@ -3,6 +3,7 @@
 // Error whose message tells the operator what to fix.
 import { h, json } from './dom.js';
 import { jsonObject, planSteps, required } from './edit-text.js';
+import { replayCheckbox } from './turn-redo.js';
 import { kindLabel } from './words.js';
 
 function field(label, name, input, hint) {
@@ -66,13 +67,15 @@ const EDITORS = {
 };
 
 /**
- * A form for the step; `onSubmit(content, reason)` returns a promise (the form stays while it
- * runs), `onCancel()` closes it.
+ * A form for the step; `onSubmit(content, reason, replayLaterTurns)` returns a promise (the form stays
+ * while it runs), `onCancel()` closes it. `laterTurns` true (the step lies in an earlier turn of a
+ * conversation) offers "ask the later questions again"; otherwise `replayLaterTurns` is undefined.
  */
-export function stepEditor(step, onSubmit, onCancel) {
+export function stepEditor(step, onSubmit, onCancel, laterTurns) {
   const editor = (EDITORS[step.kind] || jsonEditor)(step.content || {});
   const reason = h('input', { class: 'form-control', type: 'text', placeholder: 'why the step changes (kept in the trace)' });
   const problem = h('div', { class: 'agentloop-form-problem' });
+  const replay = laterTurns ? replayCheckbox('edit-replay') : null;
   const submit = h('button', { class: 'btn btn-primary', type: 'submit', 'data-action': 'submit-edit' }, 'Save and resume');
   const form = h('form', { class: 'agentloop-editor', 'data-editor': step.id },
     h('h4', {}, `Edit #${step.id} (${kindLabel(step.kind)})`),
@@ -80,6 +83,7 @@ export function stepEditor(step, onSubmit, onCancel) {
       'The edited step replaces this one; the steps after it are kept as a superseded branch, and the run continues from the edited step.'),
     editor.fields,
     field('Reason', 'reason', reason),
+    replay && replay.field,
     problem,
     h('div', { class: 'agentloop-buttons' },
       submit, ' ',
@@ -97,7 +101,7 @@ export function stepEditor(step, onSubmit, onCancel) {
     }
     submit.disabled = true;
     try {
-      await onSubmit(content, reason.value.trim());
+      await onSubmit(content, reason.value.trim(), replay ? replay.box.checked : undefined);
     } catch (e) {
       problem.append(h('div', { class: 'alert alert-danger', role: 'alert' }, e.message,
         e.status === 409 ? ' (Cancel shows the run as it is now.)' : null));

@@ -4,6 +4,7 @@
 // cost and prompt), what it used of its budgets, the operator's actions (edit & resume, regenerate,
 // stop; restart once it ended), and the circuit breakers, folded unless one is open.
 import { agentLoopApi } from './api.js';
+import { conversation, earlierTurnOf, turnRedoneMessage } from './conversation.js';
 import { conversationView } from './conversation-view.js';
 import { calledByLink, nestChildRuns } from './child-runs.js';
 import settings from './settings.js';
@@ -13,6 +14,7 @@ import { liveStep } from './live-step.js';
 import { showPrompt } from './prompt-view.js';
 import { restartedNotice, restartForm, runLink } from './runs-tab.js';
 import { stepEditor } from './step-editor.js';
+import { turnRedoForm } from './turn-redo.js';
 import { decidedSteps, duration, stepRow, traceView } from './trace-view.js';
 import { regeneratedMessage, resumedMessage, restartedMessage } from './words.js';
 
@@ -259,11 +261,18 @@ export class RunPanel {
     const fingerprint = JSON.stringify([all.map(s => [s.id, s.status, s.decisions.length]), active.map(s => s.id),
       actions.edit]);
     // never pull a form away from under the operator's fingers
-    if (fingerprint === this.fingerprint || this.trace.querySelector('form')) {
+    if (fingerprint === this.fingerprint || this.trace.querySelector('form') || this.conversation.querySelector('form')) {
       return;
     }
     this.fingerprint = fingerprint;
-    clear(this.conversation, conversationView(this.run, active, all));
+    this.turns = conversation(this.run.question, active, all);
+    clear(this.conversation, conversationView(this.run, active, all,
+      { enabled: actions.edit === true, why: actions.why, open: (turn, slot) => this.openRedo(turn, slot) }));
+    // only turns of the active path have a slot
+    const redone = this.turnNotice && this.conversation.querySelector(`[data-turn-slot='${this.turnNotice.turn}']`);
+    if (redone) {
+      clear(redone, notice('success', this.turnNotice.text));
+    }
     const finished = FINISHED.includes(this.run.status);
     // a final answer ends a run: edit or restart from the step before it for a new answer
     clear(this.trace, traceView(active, all, step => (step.kind === 'FINAL_ANSWER' ? null : finished
@@ -298,6 +307,23 @@ export class RunPanel {
     slot.querySelector('input')?.focus();
   }
 
+  openRedo(turn, slot) {
+    const close = () => {
+      slot.replaceChildren();
+      this.fingerprint = null;
+      this.load();
+    };
+    clear(slot, turnRedoForm(turn, async (replay, reason) => {
+      await this.client.regenerateTurn(this.runId, turn, replay, reason);
+      // said under the turn whose button started it, which the conversation draws again where it was
+      this.turnNotice = { turn, text: turnRedoneMessage(turn, replay) };
+      this.stepNotice = null;
+      clear(this.messages);
+      close();
+    }, close));
+    slot.querySelector('input')?.focus();
+  }
+
   openEditor(step, row) {
     const slot = row.querySelector('.agentloop-step-slot');
     // the version the operator saw: polling goes on while the form is open, and an edit made on an
@@ -308,14 +334,15 @@ export class RunPanel {
       this.fingerprint = null;
       this.load();
     };
-    clear(slot, stepEditor(step, async (content, reason) => {
-      const result = await this.client.edit(this.runId, step.id, content, reason, baseVersion);
+    clear(slot, stepEditor(step, async (content, reason, replay) => {
+      const result = await this.client.edit(this.runId, step.id, content, reason, baseVersion, replay);
       // said where the operator pressed the button: under the step that replaced the edited one,
       // which the trace draws where the edited step was (kept there as the run goes on)
       this.stepNotice = { stepId: result.newStep, text: resumedMessage(result) };
+      this.turnNotice = null;
       clear(this.messages);
       close();
-    }, close));
+    }, close, earlierTurnOf(this.turns || [], step.id) !== null));
     slot.querySelector('textarea, input')?.focus();
   }
 
@@ -326,6 +353,7 @@ export class RunPanel {
     }
     clear(this.messages);
     this.stepNotice = null;
+    this.turnNotice = null;
     try {
       const result = await call();
       done();
