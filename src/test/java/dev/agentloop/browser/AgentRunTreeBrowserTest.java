@@ -11,6 +11,7 @@ import dev.agentloop.TestAgent;
 import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.security.AgentLoopGroups;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,14 +101,23 @@ class AgentRunTreeBrowserTest {
 
     // then each call's observation holds its child's steps, folded, read when the operator opens them
     cockpit.openRun(run);
-    List<WebElement> nested = browser.all(By.cssSelector(".agentloop-active-path > li > details.agentloop-child-run"));
-    assertThat(nested).hasSize(2);
-    assertThat(nested).allSatisfy(details -> assertThat(details.getAttribute("open")).isNull());
-    String firstChild = nested.get(0).getAttribute("data-child-run");
-    browser.clickNow(nested.get(0).findElement(By.tagName("summary")));
-    List<WebElement> childSteps = await().atMost(Runs.PATIENCE).until(() -> browser.all(By.cssSelector(
-        "details[data-child-run='" + firstChild + "'] .agentloop-child-path > li.agentloop-step")),
-        steps -> !steps.isEmpty());
+    // (read in one go: the tab nests the children's folds into the path it has just drawn)
+    List<List<Object>> nested = await().atMost(Runs.PATIENCE).until(() -> (List<List<Object>>)
+        ((JavascriptExecutor) browser.driver).executeScript("return [...document.querySelectorAll("
+            + "'.agentloop-active-path > li > details.agentloop-child-run')].map(d => [d.dataset.childRun, d.open])"),
+        folds -> folds.size() == 2);
+    assertThat(nested).allSatisfy(fold -> assertThat(fold.get(1)).isEqualTo(false));
+    String firstChild = (String) nested.get(0).get(0);
+    String fold = "details[data-child-run='" + firstChild + "']";
+    // found anew before each click: the tab may still be drawing the page it just opened, and a click on the
+    // fold it replaced opens nothing; a person then clicks again
+    List<WebElement> childSteps = await().atMost(Runs.PATIENCE).pollInterval(Duration.ofSeconds(1)).until(() -> {
+      List<WebElement> steps = browser.all(By.cssSelector(fold + " .agentloop-child-path > li.agentloop-step"));
+      if (steps.isEmpty() && browser.all(By.cssSelector(fold + "[open]")).isEmpty()) {
+        browser.click(By.cssSelector(fold + " > summary"));
+      }
+      return steps;
+    }, steps -> !steps.isEmpty());
     assertThat(childSteps).extracting(step -> step.getAttribute("data-kind")).first().isEqualTo("PLAN");
     assertThat(childSteps).extracting(step -> step.getAttribute("data-kind")).last().isEqualTo("FINAL_ANSWER");
     assertThat(childSteps.get(childSteps.size() - 1).getText()).contains("4");
