@@ -22,7 +22,7 @@ class ConfigurationPageTest {
 
   /** The page (the tests run in the repository's root). */
   static final Path PAGE = Path.of("docs/configuration.md");
-  private static final String REGENERATE = "mvn -B -pl modules/demo -am -Dagentloop.modeler-checks.skip"
+  private static final String REGENERATE = "mvn -B -pl modules/agentloop -am -Dagentloop.modeler-checks.skip"
       + " -Dsurefire.failIfNoSpecifiedTests=false -Dtest=ConfigurationPageTest"
       + " -Dagentloop.configuration-page.write=true test";
 

@@ -36,7 +36,7 @@ class OpenApiDocumentTest {
 
   /** The checked-in document (the tests run in the repository's root). */
   static final Path DOCUMENT = Path.of("docs/api/openapi.json");
-  private static final String REGENERATE = "mvn -B -pl modules/demo -am -Dagentloop.modeler-checks.skip"
+  private static final String REGENERATE = "mvn -B -pl modules/agentloop -am -Dagentloop.modeler-checks.skip"
       + " -Dsurefire.failIfNoSpecifiedTests=false -Dtest=OpenApiDocumentTest -Dagentloop.openapi.write=true test";
 
   /** {@code -Dagentloop.openapi.write=true}: write the generated document instead of comparing. */
