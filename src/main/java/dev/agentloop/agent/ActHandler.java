@@ -6,7 +6,7 @@ import java.util.concurrent.CompletionStage;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
 /**
- * Serves {@code agentloop.act}: the turn's open tool calls run ({@link TurnCalls}) and their
+ * Serves {@code agentloop.act}: the turn's open tool calls run ({@link CallDispatcher}) and their
  * observations are written with the completion; the run leaves its loop instead where the calls
  * would go past a budget or call a tool that was reported unavailable before. The diagram then
  * goes to {@code callRemoteTool} when calls of remote tools wait, to {@code callAgent} (with the ids of the calls)
@@ -16,10 +16,10 @@ class ActHandler implements TopicHandler<LoopState> {
 
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
-  private final TurnCalls calls;
-  private final Completions completions;
+  private final CallDispatcher calls;
+  private final TaskOutcomes completions;
 
-  ActHandler(AgentDefinitions definitions, LoopStateReader reader, TurnCalls calls, Completions completions) {
+  ActHandler(AgentDefinitions definitions, LoopStateReader reader, CallDispatcher calls, TaskOutcomes completions) {
     this.definitions = definitions;
     this.reader = reader;
     this.calls = calls;

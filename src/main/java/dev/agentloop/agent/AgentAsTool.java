@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * Another agent, offered to the model as a tool named after its process key, with one argument, {@code question}.
  * A call never runs here: the diagram's {@code callAgent} activity starts the agent as a child run, and the child's
- * answer or outcome becomes the call's observation ({@link AgentCalls}). Immutable.
+ * answer or outcome becomes the call's observation ({@link ChildRuns}). Immutable.
  */
 record AgentAsTool(String name, String description) implements AgentTool {
 

@@ -1,7 +1,7 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.llm.ModelPrices;
-import dev.agentloop.resilience.Budgets;
+import dev.agentloop.resilience.BudgetCheck;
 import dev.agentloop.resilience.Escapes;
 import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.ModelGuard;
@@ -40,8 +40,8 @@ public class AgentConfiguration {
   }
 
   @Bean
-  RunTimeBudget runTimeBudget(Escapes escapes) {
-    return new RunTimeBudget(escapes);
+  RunTimeRanOut runTimeBudget(Escapes escapes) {
+    return new RunTimeRanOut(escapes);
   }
 
   /** An engine plugin: the run-time budget's timer fires within seconds of its deadline, not up to a minute late. */
@@ -97,37 +97,37 @@ public class AgentConfiguration {
   }
 
   @Bean
-  EscapeChecks escapeChecks(LoopDetector detector, Budgets budgets, ToolRegistry tools, ResilienceMetrics metrics) {
+  EscapeChecks escapeChecks(LoopDetector detector, BudgetCheck budgets, ToolRegistry tools, ResilienceMetrics metrics) {
     return new EscapeChecks(detector, budgets, tools, metrics);
   }
 
   @Bean
-  Completions agentCompletions(AgentDefinitions definitions, StepStore store, DecisionLog decisions,
+  TaskOutcomes agentCompletions(AgentDefinitions definitions, StepStore store, DecisionLog decisions,
       Escapes escapes, ModelPrices prices, ObjectProvider<MeterRegistry> registry) {
-    return new Completions(definitions, store, decisions, escapes,
+    return new TaskOutcomes(definitions, store, decisions, escapes,
         new CostMeter(prices, registry.getIfAvailable(SimpleMeterRegistry::new)));
   }
 
   /** Model calls go through the guard: retries, the endpoint's circuit breaker, a time-out; each a span where traced. */
   @Bean
   PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, ModelGuard guard,
-      ModelSpans spans, Completions completions) {
+      ModelSpans spans, TaskOutcomes completions) {
     return new PlanHandler(definitions, reader, spans.traced(guard.guard(model)), completions);
   }
 
   @Bean
   ThinkHandler thinkHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, ModelGuard guard,
       ModelSpans spans, ToolRegistry tools, Router router, EscapeChecks checks, RepeatedSideEffects repeats,
-      Completions completions) {
+      TaskOutcomes completions) {
     return new ThinkHandler(definitions, reader,
         new Thinking(spans.traced(guard.guard(model)), tools, router, checks, repeats),
         completions);
   }
 
   @Bean
-  RemoteToolCalls remoteToolCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store,
+  RemoteToolTasks remoteToolCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store,
       ToolRegistry tools) {
-    return new RemoteToolCalls(definitions, reader, store, tools);
+    return new RemoteToolTasks(definitions, reader, store, tools);
   }
 
   /** Every deployed agent as a tool of the agents that name it: a source of the tool registry. */
@@ -139,16 +139,16 @@ public class AgentConfiguration {
   }
 
   @Bean
-  AgentCalls agentCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
+  ChildRuns agentCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
-    return new AgentCalls(definitions, reader, store, tools, engine, defaults.maxAgentDepth());
+    return new ChildRuns(definitions, reader, store, tools, engine, defaults.maxAgentDepth());
   }
 
   @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, ToolRegistry tools, ToolRunner runner,
-      Router router, RemoteToolCalls remoteCalls, AgentCalls agentCalls, EscapeChecks checks,
-      Completions completions, ToolSpans spans) {
+      Router router, RemoteToolTasks remoteCalls, ChildRuns agentCalls, EscapeChecks checks,
+      TaskOutcomes completions, ToolSpans spans) {
     return new ActHandler(definitions, reader,
-        new TurnCalls(tools, runner, router, remoteCalls, agentCalls, checks, spans), completions);
+        new CallDispatcher(tools, runner, router, remoteCalls, agentCalls, checks, spans), completions);
   }
 }

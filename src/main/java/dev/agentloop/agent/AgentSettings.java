@@ -1,8 +1,8 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.resilience.Budget;
+import dev.agentloop.resilience.EscapeLimits;
 import dev.agentloop.resilience.LoopDetector;
-import dev.agentloop.resilience.RunLimits;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -36,7 +36,7 @@ public record AgentSettings(
     int maxPlanRevisions,
     RevisionsRunOut whenPlanRevisionsRunOut,
     Duration askHumanTimeout,
-    RunLimits limits,
+    EscapeLimits limits,
     ConversationSettings conversation,
     int contextBudgetTokens) {
 
@@ -90,7 +90,7 @@ public record AgentSettings(
   public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int maxSteps,
       int contextWindowSteps, int observationPromptChars, int maxStepChars, boolean autoAcceptPlan,
       boolean autoAcceptAnswer, int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut,
-      Duration askHumanTimeout, RunLimits limits, ConversationSettings conversation) {
+      Duration askHumanTimeout, EscapeLimits limits, ConversationSettings conversation) {
     this(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps, observationPromptChars, maxStepChars,
         autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, limits,
         conversation, 0);
@@ -100,19 +100,19 @@ public record AgentSettings(
   public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int maxSteps,
       int contextWindowSteps, int observationPromptChars, int maxStepChars, boolean autoAcceptPlan,
       boolean autoAcceptAnswer, int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut,
-      Duration askHumanTimeout, RunLimits limits) {
+      Duration askHumanTimeout, EscapeLimits limits) {
     this(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps, observationPromptChars, maxStepChars,
         autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, limits,
         ConversationSettings.ONE_SHOT);
   }
 
-  /** Settings without escape limits that could matter ({@link RunLimits#NONE}), for code that builds them by hand. */
+  /** Settings without escape limits that could matter ({@link EscapeLimits#NONE}), for code that builds them by hand. */
   public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int maxSteps,
       int contextWindowSteps, int observationPromptChars, int maxStepChars, boolean autoAcceptPlan,
       boolean autoAcceptAnswer, int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut,
       Duration askHumanTimeout) {
     this(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps, observationPromptChars, maxStepChars,
-        autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, RunLimits.NONE);
+        autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, EscapeLimits.NONE);
   }
 
   /**
@@ -134,7 +134,7 @@ public record AgentSettings(
         values.count(MAX_PLAN_REVISIONS, defaults.maxPlanRevisions(), 0),
         values.choice(WHEN_PLAN_REVISIONS_RUN_OUT, defaults.whenPlanRevisionsRunOut()),
         values.duration(ASK_HUMAN_TIMEOUT, defaults.askHumanTimeout()),
-        new RunLimits(
+        new EscapeLimits(
             values.count(MAX_MODEL_CALLS, defaults.maxModelCalls(), 1),
             values.count(MAX_TOOL_CALLS, defaults.maxToolCalls(), 1),
             values.amount(MAX_TOKENS, defaults.maxTokens()),
@@ -168,7 +168,7 @@ public record AgentSettings(
     return compacts() ? Integer.MAX_VALUE : contextWindowSteps;
   }
 
-  /** The run's budget: its steps and its {@link RunLimits}. */
+  /** The run's budget: its steps and its {@link EscapeLimits}. */
   public Budget budget() {
     return limits.budget(maxSteps);
   }

@@ -1,7 +1,7 @@
 package dev.agentloop.agent;
 
 import dev.agentloop.resilience.Budget;
-import dev.agentloop.resilience.Budgets;
+import dev.agentloop.resilience.BudgetCheck;
 import dev.agentloop.resilience.CallSignature;
 import dev.agentloop.resilience.EscapeException;
 import dev.agentloop.resilience.EscapeException.Reason;
@@ -36,11 +36,11 @@ class EscapeChecks {
   private static final int DESCRIPTION_CHARS = 200;
 
   private final LoopDetector detector;
-  private final Budgets budgets;
+  private final BudgetCheck budgets;
   private final ToolRegistry tools;
   private final ResilienceMetrics metrics;
 
-  EscapeChecks(LoopDetector detector, Budgets budgets, ToolRegistry tools, ResilienceMetrics metrics) {
+  EscapeChecks(LoopDetector detector, BudgetCheck budgets, ToolRegistry tools, ResilienceMetrics metrics) {
     this.detector = detector;
     this.budgets = budgets;
     this.tools = tools;
@@ -59,14 +59,14 @@ class EscapeChecks {
   BeforeThink beforeThink(LoopState state, AgentSettings settings) {
     // the loop detector sees the window of steps, also when a context budget has the whole path read
     List<Step> window = sinceAPersonSpoke(state.latest(settings.contextWindowSteps()));
-    Budgets.Verdict budget = budgets.beforeModelCall(settings.budget(), spent(state.run(), state.nextTurn() - 1));
+    BudgetCheck.Verdict budget = budgets.beforeModelCall(settings.budget(), spent(state.run(), state.nextTurn() - 1));
     String finalAnswerRequest = null;
-    if (budget.state() == Budgets.State.EXHAUSTED) {
+    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
       if (!grantedByAPerson(state.recent(), window)) {
         throw new EscapeException(Reason.BUDGET_EXHAUSTED, "The run's budget is used up: " + budget.reason() + ".");
       }
       finalAnswerRequest = "This run's budget is used up (" + budget.reason() + "); a person let you answer once more.";
-    } else if (budget.state() == Budgets.State.NEAR) {
+    } else if (budget.state() == BudgetCheck.State.NEAR) {
       finalAnswerRequest = "This run is close to its budget (" + budget.reason() + ").";
     }
     LoopDetector.Verdict loop = detector.check(calls(window), settings.limits().loop());
@@ -97,8 +97,8 @@ class EscapeChecks {
     if (requestedByAPerson(state.recent())) {
       return;
     }
-    Budgets.Verdict budget = budgets.beforeToolCalls(settings.budget(), spent(state.run(), state.nextTurn() - 1), calls);
-    if (budget.state() == Budgets.State.EXHAUSTED) {
+    BudgetCheck.Verdict budget = budgets.beforeToolCalls(settings.budget(), spent(state.run(), state.nextTurn() - 1), calls);
+    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
       throw new EscapeException(Reason.BUDGET_EXHAUSTED, "The run's tool-call budget is used up: " + budget.reason()
           + ".");
     }

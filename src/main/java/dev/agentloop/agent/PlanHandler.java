@@ -1,6 +1,6 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.agent.Completions.Written;
+import dev.agentloop.agent.TaskOutcomes.Written;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelCallException;
 import dev.agentloop.spi.ModelRequest;
@@ -25,9 +25,9 @@ class PlanHandler implements TopicHandler<LoopState> {
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
   private final ChatModel model;
-  private final Completions completions;
+  private final TaskOutcomes completions;
 
-  PlanHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, Completions completions) {
+  PlanHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, TaskOutcomes completions) {
     this.definitions = definitions;
     this.reader = reader;
     this.model = model;

@@ -7,7 +7,7 @@ import org.camunda.bpm.engine.impl.jobexecutor.JobExecutor;
 
 /**
  * Lets the engine's job executor look for due timers at least every {@link #MAX_WAIT}: a run's
- * run-time budget ({@link RunTimeBudget}, a boundary timer) then fires within seconds of its deadline.
+ * run-time budget ({@link RunTimeRanOut}, a boundary timer) then fires within seconds of its deadline.
  * When it finds no job, Camunda's job executor waits longer and longer, by default up to a minute, and
  * a timer created in the future wakes nobody: the budget fired up to a minute late. A shorter wait
  * configured by the application ({@code camunda.bpm.job-execution.max-wait}) is kept. Costs one small

@@ -2,8 +2,8 @@ package dev.agentloop.agent;
 
 import dev.agentloop.api.ActiveStep;
 import dev.agentloop.api.AgentRuns;
+import dev.agentloop.api.BudgetUse;
 import dev.agentloop.api.ConversationTurn;
-import dev.agentloop.api.RunBudgets;
 import dev.agentloop.api.RunCosts;
 import dev.agentloop.api.RunMoney;
 import dev.agentloop.api.RunStatus;
@@ -11,7 +11,7 @@ import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.llm.ModelPrices;
-import dev.agentloop.resilience.RunLimits;
+import dev.agentloop.resilience.EscapeLimits;
 import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.FinalAnswer;
@@ -292,12 +292,12 @@ public class RunService implements AgentRuns {
   }
 
   /** Used / limit, the limits of the agent version the run runs (or ran) on. */
-  private RunBudgets budgets(RunRecord run, HistoricProcessInstance instance) {
-    RunLimits limits = instance == null ? null : definitions.settings(instance.getProcessDefinitionId()).limits();
-    return new RunBudgets(
-        new RunBudgets.Budget(run.modelCalls(), limits == null ? null : (long) limits.maxModelCalls()),
-        new RunBudgets.Budget(run.toolCalls(), limits == null ? null : (long) limits.maxToolCalls()),
-        new RunBudgets.Budget(run.tokens(), limits == null || limits.maxTokens() <= 0 ? null : limits.maxTokens()));
+  private BudgetUse budgets(RunRecord run, HistoricProcessInstance instance) {
+    EscapeLimits limits = instance == null ? null : definitions.settings(instance.getProcessDefinitionId()).limits();
+    return new BudgetUse(
+        new BudgetUse.Budget(run.modelCalls(), limits == null ? null : (long) limits.maxModelCalls()),
+        new BudgetUse.Budget(run.toolCalls(), limits == null ? null : (long) limits.maxToolCalls()),
+        new BudgetUse.Budget(run.tokens(), limits == null || limits.maxTokens() <= 0 ? null : limits.maxTokens()));
   }
 
   /**

@@ -16,9 +16,9 @@ class ThinkHandler implements TopicHandler<LoopState> {
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
   private final Thinking thinking;
-  private final Completions completions;
+  private final TaskOutcomes completions;
 
-  ThinkHandler(AgentDefinitions definitions, LoopStateReader reader, Thinking thinking, Completions completions) {
+  ThinkHandler(AgentDefinitions definitions, LoopStateReader reader, Thinking thinking, TaskOutcomes completions) {
     this.definitions = definitions;
     this.reader = reader;
     this.thinking = thinking;

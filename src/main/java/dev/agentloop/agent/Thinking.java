@@ -1,6 +1,6 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.agent.Completions.Written;
+import dev.agentloop.agent.TaskOutcomes.Written;
 import dev.agentloop.resilience.EscapeException;
 import dev.agentloop.resilience.EscapeException.Reason;
 import dev.agentloop.spi.ChatModel;

@@ -46,7 +46,7 @@ public record RunView(
     String restartReason,
     List<String> restarts,
     ActiveStep activeStep,
-    RunBudgets budgets,
+    BudgetUse budgets,
     RunCosts costs,
     RunMoney money,
     String endedBy,

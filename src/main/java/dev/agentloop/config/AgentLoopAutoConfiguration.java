@@ -1,11 +1,11 @@
 package dev.agentloop.config;
 
-import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentConfiguration;
 import dev.agentloop.agent.AgentDiagramRules;
-import dev.agentloop.agent.RemoteToolCalls;
+import dev.agentloop.agent.ChildRuns;
+import dev.agentloop.agent.RemoteToolTasks;
 import dev.agentloop.agent.RunLifecycle;
-import dev.agentloop.agent.RunTimeBudget;
+import dev.agentloop.agent.RunTimeRanOut;
 import dev.agentloop.llm.LlmConfiguration;
 import dev.agentloop.resilience.ResilienceConfiguration;
 import dev.agentloop.resume.ResumeConfiguration;
@@ -51,7 +51,7 @@ public class AgentLoopAutoConfiguration {
 
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
-      AgentDiagramRules rules, RemoteToolCalls remoteCalls, AgentCalls agentCalls, RunTimeBudget runTimeBudget,
+      AgentDiagramRules rules, RemoteToolTasks remoteCalls, ChildRuns agentCalls, RunTimeRanOut runTimeBudget,
       TraceRetention retention, AgentLoopProperties properties) {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
     return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, agentCalls, runTimeBudget,

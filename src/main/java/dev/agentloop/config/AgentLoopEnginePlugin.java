@@ -1,12 +1,12 @@
 package dev.agentloop.config;
 
-import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDiagramRules;
+import dev.agentloop.agent.ChildRuns;
 import dev.agentloop.agent.CopiedAgents;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RemoteToolCalls;
+import dev.agentloop.agent.RemoteToolTasks;
 import dev.agentloop.agent.RunLifecycle;
-import dev.agentloop.agent.RunTimeBudget;
+import dev.agentloop.agent.RunTimeRanOut;
 import dev.agentloop.history.StepHistory;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.trace.TraceHistoryCleanup;
@@ -35,9 +35,9 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDiagramRules rules;
-  private final RemoteToolCalls remoteCalls;
-  private final AgentCalls agentCalls;
-  private final RunTimeBudget runTimeBudget;
+  private final RemoteToolTasks remoteCalls;
+  private final ChildRuns agentCalls;
+  private final RunTimeRanOut runTimeBudget;
   private final TraceRetention retention;
   private final boolean grantWorkers;
   private final boolean h2EngineIndex;
@@ -45,7 +45,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       Set.of(ReactAgentProcess.TOPIC_PLAN, ReactAgentProcess.TOPIC_THINK, ReactAgentProcess.TOPIC_ACT));
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls, AgentCalls agentCalls, RunTimeBudget runTimeBudget, TraceRetention retention,
+      RemoteToolTasks remoteCalls, ChildRuns agentCalls, RunTimeRanOut runTimeBudget, TraceRetention retention,
       boolean grantWorkers, boolean h2EngineIndex) {
     this.grantWorkers = grantWorkers;
     this.h2EngineIndex = h2EngineIndex;

@@ -8,7 +8,7 @@ import dev.agentloop.security.SecuritySettings;
 import dev.agentloop.telemetry.TelemetrySettings;
 import dev.agentloop.tool.ToolSettings;
 import dev.agentloop.trace.DatabaseSettings;
-import dev.agentloop.worker.WorkerProperties;
+import dev.agentloop.worker.WorkerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -35,7 +35,7 @@ public record AgentLoopProperties(
     @NotNull @Valid Deployment deployment,
     @NotNull @Valid @NestedConfigurationProperty SecuritySettings security,
     @NotNull @Valid @NestedConfigurationProperty LlmSettings llm,
-    @NotNull @Valid @NestedConfigurationProperty WorkerProperties worker,
+    @NotNull @Valid @NestedConfigurationProperty WorkerSettings worker,
     @NotNull @Valid @NestedConfigurationProperty AgentDefaults agent,
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,

@@ -1,13 +1,13 @@
 package dev.agentloop.config;
 
-import dev.agentloop.agent.AgentCalls;
+import dev.agentloop.agent.ChildRuns;
 import dev.agentloop.agent.AgentDiagramRules;
-import dev.agentloop.agent.ParallelAgentCalls;
+import dev.agentloop.agent.ParallelChildRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RemoteToolCalls;
+import dev.agentloop.agent.RemoteToolTasks;
 import dev.agentloop.agent.ReviewKind;
 import dev.agentloop.agent.RunLifecycle;
-import dev.agentloop.agent.RunTimeBudget;
+import dev.agentloop.agent.RunTimeRanOut;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.security.AgentGrants;
 import dev.agentloop.worker.TaskArrivals;
@@ -43,7 +43,7 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
  * topic), has them checked ({@link AgentDeploymentCheck}), attaches the run lifecycle to them,
  * grants the AgentLoop groups their rights on new ones, lets their tasks wake the embedded worker, connects their review tasks (user tasks marked
  * {@code agentloop.review}) to the reviews and their remote tool tasks (topic
- * {@code agentloop.tool.${tool}}) to {@link RemoteToolCalls}, and says why a run left its agent
+ * {@code agentloop.tool.${tool}}) to {@link RemoteToolTasks}, and says why a run left its agent
  * loop when the loop's run-time timer fires. The engine parses all elements of a process before it
  * calls {@link #parseProcess}, so by then we know whether it is an agent and which errors it catches.
  */
@@ -60,14 +60,14 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDeploymentCheck check;
-  private final RemoteToolCalls remoteCalls;
-  private final AgentCalls agentCalls;
-  private final RunTimeBudget runTimeBudget;
+  private final RemoteToolTasks remoteCalls;
+  private final ChildRuns agentCalls;
+  private final RunTimeRanOut runTimeBudget;
   /** Whether {@code agent-workers} get rights on new agents: only where AgentLoop fences {@code /engine-rest}. */
   private final boolean grantWorkers;
 
   AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolCalls remoteCalls, AgentCalls agentCalls, RunTimeBudget runTimeBudget, boolean grantWorkers) {
+      RemoteToolTasks remoteCalls, ChildRuns agentCalls, RunTimeRanOut runTimeBudget, boolean grantWorkers) {
     this.grantWorkers = grantWorkers;
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
@@ -156,7 +156,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
       return;
     }
     activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, agentCalls.startListener());
-    if (ParallelAgentCalls.isInstanceOfMultiInstance(scope)) {
+    if (ParallelChildRuns.isInstanceOfMultiInstance(scope)) {
       // all calls of a turn at once: each child's run id stays with its own instance until all have ended
       keepChildRunLocal(activity);
       activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, agentCalls.parallel().instanceEndListener());

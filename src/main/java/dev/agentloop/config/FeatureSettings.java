@@ -8,7 +8,7 @@ import dev.agentloop.security.SecuritySettings;
 import dev.agentloop.telemetry.TelemetrySettings;
 import dev.agentloop.tool.ToolSettings;
 import dev.agentloop.trace.DatabaseSettings;
-import dev.agentloop.worker.WorkerProperties;
+import dev.agentloop.worker.WorkerSettings;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -36,7 +36,7 @@ class FeatureSettings {
   }
 
   @Bean
-  WorkerProperties agentLoopWorkerProperties(AgentLoopProperties properties) {
+  WorkerSettings agentLoopWorkerProperties(AgentLoopProperties properties) {
     return properties.worker();
   }
 

@@ -26,7 +26,7 @@ public class ModelGuard {
   private final RetrySettings retry;
   private final Duration timeout;
   private final ResilienceMetrics metrics;
-  private final GuardedCalls calls;
+  private final CallPipeline calls;
   private final CallSlots slots;
 
   /**
@@ -43,7 +43,7 @@ public class ModelGuard {
     this.retry = retry;
     this.timeout = timeout;
     this.metrics = metrics;
-    this.calls = new GuardedCalls(breakers, classifier, scheduler);
+    this.calls = new CallPipeline(breakers, classifier, scheduler);
     this.slots = new CallSlots(maxConcurrentCalls);
   }
 
@@ -57,7 +57,7 @@ public class ModelGuard {
     return new Guarded(model, pipeline);
   }
 
-  private final class Guarded implements ChatModel, GuardedCalls.Call<ModelReply> {
+  private final class Guarded implements ChatModel, CallPipeline.Call<ModelReply> {
 
     private final ChatModel model;
     private final FailsafeExecutor<ModelReply> pipeline;
@@ -112,7 +112,7 @@ public class ModelGuard {
     @Override
     public Throwable refused(long openForSeconds, String lastFailure) {
       return new ModelCallException((lastFailure == null ? "model endpoint " + endpoint() + " failed" : lastFailure)
-          + "; " + GuardedCalls.FAILED_TOO_OFTEN + ", so its circuit breaker is open and AgentLoop does not call it"
+          + "; " + CallPipeline.FAILED_TOO_OFTEN + ", so its circuit breaker is open and AgentLoop does not call it"
           + " for about " + openForSeconds + " s", true, 0, null);
     }
 

@@ -73,7 +73,7 @@ public class ResilienceConfiguration {
   @Bean
   ToolCallGuard toolCallGuard(Breakers breakers, ErrorClassifier classifier, ResilienceSettings resilience,
       ResilienceMetrics metrics, ScheduledExecutorService agentLoopResilienceScheduler) {
-    return new GuardedToolCalls(breakers, classifier, resilience.retry(), metrics,
+    return new ToolGuard(breakers, classifier, resilience.retry(), metrics,
         agentLoopResilienceScheduler);
   }
 
@@ -99,8 +99,8 @@ public class ResilienceConfiguration {
   }
 
   @Bean
-  Budgets budgets(ResilienceSettings resilience) {
-    return new Budgets(resilience.finalAnswerAt());
+  BudgetCheck budgets(ResilienceSettings resilience) {
+    return new BudgetCheck(resilience.finalAnswerAt());
   }
 
   /** Only where the application has Spring Boot's actuator: AgentLoop does not bring it into a host. */

@@ -2,9 +2,9 @@ package dev.agentloop.resume;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.ChildRunEnded;
+import dev.agentloop.agent.ChildRuns;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
@@ -34,12 +34,12 @@ class ChildRunEdits {
   private final HistoryService history;
   private final StepStore store;
   private final AgentDefinitions definitions;
-  private final AgentCalls agentCalls;
+  private final ChildRuns agentCalls;
   private final RunRestarts restarts;
   private final RunChanges changes;
   private final ProcessEngine engine;
 
-  ChildRunEdits(ProcessEngine engine, StepStore store, AgentDefinitions definitions, AgentCalls agentCalls,
+  ChildRunEdits(ProcessEngine engine, StepStore store, AgentDefinitions definitions, ChildRuns agentCalls,
       RunRestarts restarts, RunChanges changes) {
     this.engine = engine;
     this.history = engine.getHistoryService();

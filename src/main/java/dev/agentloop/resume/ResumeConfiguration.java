@@ -1,7 +1,7 @@
 package dev.agentloop.resume;
 
-import dev.agentloop.agent.AgentCalls;
 import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.ChildRuns;
 import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.RepeatedSideEffects;
 import dev.agentloop.agent.Router;
@@ -34,7 +34,7 @@ public class ResumeConfiguration {
   @Bean
   ResumeService resumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       ToolRegistry tools, RunAccess access, RunChanges changes, DecisionLog decisions, AgentDefinitions definitions,
-      AgentCalls agentCalls, RunRestarts restarts, DecisionSpans spans) {
+      ChildRuns agentCalls, RunRestarts restarts, DecisionSpans spans) {
     return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes, decisions,
         new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes), spans);
   }

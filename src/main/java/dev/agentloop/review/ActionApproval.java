@@ -39,13 +39,13 @@ class ActionApproval implements Review {
   static final int FORM_CALLS = 5;
   private static final int LAST_STEPS = 12;
 
-  private final PendingCalls calls;
+  private final CallsForPeople calls;
   private final Router router;
   private final AgentDefinitions definitions;
   private final ToolRegistry tools;
   private final StepStore store;
 
-  ActionApproval(PendingCalls calls, Router router, AgentDefinitions definitions, ToolRegistry tools, StepStore store) {
+  ActionApproval(CallsForPeople calls, Router router, AgentDefinitions definitions, ToolRegistry tools, StepStore store) {
     this.calls = calls;
     this.router = router;
     this.definitions = definitions;

@@ -7,7 +7,7 @@ import dev.agentloop.agent.Steps;
 import dev.agentloop.resilience.BreakerView;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resilience.Budget;
-import dev.agentloop.resilience.Budgets;
+import dev.agentloop.resilience.BudgetCheck;
 import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
@@ -47,14 +47,14 @@ class AgentStuckReview implements Review {
   private static final int CALL_CHARS = 300;
 
   private final StepStore store;
-  private final PendingCalls calls;
+  private final CallsForPeople calls;
   private final Breakers breakers;
   private final FormStepEdit stepEdit;
   private final AgentDefinitions definitions;
-  private final Budgets budgets;
+  private final BudgetCheck budgets;
 
-  AgentStuckReview(StepStore store, PendingCalls calls, Breakers breakers, FormStepEdit stepEdit,
-      AgentDefinitions definitions, Budgets budgets) {
+  AgentStuckReview(StepStore store, CallsForPeople calls, Breakers breakers, FormStepEdit stepEdit,
+      AgentDefinitions definitions, BudgetCheck budgets) {
     this.store = store;
     this.calls = calls;
     this.breakers = breakers;
@@ -166,14 +166,14 @@ class AgentStuckReview implements Review {
    * for the final answer; near the budget the next turn asks for it.
    */
   private String decisionHelp(RunRecord run, AgentSettings settings) {
-    Budgets.Verdict budget = budgets.beforeModelCall(settings.budget(),
+    BudgetCheck.Verdict budget = budgets.beforeModelCall(settings.budget(),
         new Budget.Spent(run.head().headTurn(), run.modelCalls(), run.toolCalls(), run.tokens()));
-    if (budget.state() == Budgets.State.EXHAUSTED) {
+    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
       return "The run's budget is used up (" + budget.reason() + "). Guide: the agent gets one more model turn, with"
           + " your note and without tools, which must give its final answer. Retry: the last tool calls run again as"
           + " your turn (the budget does not stop them), then the agent gets that one turn for its final answer.";
     }
-    if (budget.state() == Budgets.State.NEAR) {
+    if (budget.state() == BudgetCheck.State.NEAR) {
       return "The run is close to its budget (" + budget.reason() + "). Guide: the agent thinks again with your note"
           + " and is asked for its final answer, without tools. Retry: the last tool calls run again as your turn (the"
           + " budget does not stop them), then the agent is asked for its final answer.";

@@ -23,10 +23,10 @@ import org.camunda.bpm.engine.impl.persistence.entity.TimerEntity;
  */
 class AskHumanReview implements Review {
 
-  private final PendingCalls calls;
+  private final CallsForPeople calls;
   private final StepStore store;
 
-  AskHumanReview(PendingCalls calls, StepStore store) {
+  AskHumanReview(CallsForPeople calls, StepStore store) {
     this.calls = calls;
     this.store = store;
   }

@@ -6,7 +6,7 @@ import dev.agentloop.agent.ReviewKind;
 import dev.agentloop.agent.Router;
 import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.resilience.Breakers;
-import dev.agentloop.resilience.Budgets;
+import dev.agentloop.resilience.BudgetCheck;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.trace.DecisionLog;
@@ -30,10 +30,10 @@ public class ReviewConfiguration {
 
   @Bean
   Reviews reviews(StepStore store, DecisionLog decisions, LoopStateReader reader, AgentDefinitions definitions, Router router,
-      ToolRegistry tools, Breakers breakers, Budgets budgets, ObjectProvider<ResumeService> resume, LlmSettings llm) {
+      ToolRegistry tools, Breakers breakers, BudgetCheck budgets, ObjectProvider<ResumeService> resume, LlmSettings llm) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
     FormStepEdit stepEdit = new FormStepEdit(store, resume::getObject);
-    PendingCalls calls = new PendingCalls(store, reader);
+    CallsForPeople calls = new CallsForPeople(store, reader);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls, store),

@@ -27,7 +27,7 @@ public class Reviews {
   static final String LAST_CHANGE = "lastChange";
 
   private final Map<ReviewKind, Review> reviews;
-  private final PendingCalls calls;
+  private final CallsForPeople calls;
   private final AgentDefinitions definitions;
   private final DecisionLog decisions;
 
@@ -35,7 +35,7 @@ public class Reviews {
   /** Said on every form where the answers come from the scripted demo model; empty otherwise. */
   private final String modelNotice;
 
-  Reviews(Map<ReviewKind, Review> reviews, PendingCalls calls, AgentDefinitions definitions, DecisionLog decisions,
+  Reviews(Map<ReviewKind, Review> reviews, CallsForPeople calls, AgentDefinitions definitions, DecisionLog decisions,
       StepStore store, String modelNotice) {
     this.reviews = Map.copyOf(reviews);
     this.store = store;

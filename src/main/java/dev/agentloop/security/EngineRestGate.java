@@ -23,7 +23,7 @@ import org.springframework.http.HttpStatus;
 
 /**
  * Camunda's own HTTP Basic authentication of the engine REST API, followed by AgentLoop's fence for
- * members of {@code agent-workers} ({@link WorkerCalls}): once the engine knows who asks, a worker's
+ * members of {@code agent-workers} ({@link WorkerRestPolicy}): once the engine knows who asks, a worker's
  * call that is not part of serving a tool is answered 403 before it reaches the engine. Being one
  * filter, the fence cannot run before the authentication, whatever the filter order of the host.
  *
@@ -44,7 +44,7 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
 
   private final ProcessEngine engine;
   private final String restRoot;
-  private final WorkerCalls workerCalls;
+  private final WorkerRestPolicy workerCalls;
 
   EngineRestGate(ProcessEngine engine, String restRoot, AgentDefinitions definitions) {
     this.engine = engine;
@@ -52,13 +52,13 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
     CommandExecutor commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
         .getCommandExecutorTxRequired();
     // the worker may not read the task or the diagram; the fence must, to decide
-    this.workerCalls = new WorkerCalls(new WorkerCalls.Engine() {
+    this.workerCalls = new WorkerRestPolicy(new WorkerRestPolicy.Engine() {
       @Override
-      public Optional<WorkerCalls.ExternalTaskFacts> externalTask(String id) {
+      public Optional<WorkerRestPolicy.ExternalTaskFacts> externalTask(String id) {
         return commands.execute(context -> context.runWithoutAuthorization(() -> {
           ExternalTaskEntity task = context.getExternalTaskManager().findExternalTaskById(id);
           return Optional.ofNullable(task)
-              .map(found -> new WorkerCalls.ExternalTaskFacts(found.getTopicName(), found.getProcessDefinitionId()));
+              .map(found -> new WorkerRestPolicy.ExternalTaskFacts(found.getTopicName(), found.getProcessDefinitionId()));
         }));
       }
 
@@ -93,8 +93,8 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
       return;
     }
     CachedBodyRequest cached = read.get();
-    WorkerCalls.Decision decision = request.getHeader("X-HTTP-Method-Override") != null
-        ? new WorkerCalls.Decision("a member of " + AgentLoopGroups.WORKERS + " may not override the HTTP method")
+    WorkerRestPolicy.Decision decision = request.getHeader("X-HTTP-Method-Override") != null
+        ? new WorkerRestPolicy.Decision("a member of " + AgentLoopGroups.WORKERS + " may not override the HTTP method")
         : workerCalls.check(request.getMethod(), pathBelowRoot(request), cached.body());
     if (decision.malformed()) {
       LOG.info("400 for {} {} of worker user {}: {}", request.getMethod(), request.getRequestURI(), user.getUserId(),

@@ -17,11 +17,11 @@ class CompleteAndContinueCmd implements Command<List<LockedExternalTask>> {
 
   private final LockedExternalTask task;
   private final TaskResult<?> result;
-  private final WorkerSettings settings;
+  private final WorkerOptions settings;
   private final Set<String> topics;
   private final int maxNext;
 
-  CompleteAndContinueCmd(LockedExternalTask task, TaskResult<?> result, WorkerSettings settings, Set<String> topics,
+  CompleteAndContinueCmd(LockedExternalTask task, TaskResult<?> result, WorkerOptions settings, Set<String> topics,
       int maxNext) {
     this.task = task;
     this.result = result;

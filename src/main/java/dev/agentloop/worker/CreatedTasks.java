@@ -20,7 +20,7 @@ final class CreatedTasks {
   private CreatedTasks() {}
 
   /** Locks at most {@code max} unlocked, active tasks on {@code topics} in the command's cache that {@code which} accepts. */
-  static List<LockedExternalTask> lock(CommandContext context, WorkerSettings settings, Set<String> topics, int max,
+  static List<LockedExternalTask> lock(CommandContext context, WorkerOptions settings, Set<String> topics, int max,
       Predicate<ExternalTaskEntity> which) {
     List<LockedExternalTask> locked = new ArrayList<>();
     long lockMillis = settings.lockDuration().toMillis();

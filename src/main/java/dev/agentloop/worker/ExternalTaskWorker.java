@@ -66,7 +66,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private static final Duration POOL_DRAIN = Duration.ofSeconds(5);
 
   private final Map<String, TopicHandler<S>> handlers;
-  private final WorkerSettings settings;
+  private final WorkerOptions settings;
   private final TaskCompleter<S> completer;
   private final TaskArrivals arrivals;
   private final ThreadFactory threads;
@@ -86,7 +86,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private GroupCommit<S> completions;
 
   public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
-      List<? extends TopicHandler<S>> handlers, WorkerSettings settings, TaskArrivals arrivals,
+      List<? extends TopicHandler<S>> handlers, WorkerOptions settings, TaskArrivals arrivals,
       ThreadFactory threads) {
     ExternalTaskService externalTasks = engine.getExternalTaskService();
     this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, handler -> handler));

@@ -49,7 +49,7 @@ final class LockKeeper {
   private final Map<String, Long> lockedUntil = new ConcurrentHashMap<>();
   private ScheduledExecutorService keeper;
 
-  LockKeeper(CommandExecutor commands, WorkerSettings settings) {
+  LockKeeper(CommandExecutor commands, WorkerOptions settings) {
     this.commands = commands;
     this.workerId = settings.workerId();
     this.lock = settings.lockDuration();

@@ -37,12 +37,12 @@ class TaskCompleter<S> {
 
   private final ExternalTaskService externalTasks;
   private final TransactionTemplate transaction;
-  private final WorkerSettings settings;
+  private final WorkerOptions settings;
   private final Set<String> topics;
   private final CommandExecutor commands;
 
   TaskCompleter(ExternalTaskService externalTasks, CommandExecutor commands,
-      PlatformTransactionManager transactionManager, WorkerSettings settings, Set<String> topics) {
+      PlatformTransactionManager transactionManager, WorkerOptions settings, Set<String> topics) {
     this.externalTasks = externalTasks;
     this.commands = commands;
     this.transaction = new TransactionTemplate(transactionManager);

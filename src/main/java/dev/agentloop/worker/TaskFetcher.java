@@ -24,7 +24,7 @@ final class TaskFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(TaskFetcher.class);
 
   private final ExternalTaskService externalTasks;
-  private final WorkerSettings settings;
+  private final WorkerOptions settings;
   private final Set<String> topics;
   private final WorkerIdentity identity;
   private final IntSupplier inFlight;
@@ -40,7 +40,7 @@ final class TaskFetcher {
    * @param workingOn the ids of those tasks
    * @param handOver takes a task locked for the worker
    */
-  TaskFetcher(ExternalTaskService externalTasks, WorkerSettings settings, Set<String> topics, WorkerIdentity identity,
+  TaskFetcher(ExternalTaskService externalTasks, WorkerOptions settings, Set<String> topics, WorkerIdentity identity,
       IntSupplier inFlight, Supplier<Set<String>> workingOn, Consumer<LockedExternalTask> handOver) {
     this.externalTasks = externalTasks;
     this.settings = settings;

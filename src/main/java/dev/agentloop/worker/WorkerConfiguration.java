@@ -30,10 +30,10 @@ public class WorkerConfiguration {
   @Bean
   @ConditionalOnProperty(name = "agentloop.worker.enabled", havingValue = "true", matchIfMissing = true)
   ExternalTaskWorker<?> externalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
-      List<TopicHandler<?>> handlers, WorkerProperties worker, TaskArrivals arrivals, ResourceLoader context,
+      List<TopicHandler<?>> handlers, WorkerSettings worker, TaskArrivals arrivals, ResourceLoader context,
       Environment environment) {
     String workerId = workerId(worker.workerId(), environment.getProperty("server.port"));
-    WorkerSettings settings = new WorkerSettings(workerId, worker.maxConcurrency(), worker.maxTasksPerFetch(),
+    WorkerOptions settings = new WorkerOptions(workerId, worker.maxConcurrency(), worker.maxTasksPerFetch(),
         worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(), worker.threads(),
         worker.shutdownGrace(), worker.maxTaskTime());
     return new ExternalTaskWorker<>(engine, transactionManager, sharingOneState(handlers), settings, arrivals,

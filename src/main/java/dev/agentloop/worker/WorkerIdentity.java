@@ -20,13 +20,13 @@ class WorkerIdentity {
 
   private final WorkerLease lease;
   private final ExternalTaskService externalTasks;
-  private final WorkerSettings settings;
+  private final WorkerOptions settings;
   private final Set<String> topics;
   private final TaskCompleter completer;
   private boolean holding;
   private long renewAt;
 
-  WorkerIdentity(WorkerLease lease, ExternalTaskService externalTasks, WorkerSettings settings, Set<String> topics,
+  WorkerIdentity(WorkerLease lease, ExternalTaskService externalTasks, WorkerOptions settings, Set<String> topics,
       TaskCompleter completer) {
     this.lease = lease;
     this.externalTasks = externalTasks;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunStatus;
-import dev.agentloop.resilience.Budgets;
+import dev.agentloop.resilience.BudgetCheck;
+import dev.agentloop.resilience.EscapeLimits;
 import dev.agentloop.resilience.LoopDetector;
 import dev.agentloop.resilience.ResilienceMetrics;
-import dev.agentloop.resilience.RunLimits;
 import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ChatMessage.AssistantMessage;
 import dev.agentloop.spi.ChatMessage.ToolResultMessage;
@@ -63,7 +63,7 @@ class ModelReplyFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final AgentSettings SETTINGS = new AgentSettings("You are an agent.", "Plan.", Set.of("*"), 30, 60,
       4_000, MAX_STEP_CHARS, true, true, 0, RevisionsRunOut.ACCEPT, Duration.ofHours(1),
-      new RunLimits(40, 60, 0, Duration.ofHours(48), new LoopDetector.Limits(3, 2, 3)));
+      new EscapeLimits(40, 60, 0, Duration.ofHours(48), new LoopDetector.Limits(3, 2, 3)));
   private static final List<String> TOOLS = List.of("calculator", "current_time", "read_document", "http_get",
       "ask_human");
 
@@ -82,8 +82,8 @@ class ModelReplyFuzzTest {
         new AskHumanTool()));
     ToolRunner runner = new ToolRunner(registry, pool, Duration.ofSeconds(2), MAX_STEP_CHARS);
     Router router = new Router(new ToolApprovals(registry, Map.of()), registry);
-    TurnCalls act = new TurnCalls(registry, runner, router, null, null, null);
-    EscapeChecks checks = new EscapeChecks(new LoopDetector(20, 3), new Budgets(0.9), registry,
+    CallDispatcher act = new CallDispatcher(registry, runner, router, null, null, null);
+    EscapeChecks checks = new EscapeChecks(new LoopDetector(20, 3), new BudgetCheck(0.9), registry,
         new ResilienceMetrics(new SimpleMeterRegistry()));
     Map<String, Integer> outcomes = new TreeMap<>();
 

@@ -54,7 +54,7 @@ class BreakersTest {
   void should_open_after_the_failure_threshold_and_fail_fast_without_calling_the_tool() {
     // given a breaker that opens when 2 of the last 3 attempts failed, for a minute
     Breakers breakers = breakers(new BreakerSettings(2, 3, Duration.ofMinutes(1), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
+    ToolGuard guard = new ToolGuard(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
 
     // when the tool fails twice with a transient error
     failure(guard, this::connectionReset);
@@ -79,7 +79,7 @@ class BreakersTest {
   void should_go_half_open_after_its_delay_and_close_when_the_trial_calls_succeed() {
     // given an open breaker with a short delay that needs two successful trials
     Breakers breakers = breakers(new BreakerSettings(1, 1, Duration.ofMillis(50), 2));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
+    ToolGuard guard = new ToolGuard(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
     failure(guard, this::connectionReset);
     assertThat(state(breakers)).isEqualTo("OPEN");
 
@@ -104,7 +104,7 @@ class BreakersTest {
   @Test
   void should_open_again_when_a_trial_call_fails() {
     Breakers breakers = breakers(new BreakerSettings(1, 1, Duration.ofMillis(50), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
+    ToolGuard guard = new ToolGuard(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
     failure(guard, this::connectionReset);
     await().atMost(Runs.PATIENCE).until(() -> breakers.remainingDelay("tool:lookup").isZero());
 
@@ -117,7 +117,7 @@ class BreakersTest {
   @Test
   void should_not_count_persistent_errors_against_the_tool() {
     Breakers breakers = breakers(new BreakerSettings(2, 2, Duration.ofMinutes(1), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
+    ToolGuard guard = new ToolGuard(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     for (int i = 0; i < 5; i++) {
       assertThat(failure(guard, this::noSuchOrder))
@@ -132,7 +132,7 @@ class BreakersTest {
   @Test
   void should_retry_transient_errors_with_back_off_until_an_attempt_succeeds() {
     Breakers breakers = breakers(new BreakerSettings(10, 20, Duration.ofMinutes(1), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
+    ToolGuard guard = new ToolGuard(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     String result = guard.call(tool, () -> attempts.get() < 2 ? connectionReset() : succeeding())
         .toCompletableFuture().join();
@@ -144,7 +144,7 @@ class BreakersTest {
   @Test
   void should_stop_retrying_with_the_last_error_after_the_attempts() {
     Breakers breakers = breakers(new BreakerSettings(10, 20, Duration.ofMinutes(1), 1));
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
+    ToolGuard guard = new ToolGuard(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER);
 
     assertThat(failure(guard, this::connectionReset)).isInstanceOf(IOException.class).hasMessage("connection reset");
     assertThat(attempts).hasValue(3);
@@ -155,22 +155,22 @@ class BreakersTest {
     AgentTool mailer = TestTools.tool("send_mail", true, arguments -> "unused");
     Breakers breakers = breakers(new BreakerSettings(10, 20, Duration.ofMinutes(1), 1));
 
-    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER)
+    catchThrowable(() -> new ToolGuard(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER)
         .call(mailer, this::timedOut).toCompletableFuture().join());
     assertThat(attempts).hasValue(1);
 
     // told to, it retries a call that failed to connect, but never one that timed out: that one may still run
     RetrySettings withSideEffects = new RetrySettings(3, Duration.ofMillis(1), Duration.ofMillis(4), 0, true);
-    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, withSideEffects, metrics, SCHEDULER)
+    catchThrowable(() -> new ToolGuard(breakers, classifier, withSideEffects, metrics, SCHEDULER)
         .call(mailer, this::connectionReset).toCompletableFuture().join());
     assertThat(attempts).hasValue(4);
-    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, withSideEffects, metrics, SCHEDULER)
+    catchThrowable(() -> new ToolGuard(breakers, classifier, withSideEffects, metrics, SCHEDULER)
         .call(mailer, this::timedOut).toCompletableFuture().join());
     assertThat(attempts).hasValue(5);
 
     // a tool without side effects is retried after a time-out
     AgentTool lookup = TestTools.tool("lookup", false, arguments -> "unused");
-    catchThrowable(() -> new GuardedToolCalls(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER)
+    catchThrowable(() -> new ToolGuard(breakers, classifier, THREE_ATTEMPTS, metrics, SCHEDULER)
         .call(lookup, this::timedOut).toCompletableFuture().join());
     assertThat(attempts).hasValue(8);
   }
@@ -181,7 +181,7 @@ class BreakersTest {
         Map.of("lookup", new BreakerSettings(1, 1, Duration.ofMinutes(1), 1)),
         new BreakerSettings(5, 5, Duration.ofMinutes(1), 1),
         classifier, metrics);
-    GuardedToolCalls guard = new GuardedToolCalls(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
+    ToolGuard guard = new ToolGuard(breakers, classifier, ONE_ATTEMPT, metrics, SCHEDULER);
 
     failure(guard, this::connectionReset);
 
@@ -198,7 +198,7 @@ class BreakersTest {
     return breakers.find("tool:lookup").orElseThrow().state();
   }
 
-  private Throwable failure(GuardedToolCalls guard, Supplier<CompletionStage<String>> attempt) {
+  private Throwable failure(ToolGuard guard, Supplier<CompletionStage<String>> attempt) {
     Throwable thrown = catchThrowable(() -> guard.call(tool, attempt).toCompletableFuture().join());
     assertThat(thrown).isInstanceOf(CompletionException.class);
     return thrown.getCause();

@@ -142,7 +142,7 @@ final class ApiDocumentation {
       Map.entry("ResumeResult", "What an edit or a regenerate did, with the side effects of the superseded branch"),
       Map.entry("ReviewTaskView", "An open user task of a run, with the form data it was given"),
       Map.entry("RunActions", "What the caller may do with a run now (the service checks again on every call)"),
-      Map.entry("RunBudgets", "What a run used of its agent's budgets"),
+      Map.entry("BudgetUse", "What a run used of its agent's budgets"),
       Map.entry("RunCosts", "What a run's calls cost altogether, superseded branches included"),
       Map.entry("RunMoney", "What a run's model calls cost by the price table (`agentloop.llm.prices`), and what they"
           + " would have cost without the prompt cache; calls the table cannot price are counted apart"),

@@ -418,7 +418,7 @@ class ExternalTaskWorkerTest {
 
   private ExternalTaskWorker<Object> newWorker(Function<LockedExternalTask, CompletionStage<TaskResult<Object>>> handler, int retries,
       int threads, Duration idleWait, Duration retryBackoff, Duration lock) {
-    WorkerSettings settings = new WorkerSettings(workerId(), 8, 8, lock, idleWait, retries, retryBackoff, threads,
+    WorkerOptions settings = new WorkerOptions(workerId(), 8, 8, lock, idleWait, retries, retryBackoff, threads,
         Duration.ofSeconds(5), Duration.ofMinutes(10));
     return new ExternalTaskWorker<>(engine, transactionManager, List.of(new TopicHandler<Object>() {
       @Override

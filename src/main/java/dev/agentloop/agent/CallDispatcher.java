@@ -1,6 +1,6 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.agent.Completions.Written;
+import dev.agentloop.agent.TaskOutcomes.Written;
 import dev.agentloop.resilience.EscapeException;
 import dev.agentloop.telemetry.RunTraces;
 import dev.agentloop.telemetry.ToolSpans;
@@ -34,24 +34,24 @@ import java.util.stream.Collectors;
  * budget ({@code BUDGET_EXHAUSTED}; the calls are observed as not run), or when the model calls a tool
  * again after it was told that the tool is unavailable ({@code TOOL_UNAVAILABLE}; with all
  * observations). Calls of remote tools that may run are left open for remote workers
- * ({@link RemoteToolCalls}), calls of other agents for their child runs ({@link AgentCalls}). Thread-safe.
+ * ({@link RemoteToolTasks}), calls of other agents for their child runs ({@link ChildRuns}). Thread-safe.
  */
-class TurnCalls {
+class CallDispatcher {
 
   private final ToolRegistry tools;
   private final ToolRunner runner;
   private final Router router;
-  private final RemoteToolCalls remoteCalls;
-  private final AgentCalls agentCalls;
+  private final RemoteToolTasks remoteCalls;
+  private final ChildRuns agentCalls;
   private final EscapeChecks checks;
   private final ToolSpans spans;
 
-  TurnCalls(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolCalls remoteCalls, AgentCalls agentCalls,
+  CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, ChildRuns agentCalls,
       EscapeChecks checks) {
     this(tools, runner, router, remoteCalls, agentCalls, checks, new ToolSpans(RunTraces.none()));
   }
 
-  TurnCalls(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolCalls remoteCalls, AgentCalls agentCalls,
+  CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, ChildRuns agentCalls,
       EscapeChecks checks, ToolSpans spans) {
     this.spans = spans;
     this.tools = tools;
@@ -145,7 +145,7 @@ class TurnCalls {
   /** {@link #observe} in the call's {@code execute_tool} span, where the run is traced. */
   private CompletionStage<Observed> traced(LoopState state, Action call, Turn turn, AgentSettings settings) {
     return spans.execute(state.run().runId(), call.callId(), call.tool(), turn.asRun(call).argumentsText(),
-        () -> observe(call, turn, settings), TurnCalls::errorType,
+        () -> observe(call, turn, settings), CallDispatcher::errorType,
         observed -> observed.step().content() instanceof Observation o ? o.text() : null);
   }
 

@@ -19,10 +19,10 @@ import java.util.function.Supplier;
  * circuit breaker → [a time-out per attempt] → the attempt), runs calls through it on AgentLoop's
  * scheduler (never the JDK's common pool), counts each failed attempt against the breaker and in the
  * metrics, times the call, and turns an open breaker into the caller's own refusal. {@link ModelGuard}
- * and {@link GuardedToolCalls} say only what differs: which breaker and retries, what is counted, how
+ * and {@link ToolGuard} say only what differs: which breaker and retries, what is counted, how
  * a refusal and a failure read. Thread-safe.
  */
-final class GuardedCalls {
+final class CallPipeline {
 
   /** Why a breaker refuses calls, in the same words for a model endpoint and a tool. */
   static final String FAILED_TOO_OFTEN = "it failed too often lately";
@@ -32,7 +32,7 @@ final class GuardedCalls {
   private final ScheduledExecutorService scheduler;
 
   /** @param scheduler runs the attempts, retry delays and time-outs */
-  GuardedCalls(Breakers breakers, ErrorClassifier classifier, ScheduledExecutorService scheduler) {
+  CallPipeline(Breakers breakers, ErrorClassifier classifier, ScheduledExecutorService scheduler) {
     this.breakers = breakers;
     this.classifier = classifier;
     this.scheduler = scheduler;

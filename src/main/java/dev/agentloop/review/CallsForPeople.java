@@ -10,12 +10,12 @@ import dev.agentloop.trace.Usage;
 import java.util.List;
 
 /** The tool calls of a run's current turn that wait for a person, and how their answer is written. */
-class PendingCalls {
+class CallsForPeople {
 
   private final StepStore store;
   private final LoopStateReader reader;
 
-  PendingCalls(StepStore store, LoopStateReader reader) {
+  CallsForPeople(StepStore store, LoopStateReader reader) {
     this.store = store;
     this.reader = reader;
   }

@@ -33,7 +33,7 @@ class RemoteToolCallsTest {
       RemoteTool.of("crm_lookup", "Looks a customer up", """
           {"type": "object", "properties": {"customerId": {"type": "string"}}, "required": ["customerId"]}""", false),
       RemoteTool.of("crm_update", "Changes a customer", "{\"type\": \"object\"}", true)));
-  private final RemoteToolCalls remoteCalls = new RemoteToolCalls(null, null, null, tools);
+  private final RemoteToolTasks remoteCalls = new RemoteToolTasks(null, null, null, tools);
 
   @Test
   void should_send_the_valid_calls_of_allowed_remote_tools_in_the_order_the_model_made_them() {

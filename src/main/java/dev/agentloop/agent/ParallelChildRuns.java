@@ -22,14 +22,14 @@ import org.camunda.bpm.engine.impl.pvm.process.ScopeImpl;
  * moment conflict in the caller's jobs, which the engine runs again, never in a reviewer's or a worker's completion.
  * Thread-safe.
  */
-public class ParallelAgentCalls {
+public class ParallelChildRuns {
 
   /** Camunda's own local variable of a multi-instance body: how many instances it started. */
   private static final String NR_OF_INSTANCES = "nrOfInstances";
 
-  private final AgentCalls calls;
+  private final ChildRuns calls;
 
-  ParallelAgentCalls(AgentCalls calls) {
+  ParallelChildRuns(ChildRuns calls) {
     this.calls = calls;
   }
 

@@ -8,7 +8,7 @@ import dev.agentloop.resilience.Budget.Spent;
  * asked for its final answer; past it the run escapes with {@code BUDGET_EXHAUSTED}. Thread-safe
  * (immutable).
  */
-public class Budgets {
+public class BudgetCheck {
 
   /** Where a run stands against its budget. */
   public enum State { WITHIN, NEAR, EXHAUSTED }
@@ -24,7 +24,7 @@ public class Budgets {
   private final double finalAnswerAt;
 
   /** @param finalAnswerAt the share of a budget from which the model is asked for its final answer, in (0, 1] */
-  public Budgets(double finalAnswerAt) {
+  public BudgetCheck(double finalAnswerAt) {
     if (!(finalAnswerAt > 0 && finalAnswerAt <= 1)) {
       throw new IllegalArgumentException("finalAnswerAt must be in (0, 1], was " + finalAnswerAt);
     }

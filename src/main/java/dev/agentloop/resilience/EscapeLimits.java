@@ -9,14 +9,14 @@ import java.util.Objects;
  *
  * @param maxTokens 0: no token budget
  */
-public record RunLimits(int maxModelCalls, int maxToolCalls, long maxTokens, Duration maxRunTime,
+public record EscapeLimits(int maxModelCalls, int maxToolCalls, long maxTokens, Duration maxRunTime,
     LoopDetector.Limits loop) {
 
   /** No limit that could matter: for code that builds settings by hand. */
-  public static final RunLimits NONE = new RunLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, 0,
+  public static final EscapeLimits NONE = new EscapeLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, 0,
       Duration.ofDays(3650), new LoopDetector.Limits(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE));
 
-  public RunLimits {
+  public EscapeLimits {
     Objects.requireNonNull(maxRunTime, "maxRunTime");
     Objects.requireNonNull(loop, "loop");
   }

@@ -9,11 +9,11 @@ import org.camunda.bpm.engine.delegate.ExecutionListener;
  * other escapes: {@link ReactAgentProcess#ESCAPE_CODE} is {@code BUDGET_EXHAUSTED}. The engine plugin
  * attaches it to every boundary timer of an agent loop.
  */
-public class RunTimeBudget {
+public class RunTimeRanOut {
 
   private final Escapes escapes;
 
-  public RunTimeBudget(Escapes escapes) {
+  public RunTimeRanOut(Escapes escapes) {
     this.escapes = escapes;
   }
 

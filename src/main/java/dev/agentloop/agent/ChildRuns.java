@@ -27,7 +27,7 @@ import org.springframework.beans.factory.ObjectProvider;
  * The calls of a turn that other agents answer, and both ends of one such call in the diagram: a child run.
  *
  * <p>{@code act} leaves calls of agents open; the diagram then takes the call activity {@code callAgent}: as a parallel
- * multi-instance activity, once for all the pending calls at the same time ({@link ParallelAgentCalls}), or, drawn as a
+ * multi-instance activity, once for all the pending calls at the same time ({@link ParallelChildRuns}), or, drawn as a
  * single activity, once per pending call, each time back through {@code act}, the way calls of remote tools go. When {@code callAgent} starts,
  * {@link #startListener()} puts the first pending call into its local variables: {@code callId}, {@code tool} (the
  * called agent's key, which the activity's {@code calledElement="${tool}"} reads) and {@code agentQuestion} (mapped
@@ -40,9 +40,9 @@ import org.springframework.beans.factory.ObjectProvider;
  * <p>Calls of agents run only where the agent's {@code allowedTools} name the agent (a {@code *} offers no agents),
  * and not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run. Thread-safe.
  */
-public class AgentCalls {
+public class ChildRuns {
 
-  private static final Logger LOG = LoggerFactory.getLogger(AgentCalls.class);
+  private static final Logger LOG = LoggerFactory.getLogger(ChildRuns.class);
 
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
@@ -50,9 +50,9 @@ public class AgentCalls {
   private final ToolRegistry tools;
   private final ObjectProvider<ProcessEngine> engine;
   private final int maxDepth;
-  private final ParallelAgentCalls parallel;
+  private final ParallelChildRuns parallel;
 
-  AgentCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
+  ChildRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, int maxDepth) {
     this.definitions = definitions;
     this.reader = reader;
@@ -60,11 +60,11 @@ public class AgentCalls {
     this.tools = tools;
     this.engine = engine;
     this.maxDepth = maxDepth;
-    this.parallel = new ParallelAgentCalls(this);
+    this.parallel = new ParallelChildRuns(this);
   }
 
   /** The listeners of a parallel multi-instance {@code callAgent}, which runs the calls of a turn side by side. */
-  public ParallelAgentCalls parallel() {
+  public ParallelChildRuns parallel() {
     return parallel;
   }
 
@@ -122,7 +122,7 @@ public class AgentCalls {
     return execution -> {
       AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
       LoopState state = reader.read(execution.getProcessInstanceId(), settings.pathStepsToRead());
-      String named = ParallelAgentCalls.callOf(execution);
+      String named = ParallelChildRuns.callOf(execution);
       Action call = pending(state.turn(), settings).stream()
           .filter(pending -> named == null || pending.callId().equals(named))
           .findFirst().orElseThrow(() -> new IllegalStateException(

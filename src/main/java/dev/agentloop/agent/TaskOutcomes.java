@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
  * {@code resilience} decides whether a failure escapes and with which error; the worker's result for
  * it is made here, so that resilience and worker stay independent of each other.
  */
-final class Completions {
+final class TaskOutcomes {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Completions.class);
+  private static final Logger LOG = LoggerFactory.getLogger(TaskOutcomes.class);
 
   /** Why the steps of a reply that came after its run had left the loop are off the active path. */
   static final String LATE_REPLY = "the model replied after the run had left its loop (its run-time budget ran out,"
@@ -36,7 +36,7 @@ final class Completions {
   private final Escapes escapes;
   private final CostMeter costs;
 
-  Completions(AgentDefinitions definitions, StepStore store, DecisionLog decisions, Escapes escapes,
+  TaskOutcomes(AgentDefinitions definitions, StepStore store, DecisionLog decisions, Escapes escapes,
       CostMeter costs) {
     this.definitions = definitions;
     this.store = store;

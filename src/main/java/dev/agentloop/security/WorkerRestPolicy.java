@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * from {@code setVariables} and the lazy load of file variables, which read or write the instance.
  * Everything else is refused. Thread-safe.
  */
-final class WorkerCalls {
+final class WorkerRestPolicy {
 
   /** Where an external task stands, read without the worker's authorization. */
   record ExternalTaskFacts(String topic, String processDefinitionId) {}
@@ -75,7 +75,7 @@ final class WorkerCalls {
 
   private final Engine engine;
 
-  WorkerCalls(Engine engine) {
+  WorkerRestPolicy(Engine engine) {
     this.engine = engine;
   }
 

@@ -36,16 +36,16 @@ import org.slf4j.LoggerFactory;
  * so a concurrent change of the trace rolls the completion back. A task cancelled (by an edit, an
  * escape or a deletion) writes nothing. Thread-safe.
  */
-public class RemoteToolCalls {
+public class RemoteToolTasks {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RemoteToolCalls.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RemoteToolTasks.class);
 
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
   private final StepStore store;
   private final ToolRegistry tools;
 
-  RemoteToolCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools) {
+  RemoteToolTasks(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;

@@ -21,22 +21,22 @@ import java.util.function.Supplier;
  * {@link ToolUnavailableException}, without calling the tool. Attempts and retry delays run on the given
  * scheduler (AgentLoop's threads), never on the JDK's common pool. Thread-safe.
  */
-class GuardedToolCalls implements ToolCallGuard {
+class ToolGuard implements ToolCallGuard {
 
   private final Breakers breakers;
   private final ErrorClassifier classifier;
   private final RetrySettings retry;
   private final ResilienceMetrics metrics;
-  private final GuardedCalls calls;
+  private final CallPipeline calls;
   private final Map<String, RetryPolicy<String>> retries = new ConcurrentHashMap<>();
 
-  GuardedToolCalls(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, ResilienceMetrics metrics,
+  ToolGuard(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, ResilienceMetrics metrics,
       ScheduledExecutorService scheduler) {
     this.breakers = breakers;
     this.classifier = classifier;
     this.retry = retry;
     this.metrics = metrics;
-    this.calls = new GuardedCalls(breakers, classifier, scheduler);
+    this.calls = new CallPipeline(breakers, classifier, scheduler);
   }
 
   @Override
@@ -59,7 +59,7 @@ class GuardedToolCalls implements ToolCallGuard {
   }
 
   /** One call of a tool, guarded by the tool's breaker or its MCP server's ({@code target}). */
-  private final class ToolCall implements GuardedCalls.Call<String> {
+  private final class ToolCall implements CallPipeline.Call<String> {
 
     private final String tool;
     private final Breakers.Kind kind;
@@ -99,7 +99,7 @@ class GuardedToolCalls implements ToolCallGuard {
         return new ToolUnavailableException("'" + tool + "' is unavailable: " + lastFailure + " (circuit breaker open;"
             + " next try in about " + openForSeconds + " s). Use another tool, or answer with what you have.");
       }
-      return new ToolUnavailableException("'" + tool + "' is unavailable: " + GuardedCalls.FAILED_TOO_OFTEN
+      return new ToolUnavailableException("'" + tool + "' is unavailable: " + CallPipeline.FAILED_TOO_OFTEN
           + (lastFailure == null ? "" : " (last error: " + lastFailure + ")") + ", so AgentLoop does not call it for"
           + " now (circuit breaker open; next try in about " + openForSeconds + " s). Use another"
           + " tool, or answer with what you have.");

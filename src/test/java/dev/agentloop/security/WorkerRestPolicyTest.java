@@ -14,12 +14,12 @@ class WorkerCallsTest {
   private static final String TOOL_TASK = "tool-1";
   private static final String THINK_TASK = "think-1";
 
-  private final WorkerCalls calls = new WorkerCalls(new WorkerCalls.Engine() {
+  private final WorkerRestPolicy calls = new WorkerRestPolicy(new WorkerRestPolicy.Engine() {
     @Override
-    public Optional<WorkerCalls.ExternalTaskFacts> externalTask(String id) {
+    public Optional<WorkerRestPolicy.ExternalTaskFacts> externalTask(String id) {
       return Optional.ofNullable(Map.of(
-          TOOL_TASK, new WorkerCalls.ExternalTaskFacts("agentloop.tool.crm_lookup", "agent:1"),
-          THINK_TASK, new WorkerCalls.ExternalTaskFacts("agentloop.think", "agent:1")).get(id));
+          TOOL_TASK, new WorkerRestPolicy.ExternalTaskFacts("agentloop.tool.crm_lookup", "agent:1"),
+          THINK_TASK, new WorkerRestPolicy.ExternalTaskFacts("agentloop.think", "agent:1")).get(id));
     }
 
     @Override
@@ -96,7 +96,7 @@ class WorkerCallsTest {
   }
 
   private void assertMalformed(String body, String detail) {
-    WorkerCalls.Decision decision = calls.check("POST", "/external-task/fetchAndLock", body.getBytes(StandardCharsets.UTF_8));
+    WorkerRestPolicy.Decision decision = calls.check("POST", "/external-task/fetchAndLock", body.getBytes(StandardCharsets.UTF_8));
     assertThat(decision.malformed()).as(body).isTrue();
     assertThat(decision.refusal()).contains(detail);
   }
