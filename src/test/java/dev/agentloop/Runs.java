@@ -2,7 +2,7 @@ package dev.agentloop;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.trace.Step;

@@ -1,6 +1,6 @@
 package dev.agentloop;
 
-import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
 import java.util.HashSet;
 import java.util.Set;

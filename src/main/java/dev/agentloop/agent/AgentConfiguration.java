@@ -1,5 +1,26 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.agent.compose.AgentsAsTools;
+import dev.agentloop.agent.compose.ChildRuns;
+import dev.agentloop.agent.definition.AgentDefaults;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentDiagramRules;
+import dev.agentloop.agent.loop.ActHandler;
+import dev.agentloop.agent.loop.CallDispatcher;
+import dev.agentloop.agent.loop.CostMeter;
+import dev.agentloop.agent.loop.EscapeChecks;
+import dev.agentloop.agent.loop.LoopStateReader;
+import dev.agentloop.agent.loop.PlanHandler;
+import dev.agentloop.agent.loop.PromptTimers;
+import dev.agentloop.agent.loop.RemoteToolTasks;
+import dev.agentloop.agent.loop.RepeatedSideEffects;
+import dev.agentloop.agent.loop.Router;
+import dev.agentloop.agent.loop.RunTimeRanOut;
+import dev.agentloop.agent.loop.TaskOutcomes;
+import dev.agentloop.agent.loop.ThinkHandler;
+import dev.agentloop.agent.loop.Thinking;
+import dev.agentloop.agent.run.RunLifecycle;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.BudgetCheck;
 import dev.agentloop.resilience.Escapes;
@@ -40,7 +61,7 @@ public class AgentConfiguration {
   }
 
   @Bean
-  RunTimeRanOut runTimeBudget(Escapes escapes) {
+  RunTimeRanOut runTimeRanOut(Escapes escapes) {
     return new RunTimeRanOut(escapes);
   }
 
@@ -102,7 +123,7 @@ public class AgentConfiguration {
   }
 
   @Bean
-  TaskOutcomes agentCompletions(AgentDefinitions definitions, StepStore store, DecisionLog decisions,
+  TaskOutcomes taskOutcomes(AgentDefinitions definitions, StepStore store, DecisionLog decisions,
       Escapes escapes, ModelPrices prices, ObjectProvider<MeterRegistry> registry) {
     return new TaskOutcomes(definitions, store, decisions, escapes,
         new CostMeter(prices, registry.getIfAvailable(SimpleMeterRegistry::new)));
@@ -125,7 +146,7 @@ public class AgentConfiguration {
   }
 
   @Bean
-  RemoteToolTasks remoteToolCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store,
+  RemoteToolTasks remoteToolTasks(AgentDefinitions definitions, LoopStateReader reader, StepStore store,
       ToolRegistry tools) {
     return new RemoteToolTasks(definitions, reader, store, tools);
   }
@@ -139,16 +160,16 @@ public class AgentConfiguration {
   }
 
   @Bean
-  ChildRuns agentCalls(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
+  ChildRuns childRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
     return new ChildRuns(definitions, reader, store, tools, engine, defaults.maxAgentDepth());
   }
 
   @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, ToolRegistry tools, ToolRunner runner,
-      Router router, RemoteToolTasks remoteCalls, ChildRuns agentCalls, EscapeChecks checks,
+      Router router, RemoteToolTasks remoteToolTasks, ChildRuns childRuns, EscapeChecks checks,
       TaskOutcomes completions, ToolSpans spans) {
     return new ActHandler(definitions, reader,
-        new CallDispatcher(tools, runner, router, remoteCalls, agentCalls, checks, spans), completions);
+        new CallDispatcher(tools, runner, router, remoteToolTasks, childRuns, checks, spans), completions);
   }
 }

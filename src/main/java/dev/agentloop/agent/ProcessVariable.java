@@ -34,7 +34,7 @@ public record ProcessVariable<T>(String name, Class<T> type) {
     scope.setVariable(name, storable(value));
   }
 
-  void setLocal(VariableScope scope, T value) {
+  public void setLocal(VariableScope scope, T value) {
     scope.setVariableLocal(name, storable(value));
   }
 

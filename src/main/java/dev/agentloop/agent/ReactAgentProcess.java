@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.agent.loop.Route;
 import java.util.List;
 
 /**
@@ -171,7 +172,7 @@ public final class ReactAgentProcess {
    * Local to the multi-instance body of a parallel {@link #CALL_AGENT}: the child run that answered call
    * {@code callId}, kept until every child has ended, so that the calls are observed together in their order.
    */
-  static String childRunOf(String callId) {
+  public static String childRunOf(String callId) {
     return "childRun." + callId;
   }
 

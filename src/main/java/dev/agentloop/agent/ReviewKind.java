@@ -1,5 +1,6 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.agent.definition.AgentDiagramRules;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 

@@ -1,15 +1,15 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.trace.Action;
-import dev.agentloop.trace.Approval;
-import dev.agentloop.trace.Approvals;
-import dev.agentloop.trace.FinalAnswer;
-import dev.agentloop.trace.FollowUp;
-import dev.agentloop.trace.HumanInput;
 import dev.agentloop.trace.NewStep;
-import dev.agentloop.trace.Observation;
-import dev.agentloop.trace.Plan;
-import dev.agentloop.trace.Thought;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.Approval;
+import dev.agentloop.trace.step.Approvals;
+import dev.agentloop.trace.step.FinalAnswer;
+import dev.agentloop.trace.step.FollowUp;
+import dev.agentloop.trace.step.HumanInput;
+import dev.agentloop.trace.step.Observation;
+import dev.agentloop.trace.step.Plan;
+import dev.agentloop.trace.step.Thought;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,37 +50,37 @@ public final class Steps {
   }
 
   /** The model's plan, with the reasoning it gave before it (kept apart from the steps). */
-  static NewStep modelPlan(List<String> steps, String reasoning, String stopReason) {
+  public static NewStep modelPlan(List<String> steps, String reasoning, String stopReason) {
     return new NewStep(new Plan(steps, reasoning, stopReason), MODEL);
   }
 
-  static NewStep thought(String text) {
+  public static NewStep thought(String text) {
     return thought(text, "");
   }
 
   /** @param reasoning what a reasoning model thought before it replied; never sent back to it */
-  static NewStep thought(String text, String reasoning) {
+  public static NewStep thought(String text, String reasoning) {
     return thought(text, reasoning, "");
   }
 
   /** @param stopReason why the model stopped writing, as its provider said it; {@code ""}: unknown */
-  static NewStep thought(String text, String reasoning, String stopReason) {
+  public static NewStep thought(String text, String reasoning, String stopReason) {
     return new NewStep(new Thought(text, reasoning, stopReason), MODEL);
   }
 
-  static NewStep finalAnswer(String text) {
+  public static NewStep finalAnswer(String text) {
     return finalAnswer(text, "");
   }
 
-  static NewStep finalAnswer(String text, String reasoning) {
+  public static NewStep finalAnswer(String text, String reasoning) {
     return finalAnswer(text, reasoning, "");
   }
 
-  static NewStep finalAnswer(String text, String reasoning, String stopReason) {
+  public static NewStep finalAnswer(String text, String reasoning, String stopReason) {
     return new NewStep(new FinalAnswer(text, reasoning, stopReason), MODEL);
   }
 
-  static NewStep action(Action action) {
+  public static NewStep action(Action action) {
     return new NewStep(action, MODEL);
   }
 

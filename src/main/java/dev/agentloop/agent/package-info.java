@@ -1,9 +1,10 @@
 /**
- * The agent itself: the process constants, agent settings from BPMN, loop state, prompts (with a
- * conversation's earlier turns, and a digest of older turns past the context budget), the turns of a
- * conversation, the interpretation of model replies, routing, the rules and warnings for agent diagrams at
- * deployment, the handlers of the plan, think and act topics, what a run's model calls cost (money per step
- * and run, meters per agent and model), and {@link dev.agentloop.agent.RunService}, which starts and reads
- * runs behind the API's {@link dev.agentloop.api.AgentRuns}.
+ * The agent itself, in four parts: {@link dev.agentloop.agent.definition} (what an agent is: its settings from the
+ * BPMN diagram and the rules a diagram must keep), {@link dev.agentloop.agent.loop} (one pass of plan, think and act:
+ * prompts, reply interpretation, routing, the topic handlers), {@link dev.agentloop.agent.run} (runs and
+ * conversations: starting and reading them behind the API's {@link dev.agentloop.api.AgentRuns}, their lifecycle
+ * and cost) and {@link dev.agentloop.agent.compose} (agents that call agents). Here stay what all four share: the
+ * process's names ({@link dev.agentloop.agent.ReactAgentProcess}, {@link dev.agentloop.agent.ProcessVariable}), the
+ * steps the agent writes ({@link dev.agentloop.agent.Steps}), the kinds of review and the Spring configuration.
  */
 package dev.agentloop.agent;

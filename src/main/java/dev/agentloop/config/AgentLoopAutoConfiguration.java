@@ -1,11 +1,11 @@
 package dev.agentloop.config;
 
 import dev.agentloop.agent.AgentConfiguration;
-import dev.agentloop.agent.AgentDiagramRules;
-import dev.agentloop.agent.ChildRuns;
-import dev.agentloop.agent.RemoteToolTasks;
-import dev.agentloop.agent.RunLifecycle;
-import dev.agentloop.agent.RunTimeRanOut;
+import dev.agentloop.agent.compose.ChildRuns;
+import dev.agentloop.agent.definition.AgentDiagramRules;
+import dev.agentloop.agent.loop.RemoteToolTasks;
+import dev.agentloop.agent.loop.RunTimeRanOut;
+import dev.agentloop.agent.run.RunLifecycle;
 import dev.agentloop.llm.LlmConfiguration;
 import dev.agentloop.resilience.ResilienceConfiguration;
 import dev.agentloop.resume.ResumeConfiguration;
@@ -18,7 +18,7 @@ import dev.agentloop.telemetry.TelemetryConfiguration;
 import dev.agentloop.telemetry.ToolSpans;
 import dev.agentloop.tool.ToolConfiguration;
 import dev.agentloop.trace.TraceConfiguration;
-import dev.agentloop.trace.TraceRetention;
+import dev.agentloop.trace.retention.TraceRetention;
 import dev.agentloop.web.WebConfiguration;
 import dev.agentloop.worker.TaskArrivals;
 import dev.agentloop.worker.WorkerConfiguration;
@@ -51,10 +51,10 @@ public class AgentLoopAutoConfiguration {
 
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
-      AgentDiagramRules rules, RemoteToolTasks remoteCalls, ChildRuns agentCalls, RunTimeRanOut runTimeBudget,
+      AgentDiagramRules rules, RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut,
       TraceRetention retention, AgentLoopProperties properties) {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
-    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteCalls, agentCalls, runTimeBudget,
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteToolTasks, childRuns, runTimeRanOut,
         retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
   }
 

@@ -1,16 +1,16 @@
 package dev.agentloop.config;
 
-import dev.agentloop.agent.AgentDiagramRules;
-import dev.agentloop.agent.ChildRuns;
-import dev.agentloop.agent.CopiedAgents;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RemoteToolTasks;
-import dev.agentloop.agent.RunLifecycle;
-import dev.agentloop.agent.RunTimeRanOut;
+import dev.agentloop.agent.compose.ChildRuns;
+import dev.agentloop.agent.definition.AgentDiagramRules;
+import dev.agentloop.agent.definition.CopiedAgents;
+import dev.agentloop.agent.loop.RemoteToolTasks;
+import dev.agentloop.agent.loop.RunTimeRanOut;
+import dev.agentloop.agent.run.RunLifecycle;
 import dev.agentloop.history.StepHistory;
 import dev.agentloop.review.Reviews;
-import dev.agentloop.trace.TraceHistoryCleanup;
-import dev.agentloop.trace.TraceRetention;
+import dev.agentloop.trace.retention.TraceHistoryCleanup;
+import dev.agentloop.trace.retention.TraceRetention;
 import dev.agentloop.worker.TaskArrivals;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +35,9 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDiagramRules rules;
-  private final RemoteToolTasks remoteCalls;
-  private final ChildRuns agentCalls;
-  private final RunTimeRanOut runTimeBudget;
+  private final RemoteToolTasks remoteToolTasks;
+  private final ChildRuns childRuns;
+  private final RunTimeRanOut runTimeRanOut;
   private final TraceRetention retention;
   private final boolean grantWorkers;
   private final boolean h2EngineIndex;
@@ -45,7 +45,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       Set.of(ReactAgentProcess.TOPIC_PLAN, ReactAgentProcess.TOPIC_THINK, ReactAgentProcess.TOPIC_ACT));
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolTasks remoteCalls, ChildRuns agentCalls, RunTimeRanOut runTimeBudget, TraceRetention retention,
+      RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut, TraceRetention retention,
       boolean grantWorkers, boolean h2EngineIndex) {
     this.grantWorkers = grantWorkers;
     this.h2EngineIndex = h2EngineIndex;
@@ -53,9 +53,9 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.rules = rules;
-    this.remoteCalls = remoteCalls;
-    this.agentCalls = agentCalls;
-    this.runTimeBudget = runTimeBudget;
+    this.remoteToolTasks = remoteToolTasks;
+    this.childRuns = childRuns;
+    this.runTimeRanOut = runTimeRanOut;
     this.retention = retention;
   }
 
@@ -65,7 +65,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       configuration.setCustomPostBPMNParseListeners(new ArrayList<>());
     }
     configuration.getCustomPostBPMNParseListeners()
-        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteCalls, agentCalls, runTimeBudget,
+        .add(new AgentParseListener(lifecycle, arrivals, reviews, rules, remoteToolTasks, childRuns, runTimeRanOut,
             grantWorkers));
     // in place of Camunda's history cleanup handler (same type): it also removes the traces of what it removed
     if (configuration.getCustomJobHandlers() == null) {

@@ -1,6 +1,6 @@
 package dev.agentloop.config;
 
-import dev.agentloop.agent.AgentDefaults;
+import dev.agentloop.agent.definition.AgentDefaults;
 import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.resilience.ResilienceSettings;
 import dev.agentloop.security.ApiSettings;

@@ -1,13 +1,13 @@
 package dev.agentloop.config;
 
-import dev.agentloop.agent.ChildRuns;
-import dev.agentloop.agent.AgentDiagramRules;
-import dev.agentloop.agent.ParallelChildRuns;
+import dev.agentloop.agent.compose.ChildRuns;
+import dev.agentloop.agent.definition.AgentDiagramRules;
+import dev.agentloop.agent.compose.ParallelChildRuns;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RemoteToolTasks;
+import dev.agentloop.agent.loop.RemoteToolTasks;
 import dev.agentloop.agent.ReviewKind;
-import dev.agentloop.agent.RunLifecycle;
-import dev.agentloop.agent.RunTimeRanOut;
+import dev.agentloop.agent.run.RunLifecycle;
+import dev.agentloop.agent.loop.RunTimeRanOut;
 import dev.agentloop.review.Reviews;
 import dev.agentloop.security.AgentGrants;
 import dev.agentloop.worker.TaskArrivals;
@@ -60,22 +60,22 @@ class AgentParseListener extends AbstractBpmnParseListener {
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDeploymentCheck check;
-  private final RemoteToolTasks remoteCalls;
-  private final ChildRuns agentCalls;
-  private final RunTimeRanOut runTimeBudget;
+  private final RemoteToolTasks remoteToolTasks;
+  private final ChildRuns childRuns;
+  private final RunTimeRanOut runTimeRanOut;
   /** Whether {@code agent-workers} get rights on new agents: only where AgentLoop fences {@code /engine-rest}. */
   private final boolean grantWorkers;
 
   AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolTasks remoteCalls, ChildRuns agentCalls, RunTimeRanOut runTimeBudget, boolean grantWorkers) {
+      RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut, boolean grantWorkers) {
     this.grantWorkers = grantWorkers;
     this.lifecycle = lifecycle;
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.check = new AgentDeploymentCheck(rules);
-    this.remoteCalls = remoteCalls;
-    this.agentCalls = agentCalls;
-    this.runTimeBudget = runTimeBudget;
+    this.remoteToolTasks = remoteToolTasks;
+    this.childRuns = childRuns;
+    this.runTimeRanOut = runTimeRanOut;
   }
 
   /** A user task marked with {@code agentloop.review} gets the listeners that fill and read its form. */
@@ -105,7 +105,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
       timer.addBuiltInListener(ExecutionListener.EVENTNAME_START, reviews.noAnswerListener());
     }
     if (timer.getEventScope() != null && Boolean.TRUE.equals(timer.getEventScope().getProperty(AGENT_LOOP))) {
-      timer.addBuiltInListener(ExecutionListener.EVENTNAME_START, runTimeBudget.listener());
+      timer.addBuiltInListener(ExecutionListener.EVENTNAME_START, runTimeRanOut.listener());
     }
   }
 
@@ -121,8 +121,8 @@ class AgentParseListener extends AbstractBpmnParseListener {
     }
     if (agentTask && topic.startsWith(ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX)) {
       // served by remote workers only: the embedded worker has nothing to wake up for
-      activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, remoteCalls.startListener());
-      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, remoteCalls.endListener());
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, remoteToolTasks.startListener());
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, remoteToolTasks.endListener());
     } else if (agentTask) {
       activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, arrivals.startListener());
       runInLoopExecution(activity);
@@ -155,15 +155,15 @@ class AgentParseListener extends AbstractBpmnParseListener {
     if (!"true".equals(properties.get(ReactAgentProcess.CALL_AGENT_PROPERTY))) {
       return;
     }
-    activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, agentCalls.startListener());
+    activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, childRuns.startListener());
     if (ParallelChildRuns.isInstanceOfMultiInstance(scope)) {
       // all calls of a turn at once: each child's run id stays with its own instance until all have ended
       keepChildRunLocal(activity);
-      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, agentCalls.parallel().instanceEndListener());
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, childRuns.parallel().instanceEndListener());
       ((ActivityImpl) scope).addBuiltInListener(ExecutionListener.EVENTNAME_END,
-          agentCalls.parallel().allEndedListener());
+          childRuns.parallel().allEndedListener());
     } else {
-      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, agentCalls.endListener());
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, childRuns.endListener());
     }
     check.note(activity.getProcessDefinition(), callActivityElement, activity.getId(), null, null, properties);
   }

@@ -1,7 +1,7 @@
 package dev.agentloop.resume;
 
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.Route;
+import dev.agentloop.agent.loop.Route;
 
 /**
  * Where a run continues after its trace was changed, as a BPMN element of the agent loop: with

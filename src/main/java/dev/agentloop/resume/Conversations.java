@@ -1,8 +1,8 @@
 package dev.agentloop.resume;
 
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunService;
 import dev.agentloop.agent.Steps;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.RunRecord;

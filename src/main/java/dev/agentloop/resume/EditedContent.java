@@ -1,12 +1,12 @@
 package dev.agentloop.resume;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.tool.ToolRegistry;
-import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Step;
-import dev.agentloop.trace.StepContent;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.StepContent;
 
 /**
  * Checks the new content of an edited step against its kind, and the arguments of an edited

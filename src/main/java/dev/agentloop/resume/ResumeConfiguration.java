@@ -1,11 +1,11 @@
 package dev.agentloop.resume;
 
-import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.ChildRuns;
-import dev.agentloop.agent.LoopStateReader;
-import dev.agentloop.agent.RepeatedSideEffects;
-import dev.agentloop.agent.Router;
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.compose.ChildRuns;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.loop.LoopStateReader;
+import dev.agentloop.agent.loop.RepeatedSideEffects;
+import dev.agentloop.agent.loop.Router;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.telemetry.DecisionSpans;
 import dev.agentloop.tool.ToolRegistry;

@@ -1,7 +1,7 @@
 package dev.agentloop.resume;
 
-import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.StaleHeadException;
 import dev.agentloop.trace.StepStore;

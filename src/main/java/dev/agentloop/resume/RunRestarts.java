@@ -1,17 +1,17 @@
 package dev.agentloop.resume;
 
-import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.AgentSettings;
-import dev.agentloop.agent.LoopState;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RepeatedSideEffects;
-import dev.agentloop.agent.Turn;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.agent.loop.LoopState;
+import dev.agentloop.agent.loop.RepeatedSideEffects;
+import dev.agentloop.agent.loop.Turn;
 import dev.agentloop.security.RunAccess;
-import dev.agentloop.trace.Action;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.step.Action;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

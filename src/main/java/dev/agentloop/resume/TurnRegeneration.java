@@ -1,13 +1,13 @@
 package dev.agentloop.resume;
 
-import dev.agentloop.agent.Conversation;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.ReplayQueue;
+import dev.agentloop.agent.run.Conversation;
+import dev.agentloop.agent.run.ReplayQueue;
 import dev.agentloop.api.ConversationTurn;
-import dev.agentloop.trace.FollowUp;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.step.FollowUp;
 import java.util.List;
 import org.camunda.bpm.engine.RuntimeService;
 

@@ -1,21 +1,21 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.resilience.BreakerView;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resilience.Budget;
 import dev.agentloop.resilience.BudgetCheck;
-import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
-import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.Observation;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;

@@ -1,15 +1,15 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
-import dev.agentloop.trace.FinalAnswer;
-import dev.agentloop.trace.FollowUp;
+import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
+import dev.agentloop.trace.step.FinalAnswer;
+import dev.agentloop.trace.step.FollowUp;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.delegate.DelegateExecution;

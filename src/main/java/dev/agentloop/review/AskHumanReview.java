@@ -2,9 +2,9 @@ package dev.agentloop.review;
 
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
-import dev.agentloop.trace.Action;
-import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.Observation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;

@@ -1,12 +1,12 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.LoopStateReader;
-import dev.agentloop.agent.Turn;
-import dev.agentloop.trace.Action;
+import dev.agentloop.agent.loop.LoopStateReader;
+import dev.agentloop.agent.loop.Turn;
 import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
+import dev.agentloop.trace.step.Action;
 import java.util.List;
 
 /** The tool calls of a run's current turn that wait for a person, and how their answer is written. */

@@ -1,9 +1,9 @@
 package dev.agentloop.review;
 
-import dev.agentloop.trace.Action;
-import dev.agentloop.trace.Approval;
-import dev.agentloop.trace.Approvals;
 import dev.agentloop.trace.Step;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.Approval;
+import dev.agentloop.trace.step.Approvals;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

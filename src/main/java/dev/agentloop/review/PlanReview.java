@@ -1,17 +1,17 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RevisionsRunOut;
 import dev.agentloop.agent.Steps;
-import dev.agentloop.trace.FollowUp;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.agent.loop.RevisionsRunOut;
 import dev.agentloop.trace.NewStep;
-import dev.agentloop.trace.Plan;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
+import dev.agentloop.trace.step.FollowUp;
+import dev.agentloop.trace.step.Plan;
 import java.util.List;
 import java.util.regex.Pattern;
 

@@ -1,9 +1,9 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.LoopStateReader;
 import dev.agentloop.agent.ReviewKind;
-import dev.agentloop.agent.Router;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.loop.LoopStateReader;
+import dev.agentloop.agent.loop.Router;
 import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resilience.BudgetCheck;

@@ -1,13 +1,13 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.AgentDefinitions;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.ReviewKind;
 import dev.agentloop.agent.Steps;
+import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.trace.DecisionLog;
-import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.step.Observation;
 import java.util.Map;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.ExecutionListener;

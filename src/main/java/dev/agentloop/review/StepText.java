@@ -4,16 +4,16 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.agentloop.trace.Action;
-import dev.agentloop.trace.Approvals;
-import dev.agentloop.trace.FinalAnswer;
-import dev.agentloop.trace.FollowUp;
-import dev.agentloop.trace.HumanInput;
-import dev.agentloop.trace.Observation;
-import dev.agentloop.trace.Plan;
 import dev.agentloop.trace.Step;
-import dev.agentloop.trace.StepContent;
-import dev.agentloop.trace.Thought;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.Approvals;
+import dev.agentloop.trace.step.FinalAnswer;
+import dev.agentloop.trace.step.FollowUp;
+import dev.agentloop.trace.step.HumanInput;
+import dev.agentloop.trace.step.Observation;
+import dev.agentloop.trace.step.Plan;
+import dev.agentloop.trace.step.StepContent;
+import dev.agentloop.trace.step.Thought;
 
 /**
  * Steps as plain text for a form: one line per step of the active path to choose from, each step

@@ -1,6 +1,6 @@
 package dev.agentloop.security;
 
-import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.trace.StoredText;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,6 +1,6 @@
 package dev.agentloop.security;
 
-import dev.agentloop.agent.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentDefinitions;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;

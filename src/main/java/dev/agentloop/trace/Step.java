@@ -1,6 +1,7 @@
 package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.trace.step.StepContent;
 import java.time.Instant;
 import java.util.Objects;
 

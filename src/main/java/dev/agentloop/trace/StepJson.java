@@ -5,6 +5,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.Approval;
+import dev.agentloop.trace.step.Approvals;
+import dev.agentloop.trace.step.FinalAnswer;
+import dev.agentloop.trace.step.FollowUp;
+import dev.agentloop.trace.step.HumanInput;
+import dev.agentloop.trace.step.Observation;
+import dev.agentloop.trace.step.Plan;
+import dev.agentloop.trace.step.StepContent;
+import dev.agentloop.trace.step.Thought;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +39,7 @@ import java.util.Locale;
  * {@code "stopReason"}, why it stopped writing as its provider said it. Reading is lenient
  * (a missing text is empty), as steps written by older versions must still be read.
  */
-final class StepJson {
+public final class StepJson {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final String TEXT = "text";
@@ -54,7 +64,7 @@ final class StepJson {
 
   private StepJson() {}
 
-  static JsonNode write(StepContent content) {
+  public static JsonNode write(StepContent content) {
     if (content instanceof Plan plan) {
       ArrayNode steps = NODES.arrayNode();
       plan.steps().forEach(steps::add);
@@ -87,7 +97,7 @@ final class StepJson {
     return observation((Observation) content);
   }
 
-  static StepContent read(StepKind kind, JsonNode json) {
+  public static StepContent read(StepKind kind, JsonNode json) {
     return switch (kind) {
       case PLAN -> new Plan(strings(json.path(STEPS)), text(json, REASONING), text(json, STOP_REASON));
       case THOUGHT -> new Thought(text(json, TEXT), text(json, REASONING), text(json, STOP_REASON));
@@ -110,7 +120,7 @@ final class StepJson {
    *
    * @throws IllegalArgumentException saying what to fix
    */
-  static StepContent edited(Step original, JsonNode json) {
+  public static StepContent edited(Step original, JsonNode json) {
     return switch (original.kind()) {
       case THOUGHT -> new Thought(editedText(json, false));
       case HUMAN_INPUT -> {

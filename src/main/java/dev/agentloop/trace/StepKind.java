@@ -1,5 +1,7 @@
 package dev.agentloop.trace;
 
+import dev.agentloop.trace.step.StepContent;
+
 /** What a step is; its content is the {@link StepContent} record of the kind. */
 public enum StepKind {
   PLAN, THOUGHT, ACTION, OBSERVATION, HUMAN_INPUT, FINAL_ANSWER;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunStatus;
+import dev.agentloop.trace.step.StepContent;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -3,6 +3,7 @@ package dev.agentloop.trace;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.trace.step.FollowUp;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;

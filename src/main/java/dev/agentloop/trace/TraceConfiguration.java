@@ -1,6 +1,8 @@
 package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.trace.retention.TraceRetention;
+import dev.agentloop.trace.schema.TraceSchema;
 import javax.sql.DataSource;
 import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,7 +1,7 @@
 package dev.agentloop.web;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import dev.agentloop.agent.ConversationInUseException;
+import dev.agentloop.agent.run.ConversationInUseException;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.resume.InvalidEditException;

@@ -1,6 +1,6 @@
 package dev.agentloop.web;
 
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.resume.Conversations;

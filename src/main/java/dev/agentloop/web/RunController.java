@@ -1,10 +1,10 @@
 package dev.agentloop.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.agent.ConversationInUseException;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunPricing;
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.run.ConversationInUseException;
+import dev.agentloop.agent.run.RunPricing;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
@@ -18,8 +18,8 @@ import dev.agentloop.trace.RunQuery;
 import dev.agentloop.trace.SentPrompt;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepCost;
-import dev.agentloop.trace.TraceDeletion;
-import dev.agentloop.trace.TraceRetention;
+import dev.agentloop.trace.retention.TraceDeletion;
+import dev.agentloop.trace.retention.TraceRetention;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;

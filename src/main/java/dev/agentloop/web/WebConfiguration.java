@@ -1,6 +1,6 @@
 package dev.agentloop.web;
 
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.Breakers;
 import dev.agentloop.resume.Conversations;
@@ -10,7 +10,7 @@ import dev.agentloop.review.ReviewTasks;
 import dev.agentloop.security.ApiSettings;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.trace.RunInsights;
-import dev.agentloop.trace.TraceRetention;
+import dev.agentloop.trace.retention.TraceRetention;
 import jakarta.servlet.DispatcherType;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.ObjectProvider;

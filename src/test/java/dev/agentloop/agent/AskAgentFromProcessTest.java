@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.resume.ResumeConflictException;
 import dev.agentloop.resume.ResumeService;

@@ -1,15 +1,19 @@
 package dev.agentloop.agent;
 
+import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.agent.loop.LoopState;
+import dev.agentloop.agent.loop.LoopStateReader;
+import dev.agentloop.agent.loop.PromptBuilder;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.spi.ToolSpec;
-import dev.agentloop.trace.Action;
 import dev.agentloop.trace.NewStep;
-import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunHead;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.Observation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,6 +10,7 @@ import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.llm.openai.FakeOpenAiServer;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;

@@ -3,7 +3,7 @@ package dev.agentloop.benchmark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.agentloop.AgentLoopTest;
-import dev.agentloop.agent.AgentDefinitions;
-import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.ReviewKind;
 import java.io.InputStream;

@@ -13,7 +13,7 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.api.RunView;
 import dev.agentloop.security.AgentLoopGroups;

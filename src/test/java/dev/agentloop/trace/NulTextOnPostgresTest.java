@@ -13,7 +13,7 @@ import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.TestTools;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.cluster.PostgresServer;
 import dev.agentloop.review.ReviewTasks;

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunCosts;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.cluster.PostgresServer;
+import dev.agentloop.trace.schema.TraceSchema;
+import dev.agentloop.trace.step.Plan;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.agentloop.trace;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentloop.trace.step.StepContent;
 
 /** Steps for the store's tests, of any kind, that carry a text to find again after a round trip. */
 final class TestSteps {

@@ -6,11 +6,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.trace.retention.TraceDeletion;
+import dev.agentloop.trace.retention.TraceRetention;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -27,7 +29,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * at once, leaving a tombstone. Run on H2 ({@link TraceRetentionTest}, with the REST API) and on
  * PostgreSQL ({@link TraceRetentionOnPostgresTest}).
  */
-abstract class TraceRetentionScenarios {
+public abstract class TraceRetentionScenarios {
 
   /** An agent whose runs' history is due for removal as soon as they end: time-to-live 0 days. */
   static final String SHORT_LIVED = "short-lived-agent";

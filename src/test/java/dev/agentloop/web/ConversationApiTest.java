@@ -10,7 +10,7 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.definition.AgentSettings;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.BeforeAll;

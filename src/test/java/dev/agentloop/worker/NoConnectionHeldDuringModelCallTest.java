@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.Runs;
-import dev.agentloop.agent.RunService;
+import dev.agentloop.agent.run.RunService;
 import dev.agentloop.TestAgent;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.cluster.AppNode;
 import dev.agentloop.cluster.NodeApi;
 import dev.agentloop.llm.openai.FakeOpenAiServer;

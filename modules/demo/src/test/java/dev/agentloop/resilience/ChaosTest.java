@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.RunService;
-import dev.agentloop.agent.AgentSettings;
+import dev.agentloop.agent.run.RunService;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.demo.DemoConfiguration;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.trace.Action;
+import dev.agentloop.trace.step.Action;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.trace.Step;
