@@ -4,7 +4,7 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.agent.definition.AgentSettings;
-import dev.agentloop.agent.loop.RevisionsRunOut;
+import dev.agentloop.agent.definition.RevisionsRunOut;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.agent.PromptFixture;
 import dev.agentloop.agent.definition.AgentSettings;
-import dev.agentloop.agent.loop.RevisionsRunOut;
+import dev.agentloop.agent.definition.RevisionsRunOut;
 import dev.agentloop.llm.FakeModelServer;
 import dev.agentloop.llm.anthropic.AnthropicMessagesChatModel;
 import dev.agentloop.llm.openai.OpenAiCompatibleChatModel;

@@ -1,6 +1,5 @@
 package dev.agentloop.agent.definition;
 
-import dev.agentloop.agent.loop.RevisionsRunOut;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;

@@ -1,8 +1,6 @@
 package dev.agentloop.agent.definition;
 
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.loop.ContextDigest;
-import dev.agentloop.agent.loop.RevisionsRunOut;
 import dev.agentloop.resilience.Budget;
 import dev.agentloop.resilience.EscapeLimits;
 import dev.agentloop.resilience.LoopDetector;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.agent.definition.RevisionsRunOut;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ChatMessage.AssistantMessage;

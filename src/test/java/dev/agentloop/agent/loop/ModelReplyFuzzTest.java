@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.agent.definition.RevisionsRunOut;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.resilience.BudgetCheck;
 import dev.agentloop.resilience.EscapeLimits;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.TestTools;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.agent.definition.RevisionsRunOut;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.tool.RemoteTool;
 import dev.agentloop.tool.ToolRegistry;

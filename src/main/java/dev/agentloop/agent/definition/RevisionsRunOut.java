@@ -1,4 +1,4 @@
-package dev.agentloop.agent.loop;
+package dev.agentloop.agent.definition;
 
 /**
  * What happens when a reviewer asks for one revision of the plan too many (an agent setting,
