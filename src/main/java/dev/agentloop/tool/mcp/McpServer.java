@@ -1,32 +1,22 @@
 package dev.agentloop.tool.mcp;
 
 import dev.agentloop.spi.AgentTool;
-import dev.agentloop.spi.ToolException;
 import dev.agentloop.tool.ToolSource;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.spec.McpClientTransport;
-import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Mono;
 
 /**
  * One MCP server: its connection and the tools it lists. Connected once per node, in the background;
@@ -40,30 +30,24 @@ import reactor.core.publisher.Mono;
  * stays while the server is down, so that calls of its tools fail as not connected (and count against
  * its breaker) instead of as unknown tools; before the first list, the tools agents name are offered as
  * {@link UnreachableTool}s. Why it is down is logged through a {@link DownLog}: once, then at a bounded
- * rate. Thread-safe.
+ * rate. One connection's handshake and wire are a {@link McpConnection}; what listeners and the log learn
+ * of the server's ups and downs, its {@link ServerAvailability}. Thread-safe.
  */
 final class McpServer implements ToolSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
-  private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("agentloop", "1");
 
   private final String name;
   private final McpServerSettings settings;
   private final Duration timeout;
   private final Executor supervisor;
   private final ReentrantLock connecting = new ReentrantLock();
-  private volatile McpAsyncClient client;
-  /** The client whose stdio process ended, so that the supervisor connects anew without a ping first. */
-  private volatile McpAsyncClient exited;
+  private volatile McpConnection connection;
+  /** The connection whose stdio process ended, so that the supervisor connects anew without a ping first. */
+  private volatile McpConnection exited;
   private volatile Map<String, AgentTool> tools = Map.of();
   private volatile boolean listed;
-  private volatile String lastError = "it is still connecting (first attempt)";
-  private volatile boolean attempted;
-  private final AtomicInteger failedAttempts = new AtomicInteger();
-  private final DownLog downLog;
-  private final List<Consumer<String>> availabilityListeners = new CopyOnWriteArrayList<>();
-  /** The transport of the current connection, which can cancel its calls. */
-  private volatile CancellingTransport transport;
+  private final ServerAvailability availability;
 
   /**
    * @param timeout of one request, when the settings name none
@@ -74,7 +58,7 @@ final class McpServer implements ToolSource {
     this.settings = settings;
     this.timeout = settings.timeout() == null ? timeout : settings.timeout();
     this.supervisor = supervisor;
-    this.downLog = new DownLog(LOG, name, McpServers.DOWN_LOG_EVERY, System::nanoTime);
+    this.availability = new ServerAvailability(name, LOG);
   }
 
   @Override
@@ -107,17 +91,17 @@ final class McpServer implements ToolSource {
   }
 
   boolean connected() {
-    return client != null;
+    return connection != null;
   }
 
   /** How many attempts to connect have failed so far. */
   int failedAttempts() {
-    return failedAttempts.get();
+    return availability.failedAttempts();
   }
 
   /** {@code connecting} until the first attempt ends, then {@code connected} or {@code down}. */
   String state() {
-    return connected() ? "connected" : attempted ? "down" : "connecting";
+    return connected() ? "connected" : availability.attempted() ? "down" : "connecting";
   }
 
   @Override
@@ -127,11 +111,7 @@ final class McpServer implements ToolSource {
 
   @Override
   public void onAvailabilityChange(Consumer<String> listener) {
-    availabilityListeners.add(listener);
-    // a server whose first attempt failed before anyone listened
-    if (attempted && !connected()) {
-      listener.accept(notConnected());
-    }
+    availability.listen(listener, connected());
   }
 
   /**
@@ -146,12 +126,12 @@ final class McpServer implements ToolSource {
 
   /** "MCP server 'x' is not connected: why". */
   String notConnected() {
-    return "MCP server '" + name + "' is not connected: " + lastError;
+    return availability.notConnected();
   }
 
   /** Why the server is not connected, or what last went wrong. */
   String lastError() {
-    return lastError;
+    return availability.lastError();
   }
 
   /**
@@ -163,16 +143,16 @@ final class McpServer implements ToolSource {
       return;
     }
     try {
-      McpAsyncClient current = client;
+      McpConnection current = connection;
       if (current != null && current == exited) {
         disconnect("its process exited");
       } else if (current != null) {
         try {
-          current.ping().block(timeout);
+          current.ping();
           return;
         } catch (RuntimeException e) {
           disconnect("it stopped answering pings: " + ConnectFailures.describe(e));
-          downLog.failed(lastError);
+          availability.logFailure();
         }
       }
       connect();
@@ -186,46 +166,11 @@ final class McpServer implements ToolSource {
    * on the server ({@code notifications/cancelled}) and fails with a {@link TimeoutException}.
    */
   McpSchema.CallToolResult call(String toolName, Map<String, Object> arguments) throws Exception {
-    McpAsyncClient current = client;
-    CancellingTransport wire = transport;
-    if (current == null || wire == null) {
+    McpConnection current = connection;
+    if (current == null) {
       throw new McpServerDownException(notConnected());
     }
-    String key = UUID.randomUUID().toString();
-    try {
-      McpSchema.CallToolResult result = current.callTool(
-          new McpSchema.CallToolRequest(toolName, arguments, Map.of(CancellingTransport.CALL_KEY, key)))
-          .block(timeout);
-      if (result == null) {
-        throw new McpServerDownException("MCP server '" + name + "' closed the call without a result");
-      }
-      return result;
-    } catch (McpError e) {
-      McpSchema.JSONRPCResponse.JSONRPCError error = e.getJsonRpcError();
-      Integer code = error == null ? null : error.code();
-      if (code != null && (code == McpSchema.ErrorCodes.INVALID_PARAMS || code == McpSchema.ErrorCodes.METHOD_NOT_FOUND)) {
-        // the server answered and refused this call: the model reads why
-        throw new ToolException("MCP server '" + name + "' refused the call: " + e.getMessage());
-      }
-      checkSoon();
-      throw e;
-    } catch (RuntimeException e) {
-      if (ConnectFailures.hasTimeout(e) || Thread.currentThread().isInterrupted()) {
-        cancel(wire, key, "AgentLoop gave up after " + timeout.toMillis() + " ms");
-        throw new TimeoutException("MCP server '" + name + "' did not answer '" + toolName + "' within "
-            + ConnectFailures.readable(timeout) + "; the call was cancelled on the server");
-      }
-      checkSoon();
-      throw e;
-    } finally {
-      wire.done(key);
-    }
-  }
-
-  /** Sends the cancellation without waiting for it: this thread may be interrupted already. */
-  private void cancel(CancellingTransport wire, String key, String reason) {
-    wire.cancel(key, reason).subscribe(null,
-        e -> LOG.debug("MCP server '{}': cancelling a call failed: {}", name, ConnectFailures.describe(e)));
+    return current.call(toolName, arguments, this::checkSoon);
   }
 
   /** Asks the supervisor to check the connection now, rather than at the next ping. */
@@ -238,7 +183,7 @@ final class McpServer implements ToolSource {
   }
 
   void close() {
-    availabilityListeners.clear(); // stopping is no failure
+    availability.stopListening();
     connecting.lock();
     try {
       disconnect("it was stopped");
@@ -251,63 +196,42 @@ final class McpServer implements ToolSource {
     Optional<String> missing =
         ConnectFailures.missingCommand(settings).or(() -> ConnectFailures.unreachable(settings));
     if (missing.isPresent()) {
-      failed(missing.get());
+      availability.failed(missing.get());
       return;
     }
-    McpClientTransport sdkTransport = McpTransports.create(settings);
-    CancellingTransport wire = new CancellingTransport(sdkTransport);
-    Duration startup = settings.startupTimeout();
-    // the SDK's own limit only bounds what nobody waits for: callers wait with their own time-outs
-    McpAsyncClient fresh = McpClient.async(wire)
-        .clientInfo(CLIENT)
-        .requestTimeout(startup.compareTo(timeout) > 0 ? startup : timeout)
-        .initializationTimeout(startup)
-        .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> listed(tools)))
-        .build();
+    McpConnection fresh = null;
     try {
-      // a node server may take seconds to start on a busy machine: starting has its own time-out
-      McpSchema.InitializeResult init = fresh.initialize().block(startup);
-      listed(listAll(fresh, startup));
-      transport = wire;
-      client = fresh;
-      attempted = true;
-      if (sdkTransport instanceof StdioClientTransport stdio) {
-        watchExit(stdio, fresh);
+      fresh = McpConnection.open(name, settings, timeout, this::listed);
+      connection = fresh;
+      Optional<StdioClientTransport> process = fresh.process();
+      if (process.isPresent()) {
+        watchExit(process.get(), fresh);
       }
-      downLog.connected();
-      LOG.info("MCP server '{}' ({} {}) connected over {}: tools {}", name, init.serverInfo().name(),
-          init.serverInfo().version(), settings.transport(), tools.keySet());
-      availabilityListeners.forEach(listener -> listener.accept(null));
+      LOG.info("MCP server '{}' ({} {}) connected over {}: tools {}", name, fresh.serverInfo().name(),
+          fresh.serverInfo().version(), settings.transport(), tools.keySet());
+      availability.connected();
     } catch (RuntimeException e) {
-      fresh.close();
-      failed(ConnectFailures.describe(settings, e));
+      if (fresh != null) {
+        fresh.close();
+      }
+      availability.failed(ConnectFailures.describe(settings, e));
     }
-  }
-
-  private void failed(String why) {
-    lastError = why;
-    attempted = true;
-    failedAttempts.incrementAndGet();
-    downLog.failed(why);
-    availabilityListeners.forEach(listener -> listener.accept(notConnected()));
   }
 
   /**
    * Restarts a stdio server as soon as its process ends, rather than at the next failed ping, which
    * would wait for the request time-out. One waiting daemon thread per stdio server.
    */
-  private void watchExit(StdioClientTransport transport, McpAsyncClient watched) {
+  private void watchExit(StdioClientTransport process, McpConnection watched) {
     Thread watcher = new Thread(() -> {
       try {
-        transport.awaitForExit();
+        process.awaitForExit();
       } catch (RuntimeException e) {
         return; // interrupted: the application stops
       }
       exited = watched;
-      if (client == watched) {
-        lastError = "its process exited";
-        downLog.failed(lastError); // a server that keeps crashing says so at a bounded rate
-        availabilityListeners.forEach(listener -> listener.accept(notConnected()));
+      if (connection == watched) {
+        availability.died("its process exited"); // a server that keeps crashing says so at a bounded rate
         checkSoon();
       }
     }, "agentloop-mcp-" + name + "-exit");
@@ -316,13 +240,9 @@ final class McpServer implements ToolSource {
   }
 
   private void disconnect(String why) {
-    McpAsyncClient current = client;
-    client = null;
-    transport = null;
-    lastError = why;
-    if (current != null) {
-      availabilityListeners.forEach(listener -> listener.accept(notConnected()));
-    }
+    McpConnection current = connection;
+    connection = null;
+    availability.lost(why, current != null);
     if (current != null) {
       try {
         current.close();
@@ -330,20 +250,6 @@ final class McpServer implements ToolSource {
         LOG.debug("closing MCP server '{}' failed", name, e);
       }
     }
-  }
-
-  private static List<McpSchema.Tool> listAll(McpAsyncClient client, Duration wait) {
-    List<McpSchema.Tool> all = new ArrayList<>();
-    String cursor = null;
-    do {
-      McpSchema.ListToolsResult page = client.listTools(cursor).block(wait);
-      if (page == null || page.tools() == null) {
-        break;
-      }
-      all.addAll(page.tools());
-      cursor = page.nextCursor();
-    } while (cursor != null && !cursor.isEmpty());
-    return all;
   }
 
   private void listed(List<McpSchema.Tool> list) {
