@@ -4,6 +4,7 @@ import dev.agentloop.trace.ConversationClaims;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
@@ -49,7 +50,7 @@ final class ConversationStarts {
         return committed.run(() -> {
           String runId = start.get();
           if (!claims.claim(conversationId, runId, endedHolder)) {
-            throw new ClaimTaken();
+            throw new ClaimTaken(conversationId);
           }
           return runId;
         });
@@ -88,10 +89,14 @@ final class ConversationStarts {
     String run(Supplier<String> start);
   }
 
-  /** The id's claim went to another start; thrown to roll the start's transaction back. */
-  private static final class ClaimTaken extends RuntimeException {
-    ClaimTaken() {
-      super(null, null, false, false);
+  /**
+   * The id's claim went to another start; thrown to roll the start's transaction back. An optimistic-locking
+   * failure, as the engine's own lost races are, so that the engine logs it at debug level, not as an error.
+   */
+  private static final class ClaimTaken extends OptimisticLockingException {
+    ClaimTaken(String conversationId) {
+      super("conversation id '" + conversationId + "' was claimed by another start at the same moment;"
+          + " this start is rolled back");
     }
   }
 }
