@@ -35,6 +35,7 @@ import dev.agentloop.tool.ToolCallGuard;
 import dev.agentloop.tool.ToolRegistry;
 import dev.agentloop.tool.ToolRunner;
 import dev.agentloop.tool.ToolSettings;
+import dev.agentloop.trace.ConversationClaims;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.StepStore;
@@ -86,8 +87,9 @@ public class AgentConfiguration {
 
   @Bean
   RunService agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker) {
-    return new RunService(engine, store, definitions, insights, decisions, prices, worker);
+      DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker,
+      ConversationClaims claims) {
+    return new RunService(engine, store, definitions, insights, decisions, prices, worker, claims);
   }
 
   /**

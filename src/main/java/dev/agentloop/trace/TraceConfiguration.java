@@ -39,6 +39,11 @@ public class TraceConfiguration {
   }
 
   @Bean
+  ConversationClaims conversationClaims(DataSource dataSource) {
+    return new ConversationClaims(new JdbcTemplate(dataSource));
+  }
+
+  @Bean
   TraceRetention traceRetention(DataSource dataSource, PlatformTransactionManager transactionManager) {
     return new TraceRetention(new JdbcTemplate(dataSource), transactionManager);
   }

@@ -54,6 +54,17 @@ public final class NodeApi {
     return parse(response.body()).get("id").asText();
   }
 
+  /**
+   * Asks to start a run of an agent under a conversation id ({@code POST /api/runs}) and answers what the API
+   * answered, whatever its status: a start may be refused (409) on purpose.
+   */
+  public HttpResponse<String> startUnder(String agent, String question, String conversationId) {
+    String body = JsonNodeFactory.instance.objectNode().put("agent", agent).put("question", question)
+        .put("conversationId", conversationId).toString();
+    return send(request("/api/runs").header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   /** Starts {@code count} runs of an agent, up to {@code parallel} requests at a time; the ids in order. */
   public List<String> startAll(String agent, int count, int parallel, String questionPrefix) {
     ExecutorService clients = Executors.newFixedThreadPool(parallel);

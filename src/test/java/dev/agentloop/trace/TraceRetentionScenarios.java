@@ -38,6 +38,7 @@ public abstract class TraceRetentionScenarios {
   @Autowired RunService runs;
   @Autowired StepStore store;
   @Autowired TraceRetention retention;
+  @Autowired ConversationClaims claims;
   @Autowired DataSource dataSource;
 
   @BeforeEach
@@ -52,9 +53,11 @@ public abstract class TraceRetentionScenarios {
 
   @Test
   void should_remove_a_runs_trace_when_the_history_cleanup_removes_its_history() {
-    // given a finished run whose history is due, and one whose history is kept 30 days
-    String due = answered(SHORT_LIVED, "multi-step: forget me");
-    String kept = answered(TestAgent.KEY, "multi-step: keep me");
+    // given a finished run whose history is due, and one whose history is kept 30 days, each under a conversation id
+    String dueId = "due-" + System.nanoTime();
+    String keptId = "kept-" + System.nanoTime();
+    String due = answered(SHORT_LIVED, "multi-step: forget me", dueId);
+    String kept = answered(TestAgent.KEY, "multi-step: keep me", keptId);
     int keptSteps = store.allSteps(kept).size();
     assertThat(store.allSteps(due)).isNotEmpty();
     assertThat(costAndPromptRows(due)).isPositive();
@@ -71,6 +74,32 @@ public abstract class TraceRetentionScenarios {
     assertThat(engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceId(kept).count()).isOne();
     assertThat(store.allSteps(kept)).hasSize(keptSteps);
     assertThat(store.run(kept).question()).isEqualTo("multi-step: keep me");
+    // and the due run's conversation id is held by no run any more, the other's still is
+    assertThat(claims.holder(dueId)).isEmpty();
+    assertThat(claims.holder(keptId)).contains(kept);
+  }
+
+  @Test
+  void should_drop_the_claim_of_a_run_whose_trace_is_deleted_and_no_other() {
+    // given a conversation id that an ended run held and a second run took over
+    String id = "erased-" + System.nanoTime();
+    String first = answered(TestAgent.KEY, "multi-step: first under the id", id);
+    String second = answered(TestAgent.KEY, "multi-step: second under the id", id);
+    assertThat(claims.holder(id)).contains(second);
+
+    // when the first run's trace is deleted, the second still holds the id
+    retention.deleteTrace(first, "operator", "customer asked for erasure");
+    assertThat(claims.holder(id)).contains(second);
+
+    // when the second run's trace is deleted too, no claim is left, naming either run
+    retention.deleteTrace(second, "operator", "customer asked for erasure");
+    assertThat(claims.holder(id)).isEmpty();
+    assertThat(new JdbcTemplate(dataSource).queryForObject(
+        "SELECT COUNT(*) FROM agentloop_conversation WHERE run_id IN (?, ?)", Long.class, first, second)).isZero();
+
+    // then the id starts a new run, which holds it
+    String third = answered(TestAgent.KEY, "multi-step: third under the id", id);
+    assertThat(claims.holder(id)).contains(third);
   }
 
   @Test
@@ -110,6 +139,13 @@ public abstract class TraceRetentionScenarios {
   String answered(String agent, String question) {
     String run = engine.getRuntimeService().startProcessInstanceByKey(agent, ReactAgentProcess.QUESTION.with(question))
         .getId();
+    Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    return run;
+  }
+
+  /** A run started as the API starts one, under a conversation id, once it has answered. */
+  String answered(String agent, String question, String conversationId) {
+    String run = runs.start(agent, question, conversationId);
     Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
     return run;
   }

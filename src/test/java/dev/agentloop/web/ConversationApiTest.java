@@ -11,7 +11,16 @@ import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.agent.definition.AgentSettings;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -143,6 +152,43 @@ class ConversationApiTest {
     // a run without an id has none
     assertThat(body(operator.get("/api/runs/" + start(operator, "conv: no id")), 200).get("conversationId").isNull())
         .isTrue();
+  }
+
+  @Test
+  void should_start_one_run_when_two_clients_start_under_one_conversation_id_at_once() throws Exception {
+    ApiClient operator = ApiClient.as(port, "operator");
+    ExecutorService clients = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 12; round++) {
+        // given two clients that send the same start the moment both are ready
+        String id = "twice-" + round + "." + System.nanoTime();
+        String started = "{\"question\": \"conv: twice\", \"agent\": \"" + AGENT + "\", \"conversationId\": \""
+            + id + "\"}";
+        CyclicBarrier ready = new CyclicBarrier(2);
+        Callable<HttpResponse<String>> start = () -> {
+          ready.await(10, TimeUnit.SECONDS);
+          return operator.post("/api/runs", started);
+        };
+
+        // when both start
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        for (Future<HttpResponse<String>> answer : clients.invokeAll(List.of(start, start))) {
+          answers.add(answer.get());
+        }
+
+        // then one run started, the other start was refused naming it, and the id finds that run alone
+        assertThat(answers).extracting(HttpResponse::statusCode).containsExactlyInAnyOrder(201, 409);
+        String winner = body(answers.stream().filter(answer -> answer.statusCode() == 201).findFirst().orElseThrow(),
+            201).get("id").asText();
+        assertProblem(answers.stream().filter(answer -> answer.statusCode() == 409).findFirst().orElseThrow(), 409,
+            "is held by run " + winner + ", which is still open");
+        assertThat(body(operator.get("/api/runs?conversationId=" + id), 200)).extracting(match -> match.get("id").asText())
+            .containsExactly(winner);
+        body(operator.post("/api/runs/" + winner + "/close", "{}"), 200);
+      }
+    } finally {
+      clients.shutdownNow();
+    }
   }
 
   @Test

@@ -1,8 +1,9 @@
 package dev.agentloop.agent.run;
 
 /**
- * A run was asked to start under a conversation id that an open run already holds: a client's
- * conversation is one run, which takes its next questions as follow-ups until it ends.
+ * A run was asked to start under a conversation id that an open run already holds, or that another start
+ * took at the same moment (on any node: the id's claim is in the database): a client's conversation is one
+ * run, which takes its next questions as follow-ups until it ends.
  */
 public class ConversationInUseException extends RuntimeException {
 

@@ -15,6 +15,7 @@ import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.llm.ModelPrices;
 import dev.agentloop.resilience.EscapeLimits;
+import dev.agentloop.trace.ConversationClaims;
 import dev.agentloop.trace.Decision;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.RunInsights;
@@ -29,7 +30,6 @@ import dev.agentloop.worker.ExternalTaskWorker;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
@@ -38,7 +38,6 @@ import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.runtime.Incident;
-import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -49,10 +48,6 @@ import org.springframework.beans.factory.ObjectProvider;
  */
 public class RunService implements AgentRuns {
 
-  /** Stripes that serialise the starts under one conversation id on this node (a fixed few: no map to grow). */
-  private static final Object[] CONVERSATION_LOCKS = IntStream.range(0, 64)
-      .mapToObj(i -> new Object()).toArray();
-
   private final ProcessEngine engine;
   private final StepStore store;
   private final AgentDefinitions definitions;
@@ -60,11 +55,13 @@ public class RunService implements AgentRuns {
   private final DecisionLog decisions;
   private final ActiveSteps activeSteps;
   private final ModelPrices prices;
+  private final ConversationStarts conversations;
   /** The embedded worker, where this node has one: it takes a new run's first step as the run starts. */
   private final ObjectProvider<ExternalTaskWorker<?>> worker;
 
   public RunService(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker) {
+      DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker,
+      ConversationClaims claims) {
     this.engine = engine;
     this.store = store;
     this.definitions = definitions;
@@ -73,6 +70,7 @@ public class RunService implements AgentRuns {
     this.activeSteps = new ActiveSteps(engine, store);
     this.worker = worker;
     this.prices = prices;
+    this.conversations = new ConversationStarts(engine.getRuntimeService(), commands(), claims);
   }
 
   /**
@@ -90,38 +88,33 @@ public class RunService implements AgentRuns {
    * which the run is found again ({@link #runsOfConversation}).
    *
    * @param conversationId {@code null}: none
-   * @throws ConversationInUseException when an open run holds the id already (checked and started under
-   *     one lock per id on this node: of two starts with one id on one node, exactly one runs)
+   * @throws ConversationInUseException when an open run holds the id already, or took it while this run
+   *     started: the id's claim is written in the database with the run's start, so of two starts with one
+   *     id, on one node or on several, exactly one runs and the other leaves nothing behind
    */
   public String start(String agentKey, String question, String conversationId) {
     List<String> latest = latestAgentVersions(agentKey);
     if (latest.isEmpty()) {
       throw new UnknownAgentException(agentKey, deployedAgents());
     }
+    Supplier<String> start = startOf(agentKey, question, conversationId, latest);
+    ExternalTaskWorker<?> embedded = worker.getIfAvailable();
     if (conversationId == null) {
-      return start(agentKey, question, null, latest);
+      return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
     }
-    synchronized (CONVERSATION_LOCKS[Math.floorMod(conversationId.hashCode(), CONVERSATION_LOCKS.length)]) {
-      List<String> open = withoutAuthorization(() -> engine.getRuntimeService().createProcessInstanceQuery()
-          .processInstanceBusinessKey(conversationId).rootProcessInstances().list().stream()
-          .map(ProcessInstance::getId).toList());
-      if (!open.isEmpty()) {
-        throw new ConversationInUseException(conversationId, open.get(0));
-      }
-      return start(agentKey, question, conversationId, latest);
-    }
+    // one transaction for the instance and its claim, whether the worker takes the first steps or not
+    return conversations.start(conversationId, start, claimed -> commands().execute(context ->
+        embedded == null ? claimed.get() : embedded.startTakingFirstSteps(claimed)));
   }
 
-  private String start(String agentKey, String question, String businessKey, List<String> latest) {
+  private Supplier<String> startOf(String agentKey, String question, String businessKey, List<String> latest) {
     RuntimeService runtime = engine.getRuntimeService();
     Map<String, Object> variables = ReactAgentProcess.QUESTION.with(question);
     // by id where the key is unambiguous: the engine takes it from its cache instead of asking the
     // database for the latest version once more; by key across tenants, so the engine says which to pick
-    Supplier<String> start = () -> (latest.size() == 1
+    return () -> (latest.size() == 1
         ? runtime.startProcessInstanceById(latest.get(0), businessKey, variables)
         : runtime.startProcessInstanceByKey(agentKey, businessKey, variables)).getId();
-    ExternalTaskWorker<?> embedded = worker.getIfAvailable();
-    return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
   }
 
   /**
@@ -158,9 +151,12 @@ public class RunService implements AgentRuns {
   }
 
   private <T> T withoutAuthorization(Supplier<T> query) {
-    CommandExecutor commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
-        .getCommandExecutorTxRequired();
-    return commands.execute(context -> context.runWithoutAuthorization(query::get));
+    return commands().execute(context -> context.runWithoutAuthorization(query::get));
+  }
+
+  /** The engine's commands in the caller's transaction, or in one of their own where there is none. */
+  private CommandExecutor commands() {
+    return ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
   }
 
   /** Whether any run of this agent is stored: runs of an agent no longer deployed can still be searched. */

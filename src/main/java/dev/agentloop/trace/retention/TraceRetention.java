@@ -22,7 +22,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * and steps; {@link TraceHistoryCleanup} calls it after each run of the cleanup job, so the trace
  * follows the same time-to-live, removal-time strategy and batch window, with no second setting.
  * An operator can also delete one finished run's trace at once ({@link #deleteTrace}), which leaves
- * a tombstone: who, when, why.
+ * a tombstone: who, when, why. Either way the run's claim of a conversation id goes too
+ * ({@link ConversationClaims}), so that no id is held by a run whose trace is gone.
  *
  * <p>Thread-safe; several nodes may sweep at once (deletes of the same rows are idempotent).
  */
@@ -73,6 +74,8 @@ public class TraceRetention {
       jdbc.update("DELETE FROM agentloop_step WHERE run_id = ?", runId);
       jdbc.update("DELETE FROM agentloop_decision WHERE run_id = ?", runId);
       jdbc.update("DELETE FROM agentloop_prompt WHERE run_id = ?", runId);
+      // an ended run's claim: its conversation id is free as it was, and no longer names a run without a trace
+      jdbc.update("DELETE FROM agentloop_conversation WHERE run_id = ?", runId);
       return new TraceDeletion(runId, now, by, reason, steps == null ? 0 : steps);
     });
     if (deletion != null) {
@@ -120,6 +123,7 @@ public class TraceRetention {
           jdbc.update("DELETE FROM agentloop_step WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_decision WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_prompt WHERE run_id IN (" + ids + ")", runs.toArray());
+          jdbc.update("DELETE FROM agentloop_conversation WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_run WHERE run_id IN (" + ids + ")", runs.toArray());
         }
         return runs.size();

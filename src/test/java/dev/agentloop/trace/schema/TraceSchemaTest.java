@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.trace.ConversationClaims;
 import dev.agentloop.trace.DatabaseSettings;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.StepCost;
@@ -26,7 +27,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 class TraceSchemaTest {
 
   static final List<String> TABLES = List.of("agentloop_run", "agentloop_step", "agentloop_decision",
-      "agentloop_prompt", "agentloop_schema_version");
+      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation");
 
   @Test
   void should_create_every_table_on_an_empty_database_and_then_start_without_ddl() {
@@ -40,12 +41,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
   }
 
   @Test
@@ -59,13 +60,14 @@ class TraceSchemaTest {
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'ANSWERED', 1, 0, 1,"
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version.");
+        .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version,"
+            + " table agentloop_conversation.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -104,18 +106,52 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_step (run_id, step_no, kind, turn, content, status, author, created_at,"
         + " cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens)"
         + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
-    // a start that may not change the schema refuses it, naming what version 2 adds
+    // a start that may not change the schema refuses it, naming what versions 2 and 3 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("missing: column agentloop_step.cost_cache_read_tokens,"
-            + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model.");
+            + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
+            + " table agentloop_conversation.");
 
     // when
     TraceSchema.prepare(owner, true);
 
-    // then the step keeps its cost, with nothing known of a cache or a model, and the tables are version 2
+    // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
+  }
+
+  @Test
+  void should_add_the_conversation_claims_to_a_database_of_version_2_and_keep_its_runs() {
+    // given a database with versions 1 and 2 of the scripts, and a run in it
+    String url = newDatabase();
+    DataSource owner = dataSource(url, "sa");
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/V1__agentloop_tables.sql"),
+        new ClassPathResource("META-INF/agentloop/db/h2/V2__prompt_cache_and_model_of_costs.sql")).execute(owner);
+    jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
+        + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
+        + " 0, 0, 0, CURRENT_TIMESTAMP)");
+    // a start that may not change the schema refuses it, naming what version 3 adds
+    assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
+        .hasMessageContaining("missing: table agentloop_conversation.");
+
+    // when
+    TraceSchema.prepare(owner, true);
+
+    // then the run is kept, holds no conversation id, and one can be claimed for it once only
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
+        .isEqualTo("Why?");
+    ConversationClaims claims = new ConversationClaims(jdbc);
+    assertThat(claims.holder("crm-1")).isEmpty();
+    assertThat(claims.claim("crm-1", "r-1", null)).isTrue();
+    assertThat(claims.claim("crm-1", "r-2", null)).as("a second claim of a held id").isFalse();
+    assertThat(claims.claim("crm-1", "r-2", "r-0")).as("a take-over from a run that does not hold it").isFalse();
+    assertThat(claims.holder("crm-1")).contains("r-1");
+    assertThat(claims.claim("crm-1", "r-2", "r-1")).as("a take-over from the run that holds it").isTrue();
+    assertThat(claims.holder("crm-1")).contains("r-2");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 

@@ -7,15 +7,22 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.api.AgentRuns;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Base64;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -36,6 +43,7 @@ class FlywaySchemaTest {
 
   @Autowired AgentRuns runs;
   @Autowired DataSource dataSource;
+  @LocalServerPort int port;
 
   static class Model {
     @Bean
@@ -88,14 +96,48 @@ class FlywaySchemaTest {
   }
 
   @Test
+  void should_hold_a_conversation_id_as_the_application_user() throws Exception {
+    // given a run that a client started under a conversation id, which holds it (the claim of schema version 3,
+    // written by the application user)
+    String body = "{\"question\": \"What is the answer?\", \"conversationId\": \"ledger-7\"}";
+    String first = runId(post("/api/runs", body));
+    assertThat(holder("ledger-7")).isEqualTo(first);
+    await().atMost(Duration.ofSeconds(60)).until(() -> runs.view(first).endedAt() != null);
+
+    // when the client starts the next run under the id once the first has ended
+    String second = runId(post("/api/runs", body));
+
+    // then the second run has taken the id over
+    assertThat(second).isNotEqualTo(first);
+    assertThat(holder("ledger-7")).isEqualTo(second);
+  }
+
+  private String holder(String conversationId) {
+    return new JdbcTemplate(dataSource).queryForObject(
+        "SELECT run_id FROM agentloop_conversation WHERE conversation_id = ?", String.class, conversationId);
+  }
+
+  private static String runId(HttpResponse<String> started) {
+    assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
+    return started.body().replaceAll("(?s).*?\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+  }
+
+  private HttpResponse<String> post(String path, String json) throws Exception {
+    String credentials = Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+        .header("Content-Type", "application/json").header("Authorization", "Basic " + credentials)
+        .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
   void should_keep_agentloops_history_apart_from_the_applications() {
     JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 
     assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_history WHERE success ORDER BY installed_rank",
-        String.class)).containsExactly("0", "1", "2");
+        String.class)).containsExactly("0", "1", "2", "3");
     assertThat(jdbc.queryForList("SELECT version FROM flyway_schema_history WHERE success", String.class))
         .containsExactly("1");
     assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_version ORDER BY version", Integer.class))
-        .containsExactly(1, 2);
+        .containsExactly(1, 2, 3);
   }
 }
