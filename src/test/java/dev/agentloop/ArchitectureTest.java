@@ -73,6 +73,29 @@ class ArchitectureTest {
       .because("a host compiles against api and spi only: a type of theirs that named an internal one would make"
           + " the internal one part of the API");
 
+  private static final ArchRule AN_AGENTS_DEFINITION_USES_NOTHING_BUILT_ON_IT = noClasses()
+      .that().resideInAPackage(AGENTLOOP + "agent.definition..")
+      .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "agent.loop..", AGENTLOOP + "agent.run..",
+          AGENTLOOP + "agent.compose..")
+      .because("what an agent is (its settings, the agents it may call, its diagram's rules) is read by the loop,"
+          + " the runs and the child runs; it needs none of them, so it can be read and checked on its own");
+
+  private static final ArchRule WHAT_A_STEP_HOLDS_KNOWS_NO_TABLE = noClasses()
+      .that().resideInAnyPackage(AGENTLOOP + "trace.step..")
+      .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "trace.schema..",
+          AGENTLOOP + "trace.retention..")
+      .because("what a step holds is plain data: the tables and their retention are the store's business");
+
+  @ArchTest
+  static void an_agents_definition_uses_nothing_built_on_it(JavaClasses classes) {
+    AN_AGENTS_DEFINITION_USES_NOTHING_BUILT_ON_IT.check(classes);
+  }
+
+  @ArchTest
+  static void what_a_step_holds_knows_no_table(JavaClasses classes) {
+    WHAT_A_STEP_HOLDS_KNOWS_NO_TABLE.check(classes);
+  }
+
   @ArchTest
   static void every_package_has_its_place(JavaClasses classes) {
     EVERY_PACKAGE_HAS_ITS_PLACE.check(classes);

@@ -1,6 +1,6 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.agent.compose.AgentsAsTools;
+import dev.agentloop.agent.definition.AgentsAsTools;
 import dev.agentloop.agent.compose.ChildRuns;
 import dev.agentloop.agent.definition.AgentDefaults;
 import dev.agentloop.agent.definition.AgentDefinitions;

@@ -184,6 +184,8 @@ class ConversationApiTest {
             "is held by run " + winner + ", which is still open");
         assertThat(body(operator.get("/api/runs?conversationId=" + id), 200)).extracting(match -> match.get("id").asText())
             .containsExactly(winner);
+        // a conversation is closed once it waits for its next question, not while its first turn is worked on
+        awaitTurns(operator, winner, 1);
         body(operator.post("/api/runs/" + winner + "/close", "{}"), 200);
       }
     } finally {

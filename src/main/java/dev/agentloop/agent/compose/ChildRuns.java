@@ -1,6 +1,7 @@
 package dev.agentloop.agent.compose;
 
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.definition.AgentAsTool;
 import dev.agentloop.agent.definition.AgentDefaults;
 import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.agent.definition.AgentSettings;

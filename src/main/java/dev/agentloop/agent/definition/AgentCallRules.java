@@ -1,7 +1,6 @@
 package dev.agentloop.agent.definition;
 
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.compose.AgentsAsTools;
 import dev.agentloop.agent.definition.AgentDiagramRules.DiagramTask;
 import dev.agentloop.agent.definition.AgentDiagramRules.Finding;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.agentloop.agent.loop;
 
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.compose.AgentAsTool;
+import dev.agentloop.agent.definition.AgentAsTool;
 import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.loop.TaskOutcomes.Written;
 import dev.agentloop.resilience.EscapeException;

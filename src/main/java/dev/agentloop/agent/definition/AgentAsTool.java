@@ -1,4 +1,4 @@
-package dev.agentloop.agent.compose;
+package dev.agentloop.agent.definition;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,7 +14,7 @@ import java.util.Objects;
  */
 public record AgentAsTool(String name, String description) implements AgentTool {
 
-  static final String QUESTION = "question";
+  public static final String QUESTION = "question";
   private static final JsonNode PARAMETERS = questionSchema();
 
   public AgentAsTool {

@@ -1,8 +1,5 @@
-package dev.agentloop.agent.compose;
+package dev.agentloop.agent.definition;
 
-import dev.agentloop.agent.definition.AgentDefaults;
-import dev.agentloop.agent.definition.AgentDefinitions;
-import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolSource;
 import java.io.ByteArrayInputStream;
