@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * What one command that changes a run (a review decision, a regenerate, a follow-up) knows of it: the
- * run and every step of its tree, read once ({@link StepStore#state}, {@link StepStore#lockState}) and
+ * run and every step of its tree, read once ({@link StepStore#state}, or after {@link StepStore#lockRun}) and
  * handed down, so that the layers below take the active path, the newest step of a kind or the turns from
  * here instead of reading the store again. A command that writes hands the store the head read here: had
  * the run moved meanwhile, the head's version refuses the write. Immutable.
