@@ -15,6 +15,7 @@ import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -150,8 +151,8 @@ public class ResumeService {
     }
     access.requireChange(runId);
     ResumeResult regenerated = changes.apply(runId, () -> {
-      RunRecord run = changes.unfinished(runId, "regenerate an answer");
-      TurnRegeneration.Target target = TurnRegeneration.target(store, run, turn);
+      RunState run = changes.unfinishedState(runId, "regenerate an answer");
+      TurnRegeneration.Target target = TurnRegeneration.target(run, turn);
       TraceSurgery.Outcome outcome = surgery.regenerate(run, target.answer());
       decisions.record(runId, target.answer().stepNo(), "regenerate", author, reason);
       jump.to(runId, outcome.continuation(), Map.of());
@@ -165,8 +166,8 @@ public class ResumeService {
   private ResumeResult regenerateNewest(String runId, String author, String reason) {
     access.requireChange(runId);
     ResumeResult regenerated = changes.apply(runId, () -> {
-      RunRecord run = changes.unfinished(runId, "regenerate its answer");
-      Step head = run.head().headStep() == null ? null : store.findStep(runId, run.head().headStep()).orElse(null);
+      RunState run = changes.unfinishedState(runId, "regenerate its answer");
+      Step head = run.headStep().orElse(null);
       if (head == null || head.kind() != StepKind.FINAL_ANSWER || head.parentNo() == null) {
         throw new ResumeConflictException("run " + runId + " has no final answer to regenerate yet; its newest step"
             + " is " + (head == null ? "none" : head.stepNo() + " (" + head.kind() + ")"));

@@ -12,6 +12,7 @@ import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.Observation;
 import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.StaleHeadException;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepStore;
@@ -69,9 +70,9 @@ class TraceSurgery {
         sideEffects(path, lost), continuation(run.runId(), settings));
   }
 
-  /** Moves the head back to the step before the run's final answer, for a new attempt. */
-  Outcome regenerate(RunRecord run, Step answer) {
-    int version = store.rewind(run.head(), answer.parentNo()).version();
+  /** Moves the head back to the step before the run's final answer (a step of {@code run}), for a new attempt. */
+  Outcome regenerate(RunState run, Step answer) {
+    int version = store.rewind(run.head(), run.step(answer.parentNo()).orElseThrow()).version();
     return new Outcome(version, null, List.of(answer.stepNo()), List.of(), Continuation.THINK);
   }
 
