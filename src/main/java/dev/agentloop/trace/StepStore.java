@@ -80,16 +80,11 @@ public class StepStore {
 
   /**
    * The run and all its steps, read once for a command that changes it: one query for the run, one for
-   * the steps. Not locked: a write against its head fails when the run moved meanwhile.
+   * the steps. Not locked: a write against its head fails when the run moved meanwhile; a command that
+   * queues behind other changes locks the run ({@link #lockRun}) and reads {@link #allSteps} after it.
    */
   public RunState state(String runId) {
     RunRecord run = run(runId);
-    return new RunState(run, allSteps(runId));
-  }
-
-  /** The same as {@link #state}, the run's row locked until the surrounding transaction ends (see {@link #lockRun}). */
-  public RunState lockState(String runId) {
-    RunRecord run = lockRun(runId);
     return new RunState(run, allSteps(runId));
   }
 
