@@ -127,6 +127,29 @@ class OneReadOneWriteTest {
   }
 
   @Test
+  void an_approval_reads_the_run_once_and_writes_once() {
+    String run = startWithAcceptedPlan("approve: send it");
+    Task approval = Runs.awaitTask(engine, run, ReactAgentProcess.APPROVE_ACTION);
+
+    StepStatements.watch(run);
+    submit(approval, Map.of("decision1", "approve"));
+
+    // the open calls come from the same read as the head the approvals are written on
+    assertOneReadOneWrite(StepStatements.ofThisThread());
+  }
+
+  @Test
+  void an_answer_to_an_ask_human_question_reads_the_run_once_and_writes_once() {
+    String run = startWithAcceptedPlan("ask-human: where do I live?");
+    Task question = Runs.awaitTask(engine, run, ReactAgentProcess.ASK_HUMAN);
+
+    StepStatements.watch(run);
+    submit(question, Map.of("answer1", "Bob", "answer2", ""));
+
+    assertOneReadOneWrite(StepStatements.ofThisThread());
+  }
+
+  @Test
   void a_regenerate_of_an_earlier_turn_reads_the_run_once_and_writes_once() {
     // given a conversation of three turns
     String run = runs.start(CHAT, "conv: counted");
