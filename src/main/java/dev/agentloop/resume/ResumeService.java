@@ -114,16 +114,22 @@ public class ResumeService {
   /**
    * The trace side of an edit a person makes inside the flow, in a form (answer review): the same
    * surgery as {@link #edit}, in the task completion's transaction and without modification; the
-   * diagram's gateways take the run where the result says. The form has read the step; it is used as
-   * handed.
+   * diagram's gateways take the run where the result says. The form has read the run and the step; they
+   * are used as handed, once the run, locked as for {@link #edit}, is found still at the version read.
    *
    * @throws InvalidEditException, ResumeConflictException as {@link #edit}
    */
-  public Continuation editInFlow(String runId, Step original, JsonNode content, String reason, String author) {
+  public Continuation editInFlow(RunState read, Step original, JsonNode content, String reason, String author) {
+    String runId = read.runId();
     RunRecord run = changes.unfinished(runId, "be edited");
+    if (run.head().version() != read.head().version()) {
+      throw new ResumeConflictException("run " + runId + " changed while the form was submitted (it is at version "
+          + run.head().version() + " now, the form read version " + read.head().version() + "): nothing was edited;"
+          + " open the task again");
+    }
     requireActive(original);
     AgentSettings settings = changes.settings(runId);
-    return surgery.replace(run, original, contents.replacement(original, content, author, reason, settings), settings)
+    return surgery.replace(read, original, contents.replacement(original, content, author, reason, settings), settings)
         .continuation();
   }
 

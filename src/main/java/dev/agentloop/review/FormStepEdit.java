@@ -73,7 +73,7 @@ class FormStepEdit {
     String reason = task.text("editReason").isEmpty() ? defaultReason : task.text("editReason");
     Continuation next;
     try {
-      next = resume.get().editInFlow(task.runId(), step, StepText.content(step, edit.content()), reason,
+      next = resume.get().editInFlow(run, step, StepText.content(step, edit.content()), reason,
           task.actor());
     } catch (InvalidEditException | ResumeConflictException e) {
       throw new ReviewException(e.getMessage());

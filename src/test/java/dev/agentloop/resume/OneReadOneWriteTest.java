@@ -91,6 +91,23 @@ class OneReadOneWriteTest {
   }
 
   @Test
+  void an_edit_in_the_answer_review_reads_the_steps_once_and_writes_once() {
+    // given an answer after two calculations, waiting for review
+    String run = engine.getRuntimeService().startProcessInstanceByKey(TestAgent.ANSWER_REVIEWED,
+        ReactAgentProcess.QUESTION.with("multi-step: counted edit")).getId();
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+
+    // when the reviewer edits the second calculation's arguments
+    StepStatements.watch(run);
+    submit(review, Map.of("decision", "edit", "editStep", 6L, "editContent", "{\"expression\": \"391 + 365\"}",
+        "editReason", "not a leap year"));
+
+    // then the run was read with its steps once for the decision, and locked once more for the edit, which
+    // checks that it is still at the version read and branches from the steps handed to it
+    assertCounts(StepStatements.ofThisThread(), 2, 1, 1);
+  }
+
+  @Test
   void the_answer_review_form_is_filled_from_one_read_of_the_run() {
     // given a reviewer's feedback, which the agent answers again
     String run = startWithAcceptedPlan("feedback: please");
