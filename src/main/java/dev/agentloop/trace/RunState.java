@@ -9,34 +9,24 @@ import java.util.Optional;
  * What one command that changes a run (a review decision, a regenerate, a follow-up) knows of it: the
  * run and every step of its tree, read once ({@link StepStore#state}, or after {@link StepStore#lockRun}) and
  * handed down, so that the layers below take the active path, the newest step of a kind or the turns from
- * here instead of reading the store again. A command that writes hands the store the head read here: had
- * the run moved meanwhile, the head's version refuses the write. Immutable.
+ * here instead of reading the store again (each view is derived anew, in memory). A command that writes hands
+ * the store the head read here: had the run moved meanwhile, the head's version refuses the write.
+ *
+ * @param steps every step of the run, superseded branches included, by number from 1 (as the store numbers
+ *     them: the step numbered n is the n-th)
  */
-public final class RunState {
+public record RunState(RunRecord run, List<Step> steps) {
 
-  private final RunRecord run;
-  private final List<Step> steps;
-  private final List<Step> activePath;
-
-  /**
-   * @param steps every step of the run, superseded branches included, by number from 1 (as the store
-   *     numbers them: the step numbered n is the n-th)
-   */
-  public RunState(RunRecord run, List<Step> steps) {
-    this.run = Objects.requireNonNull(run, "run");
-    this.steps = List.copyOf(steps);
-    for (int i = 0; i < this.steps.size(); i++) {
-      Step step = this.steps.get(i);
+  public RunState {
+    Objects.requireNonNull(run, "run");
+    steps = List.copyOf(steps);
+    for (int i = 0; i < steps.size(); i++) {
+      Step step = steps.get(i);
       if (step.stepNo() != i + 1 || !step.runId().equals(run.runId())) {
         throw new IllegalArgumentException("step " + step.stepNo() + " of run " + step.runId() + " is not step "
             + (i + 1) + " of run " + run.runId() + ": a run's state holds all its steps, in order");
       }
     }
-    this.activePath = this.steps.stream().filter(Step::isActive).toList();
-  }
-
-  public RunRecord run() {
-    return run;
   }
 
   public String runId() {
@@ -48,14 +38,9 @@ public final class RunState {
     return run.head();
   }
 
-  /** Every step, superseded branches included, in the order they were written. */
-  public List<Step> steps() {
-    return steps;
-  }
-
   /** The active path, root first. */
   public List<Step> activePath() {
-    return activePath;
+    return steps.stream().filter(Step::isActive).toList();
   }
 
   /** Step {@code stepNo}, on any branch. */
@@ -70,12 +55,12 @@ public final class RunState {
 
   /** The newest step of a kind on the active path. */
   public Optional<Step> latestActive(StepKind kind) {
-    return newest(activePath.stream().filter(step -> step.kind() == kind).toList());
+    return newest(activePath().stream().filter(step -> step.kind() == kind).toList());
   }
 
   /** The follow-up question that opened the current turn of a conversation; empty in the first turn. */
   public Optional<Step> latestFollowUp() {
-    return newest(activePath.stream().filter(step -> step.content() instanceof FollowUp).toList());
+    return newest(activePath().stream().filter(step -> step.content() instanceof FollowUp).toList());
   }
 
   /**
@@ -83,7 +68,7 @@ public final class RunState {
    * active path ({@code activeOnly}) or of every branch, as {@link StepStore#questionsAndAnswers} reads them.
    */
   public List<Step> questionsAndAnswers(boolean activeOnly) {
-    return (activeOnly ? activePath : steps).stream()
+    return (activeOnly ? activePath() : steps).stream()
         .filter(step -> step.kind() == StepKind.FINAL_ANSWER || step.content() instanceof FollowUp).toList();
   }
 
@@ -101,6 +86,7 @@ public final class RunState {
     return steps.isEmpty() ? Optional.empty() : Optional.of(steps.get(steps.size() - 1));
   }
 
+  /** Which run at which version: a run's steps are its trace, not a line of a log. */
   @Override
   public String toString() {
     return "RunState[" + run.runId() + " at version " + run.head().version() + ", " + steps.size() + " steps]";
