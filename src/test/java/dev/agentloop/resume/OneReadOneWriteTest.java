@@ -167,6 +167,18 @@ class OneReadOneWriteTest {
   }
 
   @Test
+  void a_guide_decision_on_a_stuck_agent_reads_the_run_once_and_writes_once() {
+    String run = engine.getRuntimeService().startProcessInstanceByKey(TestAgent.KEY,
+        ReactAgentProcess.QUESTION.with("loop-guided: counted")).getId();
+    Task stuck = Runs.awaitTask(engine, run, ReactAgentProcess.AGENT_STUCK);
+
+    StepStatements.watch(run);
+    submit(stuck, Map.of("decision", "guide", "note", "Stop calling noop and answer."));
+
+    assertOneReadOneWrite(StepStatements.ofThisThread());
+  }
+
+  @Test
   void a_regenerate_of_an_earlier_turn_reads_the_run_once_and_writes_once() {
     // given a conversation of three turns
     String run = runs.start(CHAT, "conv: counted");
