@@ -91,7 +91,7 @@ public class Conversations {
           + "; start a new run, or restart this one from a step");
     }
     if (!runs.waitsForFollowUp(runId)) {
-      List<String> waitingFor = runs.view(runId).waitingFor();
+      List<String> waitingFor = runs.waitingFor(runId);
       throw new ResumeConflictException("run " + runId + " does not wait for a follow-up question and cannot " + what
           + " now: " + (waitingFor.isEmpty() ? "the agent is working on its current turn"
               : "it waits for " + String.join(", ", waitingFor))

@@ -21,8 +21,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 public class ResumeConfiguration {
 
   @Bean
-  TraceSurgery traceSurgery(StepStore store, LoopStateReader reader, Router router, RepeatedSideEffects repeats) {
-    return new TraceSurgery(store, reader, router, repeats);
+  TraceSurgery traceSurgery(StepStore store, Router router, RepeatedSideEffects repeats) {
+    return new TraceSurgery(store, router, repeats);
   }
 
   @Bean

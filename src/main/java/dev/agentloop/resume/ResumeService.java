@@ -14,6 +14,7 @@ import dev.agentloop.telemetry.DecisionSpans;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -113,16 +114,22 @@ public class ResumeService {
   /**
    * The trace side of an edit a person makes inside the flow, in a form (answer review): the same
    * surgery as {@link #edit}, in the task completion's transaction and without modification; the
-   * diagram's gateways take the run where the result says. The form has read the step; it is used as
-   * handed.
+   * diagram's gateways take the run where the result says. The form has read the run and the step; they
+   * are used as handed, once the run, locked as for {@link #edit}, is found still at the version read.
    *
    * @throws InvalidEditException, ResumeConflictException as {@link #edit}
    */
-  public Continuation editInFlow(String runId, Step original, JsonNode content, String reason, String author) {
+  public Continuation editInFlow(RunState read, Step original, JsonNode content, String reason, String author) {
+    String runId = read.runId();
     RunRecord run = changes.unfinished(runId, "be edited");
+    if (run.head().version() != read.head().version()) {
+      throw new ResumeConflictException("run " + runId + " changed while the form was submitted (it is at version "
+          + run.head().version() + " now, the form read version " + read.head().version() + "): nothing was edited;"
+          + " open the task again");
+    }
     requireActive(original);
     AgentSettings settings = changes.settings(runId);
-    return surgery.replace(run, original, contents.replacement(original, content, author, reason, settings), settings)
+    return surgery.replace(read, original, contents.replacement(original, content, author, reason, settings), settings)
         .continuation();
   }
 
@@ -150,8 +157,8 @@ public class ResumeService {
     }
     access.requireChange(runId);
     ResumeResult regenerated = changes.apply(runId, () -> {
-      RunRecord run = changes.unfinished(runId, "regenerate an answer");
-      TurnRegeneration.Target target = TurnRegeneration.target(store, run, turn);
+      RunState run = changes.unfinishedState(runId, "regenerate an answer");
+      TurnRegeneration.Target target = TurnRegeneration.target(run, turn);
       TraceSurgery.Outcome outcome = surgery.regenerate(run, target.answer());
       decisions.record(runId, target.answer().stepNo(), "regenerate", author, reason);
       jump.to(runId, outcome.continuation(), Map.of());
@@ -165,8 +172,8 @@ public class ResumeService {
   private ResumeResult regenerateNewest(String runId, String author, String reason) {
     access.requireChange(runId);
     ResumeResult regenerated = changes.apply(runId, () -> {
-      RunRecord run = changes.unfinished(runId, "regenerate its answer");
-      Step head = run.head().headStep() == null ? null : store.findStep(runId, run.head().headStep()).orElse(null);
+      RunState run = changes.unfinishedState(runId, "regenerate its answer");
+      Step head = run.headStep().orElse(null);
       if (head == null || head.kind() != StepKind.FINAL_ANSWER || head.parentNo() == null) {
         throw new ResumeConflictException("run " + runId + " has no final answer to regenerate yet; its newest step"
             + " is " + (head == null ? "none" : head.stepNo() + " (" + head.kind() + ")"));

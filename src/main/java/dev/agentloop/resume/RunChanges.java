@@ -3,6 +3,7 @@ package dev.agentloop.resume;
 import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.StaleHeadException;
 import dev.agentloop.trace.StepStore;
 import java.util.function.Supplier;
@@ -69,7 +70,16 @@ class RunChanges {
 
   /** The run, locked for this change (see {@link StepStore#lockRun}), unless it has ended. */
   RunRecord unfinished(String runId, String what) {
-    RunRecord run = store.lockRun(runId);
+    return requireUnfinished(store.lockRun(runId), what);
+  }
+
+  /** The run and its steps, read once and locked for this change (see {@link StepStore#lockRun}), unless it has ended. */
+  RunState unfinishedState(String runId, String what) {
+    return new RunState(unfinished(runId, what), store.allSteps(runId));
+  }
+
+  private static RunRecord requireUnfinished(RunRecord run, String what) {
+    String runId = run.runId();
     if (run.status().isFinished()) {
       throw new ResumeConflictException("run " + runId + " has ended (" + run.status() + ") and cannot " + what
           + "; restart it from a step instead: POST /api/runs/" + runId + "/restart {\"fromStep\": n, \"reason\": ...}");

@@ -3,13 +3,13 @@ package dev.agentloop.resume;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.loop.LoopState;
-import dev.agentloop.agent.loop.LoopStateReader;
 import dev.agentloop.agent.loop.RepeatedSideEffects;
 import dev.agentloop.agent.loop.Router;
 import dev.agentloop.agent.loop.Turn;
 import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.StaleHeadException;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepStore;
@@ -30,13 +30,11 @@ import java.util.Map;
 class TraceSurgery {
 
   private final StepStore store;
-  private final LoopStateReader reader;
   private final Router router;
   private final RepeatedSideEffects repeats;
 
-  TraceSurgery(StepStore store, LoopStateReader reader, Router router, RepeatedSideEffects repeats) {
+  TraceSurgery(StepStore store, Router router, RepeatedSideEffects repeats) {
     this.store = store;
-    this.reader = reader;
     this.router = router;
     this.repeats = repeats;
   }
@@ -52,7 +50,20 @@ class TraceSurgery {
    */
   Outcome replace(RunRecord run, Step original, NewStep replacement, AgentSettings settings) {
     // the edited step's turn and what follows: the cost of an edit does not grow with the run's length
-    List<Step> path = store.activePathFrom(run.runId(), Math.max(1, original.stepNo() - Turn.WINDOW));
+    return replace(run, store.activePathFrom(run.runId(), Math.max(1, original.stepNo() - Turn.WINDOW)), original,
+        replacement, settings);
+  }
+
+  /**
+   * {@link #replace(RunRecord, Step, NewStep, AgentSettings)} on the active path of a run's state the caller
+   * read (and checked to be at the run's current version): the store is not read again.
+   */
+  Outcome replace(RunState state, Step original, NewStep replacement, AgentSettings settings) {
+    return replace(state.run(), state.activePath(), original, replacement, settings);
+  }
+
+  /** @param path the active path from at least a turn before {@code original} on, root first */
+  private Outcome replace(RunRecord run, List<Step> path, Step original, NewStep replacement, AgentSettings settings) {
     int edited = path.indexOf(original);
     if (edited < 0) {
       // callers lock the run first; should a path change all the same, refuse rather than cut a wrong branch
@@ -65,23 +76,25 @@ class TraceSurgery {
     carried.forEach(step -> steps.add(NewStep.copyOf(step)));
     List<Step> lost = abandoned.stream().filter(step -> !carried.contains(step)).toList();
     Appended appended = store.branch(run.head(), original, markRepeats(run.runId(), steps, lost));
+    // the new path's end is known: the steps before the edited one (a turn at least), then the new branch
+    List<Step> newPath = new ArrayList<>(path.subList(0, edited));
+    newPath.addAll(appended.steps());
     return new Outcome(appended.head().version(), appended.steps().get(0).stepNo(), numbers(abandoned),
-        sideEffects(path, lost), continuation(run.runId(), settings));
+        sideEffects(path, lost), continuationAfter(Turn.newest(newPath).open(), settings));
   }
 
-  /** Moves the head back to the step before the run's final answer, for a new attempt. */
-  Outcome regenerate(RunRecord run, Step answer) {
-    int version = store.rewind(run.head(), answer.parentNo()).version();
+  /** Moves the head back to the step before the run's final answer (a step of {@code run}), for a new attempt. */
+  Outcome regenerate(RunState run, Step answer) {
+    int version = store.rewind(run.head(), run.step(answer.parentNo()).orElseThrow()).version();
     return new Outcome(version, null, List.of(answer.stepNo()), List.of(), Continuation.THINK);
   }
 
-  /** Where a run continues, read from its (possibly just changed) active path. */
-  Continuation continuation(String runId, AgentSettings settings) {
-    return continuationOf(reader.read(runId, Turn.WINDOW), settings);
+  Continuation continuationOf(LoopState state, AgentSettings settings) {
+    return continuationAfter(state.turn().open(), settings);
   }
 
-  Continuation continuationOf(LoopState state, AgentSettings settings) {
-    List<Action> pending = state.turn().open();
+  /** Where a run continues with these calls of its newest turn still open: {@code think} when none are. */
+  private Continuation continuationAfter(List<Action> pending, AgentSettings settings) {
     return pending.isEmpty() ? Continuation.THINK : Continuation.after(router.afterToolCalls(pending, settings));
   }
 

@@ -4,7 +4,7 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.run.Conversation;
 import dev.agentloop.agent.run.ReplayQueue;
 import dev.agentloop.api.ConversationTurn;
-import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.step.FollowUp;
@@ -26,8 +26,8 @@ final class TurnRegeneration {
    * @throws UnknownStepException when the run has no turn {@code number}
    * @throws ResumeConflictException when the turn has no answer yet
    */
-  static Target target(StepStore store, RunRecord run, int number) {
-    List<ConversationTurn> turns = Conversation.turns(run, store.questionsAndAnswers(run.runId(), true), null, false);
+  static Target target(RunState run, int number) {
+    List<ConversationTurn> turns = Conversation.turns(run.run(), run.questionsAndAnswers(true), null, false);
     if (number < 1 || number > turns.size()) {
       throw new UnknownStepException("run " + run.runId() + " has no turn " + number + ": it has "
           + turns.size() + (turns.size() == 1 ? " turn" : " turns") + ", numbered from 1");
@@ -37,7 +37,7 @@ final class TurnRegeneration {
       throw new ResumeConflictException("turn " + number + " of run " + run.runId() + " has no answer to regenerate"
           + " yet; the agent is still working on it");
     }
-    Step answer = store.findStep(run.runId(), turn.answerStep()).orElseThrow();
+    Step answer = run.step(turn.answerStep()).orElseThrow();
     List<ReplayQueue.Question> later = turns.subList(number, turns.size()).stream()
         .map(next -> new ReplayQueue.Question(next.question(), next.askedBy() == null ? "unknown" : next.askedBy()))
         .toList();

@@ -10,7 +10,8 @@ import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.loop.Router;
 import dev.agentloop.spi.AgentTool;
 import dev.agentloop.tool.ToolRegistry;
-import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.RunState;
+import dev.agentloop.trace.Step;
 import dev.agentloop.trace.step.Action;
 import dev.agentloop.trace.step.Approval;
 import dev.agentloop.trace.step.Approval.Decision;
@@ -43,19 +44,17 @@ class ActionApproval implements Review {
   private final Router router;
   private final AgentDefinitions definitions;
   private final ToolRegistry tools;
-  private final StepStore store;
 
-  ActionApproval(CallsForPeople calls, Router router, AgentDefinitions definitions, ToolRegistry tools, StepStore store) {
+  ActionApproval(CallsForPeople calls, Router router, AgentDefinitions definitions, ToolRegistry tools) {
     this.calls = calls;
     this.router = router;
     this.definitions = definitions;
     this.tools = tools;
-    this.store = store;
   }
 
   @Override
-  public void prepare(ReviewTask task) {
-    List<Action> waiting = waiting(task);
+  public void prepare(ReviewTask task, RunState run) {
+    List<Action> waiting = waiting(task, run);
     for (int n = 1; n <= Math.min(waiting.size(), FORM_CALLS); n++) {
       Action action = waiting.get(n - 1);
       task.put("tool" + n, action.tool());
@@ -67,14 +66,15 @@ class ActionApproval implements Review {
         .filter(tool -> tools.find(tool).map(AgentTool::sideEffects).orElse(false)).toList();
     task.put("sideEffects", changing.isEmpty() ? ""
         : "Calls of " + String.join(", ", changing) + " change something outside AgentLoop.");
-    task.putShown("steps", PathText.lines(store.recentPath(task.runId(), LAST_STEPS)), true);
+    List<Step> path = run.activePath();
+    task.putShown("steps", PathText.lines(path.subList(Math.max(0, path.size() - LAST_STEPS), path.size())), true);
   }
 
   @Override
-  public Decided decide(ReviewTask task) {
+  public Decided decide(ReviewTask task, RunState run) {
     List<Approval> decisions = new ArrayList<>();
     List<String> summary = new ArrayList<>();
-    List<Action> waiting = waiting(task);
+    List<Action> waiting = waiting(task, run);
     for (int n = 1; n <= waiting.size(); n++) {
       Action action = waiting.get(n - 1);
       Approval approval = n <= FORM_CALLS ? approval(action, task, n)
@@ -84,7 +84,7 @@ class ActionApproval implements Review {
       summary.add(approval.decision().value() + " " + action.tool()
           + (approval.reason() == null || approval.reason().isBlank() ? "" : ": " + approval.reason()));
     }
-    calls.write(task.runId(), Steps.approvals(decisions, String.join("; ", summary), task.actor()));
+    calls.write(run, Steps.approvals(decisions, String.join("; ", summary), task.actor()));
     return null;
   }
 
@@ -146,8 +146,8 @@ class ActionApproval implements Review {
   }
 
   /** The calls that need approval; the turn's other calls run without asking. */
-  private List<Action> waiting(ReviewTask task) {
+  private List<Action> waiting(ReviewTask task, RunState run) {
     AgentSettings settings = definitions.settings(task.processDefinitionId());
-    return calls.of(task.runId()).stream().filter(action -> router.needsApproval(action, settings)).toList();
+    return calls.of(run).stream().filter(action -> router.needsApproval(action, settings)).toList();
   }
 }

@@ -10,6 +10,7 @@ import dev.agentloop.resilience.Budget;
 import dev.agentloop.resilience.BudgetCheck;
 import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -64,27 +65,26 @@ class AgentStuckReview implements Review {
   }
 
   @Override
-  public void prepare(ReviewTask task) {
+  public void prepare(ReviewTask task, RunState read) {
     String why = why(task);
-    closeOpenCalls(task.runId(), why);
+    RunState run = closeOpenCalls(read, why);
     task.put("reason", why);
-    task.putShown("lastSteps", PathText.lines(store.recentPath(task.runId(), LAST_STEPS)), true);
+    List<Step> path = run.activePath();
+    task.putShown("lastSteps", PathText.lines(path.subList(Math.max(0, path.size() - LAST_STEPS), path.size())), true);
     AgentSettings settings = definitions.settings(task.processDefinitionId());
-    List<Step> path = store.activePath(task.runId());
     task.putShown("lastCalls", lastCallsText(path), false);
-    task.put("decisionHelp", decisionHelp(store.run(task.runId()), settings));
+    task.put("decisionHelp", decisionHelp(run.run(), settings));
     task.put("breakers", breakerStates(settings));
     task.put("decision", null);
     task.put("note", "");
-    stepEdit.prepare(task);
+    stepEdit.prepare(task, run);
   }
 
   @Override
-  public Decided decide(ReviewTask task) {
+  public Decided decide(ReviewTask task, RunState run) {
     Decision decision = task.decision(Decision.class);
     String note = task.text("note");
     String code = code(task);
-    RunRecord run = store.run(task.runId());
     switch (decision) {
       case GUIDE -> {
         if (note.isEmpty()) {
@@ -93,7 +93,7 @@ class AgentStuckReview implements Review {
         store.append(run.head(), List.of(Steps.humanInput(note, task.actor(), "guidance after " + code)), Usage.NONE);
       }
       case RETRY -> {
-        List<Action> last = lastCalls(store.activePath(task.runId()));
+        List<Action> last = lastCalls(run.activePath());
         if (last.isEmpty()) {
           throw new ReviewException("the run has made no tool call that could be run again; choose guide or stop");
         }
@@ -102,7 +102,7 @@ class AgentStuckReview implements Review {
         store.append(run.head(), Steps.retry(last, request, task.actor(), "retry after " + code,
             "retry" + run.head().stepCount()), Usage.NONE);
       }
-      case EDIT -> stepEdit.apply(task, "edited after " + code);
+      case EDIT -> stepEdit.apply(task, run, "edited after " + code);
       case STOP -> {
         String reason = "stopped by " + task.actor() + ": " + why(task) + (note.isEmpty() ? "" : " " + note);
         store.append(run.head(), List.of(Steps.humanInput("Stopped: " + why(task) + (note.isEmpty() ? "" : " " + note),
@@ -113,15 +113,16 @@ class AgentStuckReview implements Review {
     return new Decided(decision, run.head().headStep(), note);
   }
 
-  private void closeOpenCalls(String runId, String why) {
-    List<Action> open = calls.of(runId);
+  /** @return the run with the observations written, what the form shows */
+  private RunState closeOpenCalls(RunState run, String why) {
+    List<Action> open = calls.of(run);
     if (open.isEmpty()) {
-      return;
+      return run;
     }
     List<NewStep> observations = open.stream().map(action -> Steps.observation(Observation.error(action,
         "no result: the run left its agent loop before this call was done (" + why + ")", Observation.NOT_RUN),
         Steps.AGENTLOOP)).toList();
-    store.append(store.run(runId).head(), observations, Usage.NONE);
+    return run.after(store.append(run.head(), observations, Usage.NONE));
   }
 
   /** The tool calls of the newest turn that made some, in their order. */

@@ -3,7 +3,7 @@ package dev.agentloop.review;
 import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.definition.AgentDefinitions;
-import dev.agentloop.trace.RunRecord;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -43,37 +43,36 @@ class AnswerReview implements Review {
   }
 
   @Override
-  public void prepare(ReviewTask task) {
-    Step answer = latestAnswer(task);
+  public void prepare(ReviewTask task, RunState run) {
+    Step answer = latestAnswer(run);
     task.putShown("answer", text(answer), false);
     // no decision chosen in advance: the reviewer chooses one, the form refuses Complete until then
     task.put("decision", null);
     task.put("regenerateReason", "");
     task.put("feedback", "");
     task.put("followUpQuestion", "");
-    List<Step> path = store.activePath(task.runId());
-    Step turnStart = path.stream().filter(step -> step.content() instanceof FollowUp).reduce((a, b) -> b).orElse(null);
-    task.putShown("earlierTurns", earlierTurns(task.runId(), path, turnStart), true);
+    List<Step> path = run.activePath();
+    Step turnStart = run.latestFollowUp().orElse(null);
+    task.putShown("earlierTurns", earlierTurns(run, turnStart), true);
     task.putShown("steps", PathText.whole(path.subList(0, path.size() - 1)), true);
     // attempts count per turn: the answers written since the turn's question
     int turnFrom = turnStart == null ? 0 : turnStart.stepNo();
-    List<Step> earlier = store.allSteps(task.runId()).stream()
+    List<Step> earlier = run.steps().stream()
         .filter(step -> step.kind() == StepKind.FINAL_ANSWER && step.stepNo() != answer.stepNo()
             && step.stepNo() > turnFrom).toList();
     task.put("attempt", earlier.size() + 1);
     task.putShown("earlierAnswers", earlier.stream()
         .map(step -> "Answer " + (earlier.indexOf(step) + 1) + " (#" + step.stepNo() + "):\n" + text(step))
         .collect(Collectors.joining("\n\n")), true);
-    stepEdit.prepare(task);
+    stepEdit.prepare(task, run);
   }
 
   @Override
-  public Decided decide(ReviewTask task) {
+  public Decided decide(ReviewTask task, RunState run) {
     Decision decision = task.decision(Decision.class);
-    RunRecord run = store.run(task.runId());
-    Step answer = latestAnswer(task);
+    Step answer = latestAnswer(run);
     switch (decision) {
-      case REGENERATE -> store.rewind(run.head(), answer.parentNo());
+      case REGENERATE -> store.rewind(run.head(), run.step(answer.parentNo()).orElseThrow());
       case FEEDBACK -> {
         if (task.text("feedback").isEmpty()) {
           throw new ReviewException("write the feedback the agent should continue with");
@@ -81,7 +80,7 @@ class AnswerReview implements Review {
         store.append(run.head(), List.of(Steps.humanInput(task.text("feedback"), task.actor(), "answer feedback")),
             Usage.NONE);
       }
-      case EDIT -> stepEdit.apply(task, "edited in answer review");
+      case EDIT -> stepEdit.apply(task, run, "edited in answer review");
       case FOLLOW_UP -> askFollowUp(task, run);
       case ACCEPT -> { }
     }
@@ -94,7 +93,7 @@ class AnswerReview implements Review {
   }
 
   /** Accepts the answer and asks the next question with it: the conversation goes on at once. */
-  private void askFollowUp(ReviewTask task, RunRecord run) {
+  private void askFollowUp(ReviewTask task, RunState run) {
     String question = task.text("followUpQuestion");
     if (question.isEmpty()) {
       throw new ReviewException("write the follow-up question to ask after this answer");
@@ -114,13 +113,13 @@ class AnswerReview implements Review {
   }
 
   /** The turns before the current one, each question with its answer, oldest first; empty in a first turn. */
-  private String earlierTurns(String runId, List<Step> path, Step turnStart) {
+  private static String earlierTurns(RunState run, Step turnStart) {
     if (turnStart == null) {
       return "";
     }
-    List<Step> before = path.stream().filter(step -> step.stepNo() < turnStart.stepNo()
-        && (step.content() instanceof FollowUp || step.kind() == StepKind.FINAL_ANSWER)).toList();
-    StringBuilder text = new StringBuilder("Question 1: ").append(store.run(runId).question());
+    List<Step> before = run.questionsAndAnswers(true).stream().filter(step -> step.stepNo() < turnStart.stepNo())
+        .toList();
+    StringBuilder text = new StringBuilder("Question 1: ").append(run.run().question());
     int turn = 1;
     for (Step step : before) {
       if (step.content() instanceof FollowUp question) {
@@ -137,8 +136,8 @@ class AnswerReview implements Review {
     return ((FinalAnswer) answer.content()).text();
   }
 
-  private Step latestAnswer(ReviewTask task) {
-    return store.latestActive(task.runId(), StepKind.FINAL_ANSWER)
-        .orElseThrow(() -> new IllegalStateException("run " + task.runId() + " has no answer to review"));
+  private static Step latestAnswer(RunState run) {
+    return run.latestActive(StepKind.FINAL_ANSWER)
+        .orElseThrow(() -> new IllegalStateException("run " + run.runId() + " has no answer to review"));
   }
 }

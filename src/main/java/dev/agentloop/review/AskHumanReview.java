@@ -2,7 +2,7 @@ package dev.agentloop.review;
 
 import dev.agentloop.agent.Steps;
 import dev.agentloop.tool.builtin.AskHumanTool;
-import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.step.Action;
 import dev.agentloop.trace.step.Observation;
 import java.util.ArrayList;
@@ -24,18 +24,16 @@ import org.camunda.bpm.engine.impl.persistence.entity.TimerEntity;
 class AskHumanReview implements Review {
 
   private final CallsForPeople calls;
-  private final StepStore store;
 
-  AskHumanReview(CallsForPeople calls, StepStore store) {
+  AskHumanReview(CallsForPeople calls) {
     this.calls = calls;
-    this.store = store;
   }
 
   @Override
-  public void prepare(ReviewTask task) {
+  public void prepare(ReviewTask task, RunState run) {
     task.delegate().setDueDate(dueDate(task));
-    task.putShown("steps", PathText.whole(store.activePath(task.runId())), true);
-    List<String> questions = questions(task);
+    task.putShown("steps", PathText.whole(run.activePath()), true);
+    List<String> questions = questions(run);
     for (int i = 1; i <= questions.size(); i++) {
       task.put("question" + i, questions.get(i - 1));
       task.put("answer" + i, "");
@@ -43,10 +41,10 @@ class AskHumanReview implements Review {
   }
 
   @Override
-  public Decided decide(ReviewTask task) {
+  public Decided decide(ReviewTask task, RunState run) {
     StringBuilder answers = new StringBuilder();
     boolean answered = false;
-    List<String> questions = questions(task);
+    List<String> questions = questions(run);
     for (int i = 1; i <= questions.size(); i++) {
       String answer = task.text("answer" + i);
       answered |= !answer.isEmpty();
@@ -56,8 +54,8 @@ class AskHumanReview implements Review {
     if (!answered) {
       throw new ReviewException("answer at least one of the questions");
     }
-    calls.write(task.runId(),
-        Steps.observation(Observation.result(question(task), answers.toString().strip()), task.actor()));
+    calls.write(run,
+        Steps.observation(Observation.result(question(run), answers.toString().strip()), task.actor()));
     return null;
   }
 
@@ -72,13 +70,13 @@ class AskHumanReview implements Review {
   }
 
   /** The tool's schema allows at most {@link AskHumanTool#MAX_QUESTIONS}, the form's number of answer fields. */
-  private List<String> questions(ReviewTask task) {
+  private List<String> questions(RunState run) {
     List<String> questions = new ArrayList<>();
-    question(task).arguments().path("questions").forEach(question -> questions.add(question.asText()));
+    question(run).arguments().path("questions").forEach(question -> questions.add(question.asText()));
     return questions;
   }
 
-  private Action question(ReviewTask task) {
-    return calls.single(task.runId(), AskHumanTool.NAME);
+  private Action question(RunState run) {
+    return calls.single(run, AskHumanTool.NAME);
   }
 }

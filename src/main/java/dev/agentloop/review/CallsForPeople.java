@@ -1,9 +1,9 @@
 package dev.agentloop.review;
 
-import dev.agentloop.agent.loop.LoopStateReader;
 import dev.agentloop.agent.loop.Turn;
 import dev.agentloop.trace.Appended;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
 import dev.agentloop.trace.step.Action;
@@ -13,23 +13,21 @@ import java.util.List;
 class CallsForPeople {
 
   private final StepStore store;
-  private final LoopStateReader reader;
 
-  CallsForPeople(StepStore store, LoopStateReader reader) {
+  CallsForPeople(StepStore store) {
     this.store = store;
-    this.reader = reader;
   }
 
-  List<Action> of(String runId) {
-    return reader.read(runId, Turn.WINDOW).turn().open();
+  List<Action> of(RunState run) {
+    return Turn.newest(run.activePath()).open();
   }
 
-  Action single(String runId, String tool) {
-    return of(runId).stream().filter(action -> action.tool().equals(tool)).findFirst()
-        .orElseThrow(() -> new IllegalStateException("run " + runId + " has no pending call of " + tool));
+  Action single(RunState run, String tool) {
+    return of(run).stream().filter(action -> action.tool().equals(tool)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("run " + run.runId() + " has no pending call of " + tool));
   }
 
-  Appended write(String runId, NewStep step) {
-    return store.append(store.run(runId).head(), List.of(step), Usage.NONE);
+  Appended write(RunState run, NewStep step) {
+    return store.append(run.head(), List.of(step), Usage.NONE);
   }
 }

@@ -5,15 +5,13 @@ import dev.agentloop.resume.Continuation;
 import dev.agentloop.resume.InvalidEditException;
 import dev.agentloop.resume.ResumeConflictException;
 import dev.agentloop.resume.ResumeService;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
-import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.step.Approvals;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
@@ -35,20 +33,18 @@ class FormStepEdit {
   private static final String LABEL = "editLabel";
   private static final String CONTENT = "editContent";
 
-  private final StepStore store;
   private final Supplier<ResumeService> resume;
 
   /** @param resume supplied late: reviews exist before the engine, the resume service needs it */
-  FormStepEdit(StepStore store, Supplier<ResumeService> resume) {
-    this.store = store;
+  FormStepEdit(Supplier<ResumeService> resume) {
     this.resume = resume;
   }
 
-  void prepare(ReviewTask task) {
+  void prepare(ReviewTask task, RunState run) {
     task.put("editStep", null);
     task.put(CONTENT, "");
     task.put("editReason", "");
-    List<Step> offered = offered(task.runId());
+    List<Step> offered = offered(run);
     for (int slot = 1; slot <= SLOTS; slot++) {
       Step step = slot <= offered.size() ? offered.get(slot - 1) : null;
       task.put(LABEL + slot, step == null ? null : StepText.heading(step));
@@ -60,27 +56,24 @@ class FormStepEdit {
    * The steps offered as pre-filled fields: the newest {@value #SLOTS} of the active path that can be
    * edited and fit a form field whole (a field cut short would save the cut as the step's content).
    */
-  private List<Step> offered(String runId) {
-    List<Step> editable = store.activePath(runId).stream()
+  private static List<Step> offered(RunState run) {
+    List<Step> editable = run.activePath().stream()
         .filter(step -> step.kind() != StepKind.FINAL_ANSWER && !(step.content() instanceof Approvals))
         .filter(step -> StepText.editable(step).length() <= ReviewTask.SHOWN_CHARS).toList();
     return editable.subList(Math.max(0, editable.size() - SLOTS), editable.size());
   }
 
   /** @throws ReviewException when the edit cannot be applied; nothing is changed */
-  void apply(ReviewTask task, String defaultReason) {
-    // the active path, read once: the slots are compared with it, and the edited step is handed on from it
-    Map<Integer, Step> path = store.activePath(task.runId()).stream()
-        .collect(Collectors.toMap(Step::stepNo, step -> step));
-    Edit edit = task.text("editStep").isEmpty() ? editedSlot(task, path)
+  void apply(ReviewTask task, RunState run, String defaultReason) {
+    // the run as the review read it: the slots are compared with it, and the edited step is handed on from it
+    Edit edit = task.text("editStep").isEmpty() ? editedSlot(task, run)
         : new Edit(task.text("editStep"), task.text(CONTENT));
-    int stepNo = stepNumber(edit.step());
-    Step step = Optional.ofNullable(path.get(stepNo)).or(() -> store.findStep(task.runId(), stepNo))
+    Step step = run.step(stepNumber(edit.step()))
         .orElseThrow(() -> new ReviewException("there is no step " + edit.step() + " to edit"));
     String reason = task.text("editReason").isEmpty() ? defaultReason : task.text("editReason");
     Continuation next;
     try {
-      next = resume.get().editInFlow(task.runId(), step, StepText.content(step, edit.content()), reason,
+      next = resume.get().editInFlow(run, step, StepText.content(step, edit.content()), reason,
           task.actor());
     } catch (InvalidEditException | ResumeConflictException e) {
       throw new ReviewException(e.getMessage());
@@ -93,7 +86,7 @@ class FormStepEdit {
   }
 
   /** The one pre-filled field the person changed. */
-  private Edit editedSlot(ReviewTask task, Map<Integer, Step> path) {
+  private Edit editedSlot(ReviewTask task, RunState run) {
     List<Edit> changed = new ArrayList<>();
     for (int slot = 1; slot <= SLOTS; slot++) {
       String label = task.text(LABEL + slot);
@@ -101,10 +94,9 @@ class FormStepEdit {
         continue;
       }
       Edit edit = new Edit(label.substring(0, label.indexOf(' ')), task.text(CONTENT + slot));
-      int stepNo = stepNumber(edit.step());
       // a slot whose step left the path since the form was filled is compared all the same: editing it is refused
       // below with the reason, not taken for an unchanged field
-      Step step = path.containsKey(stepNo) ? path.get(stepNo) : store.findStep(task.runId(), stepNo).orElse(null);
+      Step step = run.step(stepNumber(edit.step())).orElse(null);
       if (step != null && !StepText.editable(step).strip().equals(edit.content())) {
         changed.add(edit);
       }

@@ -6,6 +6,7 @@ import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.definition.RevisionsRunOut;
 import dev.agentloop.trace.NewStep;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -38,8 +39,8 @@ class PlanReview implements Review {
   }
 
   @Override
-  public void prepare(ReviewTask task) {
-    List<Step> path = store.activePath(task.runId());
+  public void prepare(ReviewTask task, RunState run) {
+    List<Step> path = run.activePath();
     task.put("plan", String.join("\n", steps(latestPlan(path))));
     task.put("decision", null);
     task.put("feedback", "");
@@ -47,9 +48,9 @@ class PlanReview implements Review {
   }
 
   @Override
-  public Decided decide(ReviewTask task) {
+  public Decided decide(ReviewTask task, RunState run) {
     Decision decision = task.decision(Decision.class);
-    List<Step> path = store.activePath(task.runId());
+    List<Step> path = run.activePath();
     AgentSettings settings = settings(task);
     Step plan = latestPlan(path);
     String reason = task.text("feedback");
@@ -60,14 +61,14 @@ class PlanReview implements Review {
       reason = "rejected in plan review";
     }
     Decision decided = switch (decision) {
-      case ACCEPT -> accept(task, plan);
-      case REVISE -> revise(task);
-      case REJECT -> reject(task, reason);
+      case ACCEPT -> accept(task, run, plan);
+      case REVISE -> revise(task, run);
+      case REJECT -> reject(task, run, reason);
     };
     return new Decided(decided, plan.stepNo(), reason);
   }
 
-  private Decision accept(ReviewTask task, Step plan) {
+  private Decision accept(ReviewTask task, RunState run, Step plan) {
     List<String> steps = task.text("plan").lines()
         .map(line -> LIST_MARKER.matcher(line).replaceFirst("").strip())
         .filter(step -> !step.isEmpty())
@@ -76,27 +77,27 @@ class PlanReview implements Review {
       throw new ReviewException("the plan needs at least one step");
     }
     if (!steps.equals(steps(plan))) {
-      append(task, Steps.plan(steps, task.actor(), "edited in plan review"));
+      append(run, Steps.plan(steps, task.actor(), "edited in plan review"));
     }
     return Decision.ACCEPT;
   }
 
-  private Decision revise(ReviewTask task) {
+  private Decision revise(ReviewTask task, RunState run) {
     if (task.text("feedback").isEmpty()) {
       throw new ReviewException("say in the feedback what the planner should change");
     }
-    append(task, Steps.humanInput(task.text("feedback"), task.actor(), "plan feedback"));
+    append(run, Steps.humanInput(task.text("feedback"), task.actor(), "plan feedback"));
     return Decision.REVISE;
   }
 
-  private Decision reject(ReviewTask task, String reason) {
-    append(task, Steps.humanInput("Rejected: " + reason, task.actor(), "plan rejected"));
+  private Decision reject(ReviewTask task, RunState run, String reason) {
+    append(run, Steps.humanInput("Rejected: " + reason, task.actor(), "plan rejected"));
     task.delegate().getExecution().setVariables(ReactAgentProcess.STATUS_REASON.transientWith(reason));
     return Decision.REJECT;
   }
 
-  private void append(ReviewTask task, NewStep step) {
-    store.append(store.run(task.runId()).head(), List.of(step), Usage.NONE);
+  private void append(RunState run, NewStep step) {
+    store.append(run.head(), List.of(step), Usage.NONE);
   }
 
   private AgentSettings settings(ReviewTask task) {

@@ -1,10 +1,15 @@
 package dev.agentloop.review;
 
-/** One kind of review: fills its task's form data and turns what a person submitted into a decision. */
+import dev.agentloop.trace.RunState;
+
+/**
+ * One kind of review: fills its task's form data and turns what a person submitted into a decision. Both
+ * take the run as {@link Reviews} read it once for the task's event, and read the step store no further.
+ */
 interface Review {
 
   /** Called when the task is created: sets the task-local variables its form binds to. */
-  void prepare(ReviewTask task);
+  void prepare(ReviewTask task, RunState run);
 
   /**
    * Called when the task completes: checks the submission, writes the steps it stands for, and
@@ -13,5 +18,5 @@ interface Review {
    *
    * @throws ReviewException when the submission cannot be used; nothing is written
    */
-  Decided decide(ReviewTask task);
+  Decided decide(ReviewTask task, RunState run);
 }

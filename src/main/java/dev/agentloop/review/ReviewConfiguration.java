@@ -2,7 +2,6 @@ package dev.agentloop.review;
 
 import dev.agentloop.agent.ReviewKind;
 import dev.agentloop.agent.definition.AgentDefinitions;
-import dev.agentloop.agent.loop.LoopStateReader;
 import dev.agentloop.agent.loop.Router;
 import dev.agentloop.llm.LlmSettings;
 import dev.agentloop.resilience.Breakers;
@@ -29,15 +28,15 @@ public class ReviewConfiguration {
       + " for a real model.";
 
   @Bean
-  Reviews reviews(StepStore store, DecisionLog decisions, LoopStateReader reader, AgentDefinitions definitions, Router router,
+  Reviews reviews(StepStore store, DecisionLog decisions, AgentDefinitions definitions, Router router,
       ToolRegistry tools, Breakers breakers, BudgetCheck budgets, ObjectProvider<ResumeService> resume, LlmSettings llm) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
-    FormStepEdit stepEdit = new FormStepEdit(store, resume::getObject);
-    CallsForPeople calls = new CallsForPeople(store, reader);
+    FormStepEdit stepEdit = new FormStepEdit(resume::getObject);
+    CallsForPeople calls = new CallsForPeople(store);
     return new Reviews(Map.of(
         ReviewKind.PLAN, new PlanReview(store, definitions),
-        ReviewKind.ASK_HUMAN, new AskHumanReview(calls, store),
-        ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools, store),
+        ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
+        ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
         ReviewKind.ANSWER, new AnswerReview(store, stepEdit, definitions),
         ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)),
         calls, definitions, decisions, store, llm.provider() == LlmSettings.Provider.SCRIPTED ? SCRIPTED_NOTICE : "");

@@ -6,6 +6,7 @@ import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.tool.builtin.AskHumanTool;
 import dev.agentloop.trace.DecisionLog;
+import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.step.Observation;
 import java.util.Map;
@@ -54,13 +55,15 @@ public class Reviews {
         reviewTask.put(ReviewTask.KIND, kind.value());
         reviewTask.putHeading();
         reviewTask.put(MODEL_NOTICE, modelNotice);
-        reviewTask.put(LAST_CHANGE, LastChange.of(store.activePath(task.getProcessInstanceId()),
-            decisions.of(task.getProcessInstanceId())));
-        review.prepare(reviewTask);
+        // the run read once for the form: the review derives what it shows from it
+        RunState run = store.state(task.getProcessInstanceId());
+        reviewTask.put(LAST_CHANGE, LastChange.of(run.activePath(), decisions.of(run.runId())));
+        review.prepare(reviewTask, run);
       } else if (TaskListener.EVENTNAME_COMPLETE.equals(task.getEventName())) {
         try {
           requireFieldsOnTheTask(task);
-          decide(reviewTask, review.decide(reviewTask));
+          // read once for the decision, not locked (the head's version refuses a write on a run that moved)
+          decide(reviewTask, review.decide(reviewTask, store.state(task.getProcessInstanceId())));
         } catch (ReviewException refusal) {
           throw RefusalMessages.refuse(refusal);
         }
@@ -93,9 +96,9 @@ public class Reviews {
    */
   public ExecutionListener noAnswerListener() {
     return execution -> {
-      String runId = execution.getProcessInstanceId();
+      RunState run = store.state(execution.getProcessInstanceId());
       String timeout = definitions.settings(execution.getProcessDefinitionId()).askHumanTimeout().toString();
-      calls.write(runId, Steps.observation(Observation.error(calls.single(runId, AskHumanTool.NAME),
+      calls.write(run, Steps.observation(Observation.error(calls.single(run, AskHumanTool.NAME),
           "no answer within " + timeout + "; continue without it"), Steps.AGENTLOOP));
     };
   }

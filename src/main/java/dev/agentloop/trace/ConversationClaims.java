@@ -1,5 +1,6 @@
 package dev.agentloop.trace;
 
+import dev.agentloop.trace.retention.TraceRetention;
 import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.Optional;

@@ -79,6 +79,16 @@ public class StepStore {
         .findFirst().orElseThrow(() -> new UnknownRunException(runId));
   }
 
+  /**
+   * The run and all its steps, read once for a command that changes it: one query for the run, one for
+   * the steps. Not locked: a write against its head fails when the run moved meanwhile; a command that
+   * queues behind other changes locks the run ({@link #lockRun}) and reads {@link #allSteps} after it.
+   */
+  public RunState state(String runId) {
+    RunRecord run = run(runId);
+    return new RunState(run, allSteps(runId));
+  }
+
   /** The active path, root first. */
   public List<Step> activePath(String runId) {
     return jdbc.query(
@@ -241,11 +251,25 @@ public class StepStore {
    * @throws IllegalArgumentException when {@code toStep} is not on the active path
    */
   public RunHead rewind(RunHead expected, int toStep) {
+    return transaction.execute(status -> rewind(expected, requireActive(expected.runId(), toStep)));
+  }
+
+  /**
+   * {@link #rewind(RunHead, int)} to a step as the caller read it (with the run's {@link RunState}): had the
+   * path moved since, the head's version refuses the write.
+   *
+   * @throws IllegalArgumentException when {@code to} was not on the active path
+   */
+  public RunHead rewind(RunHead expected, Step to) {
+    if (!to.isActive()) {
+      throw new IllegalArgumentException("step " + to.stepNo() + " is not on the active path of run "
+          + expected.runId());
+    }
     return transaction.execute(status -> {
-      Step target = requireActive(expected.runId(), toStep);
-      RunHead head = new RunHead(expected.runId(), expected.version() + 1, toStep, target.turn(), expected.stepCount());
+      RunHead head = new RunHead(expected.runId(), expected.version() + 1, to.stepNo(), to.turn(),
+          expected.stepCount());
       moveHead(expected, head, 0, Usage.NONE);
-      supersedeFrom(expected.runId(), toStep + 1, expected.stepCount() + 1);
+      supersedeFrom(expected.runId(), to.stepNo() + 1, expected.stepCount() + 1);
       return head;
     });
   }

@@ -50,7 +50,7 @@ class ConfigurationPageTest {
         {"properties": [
           {"name": "agentloop.enabled", "type": "java.lang.Boolean", "defaultValue": true,
            "description": "whether it is on; {@code false}: nothing | at all"},
-          {"name": "agentloop.agent.when-plan-revisions-run-out", "type": "dev.agentloop.agent.loop.RevisionsRunOut",
+          {"name": "agentloop.agent.when-plan-revisions-run-out", "type": "dev.agentloop.agent.definition.RevisionsRunOut",
            "defaultValue": "accept", "description": "what then"},
           {"name": "agentloop.tools.remote", "type": "java.util.Map<java.lang.String,dev.agentloop.tool.ToolSettings$Remote>",
            "description": "tools of remote workers,\\n by name"},

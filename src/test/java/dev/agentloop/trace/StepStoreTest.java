@@ -128,6 +128,71 @@ class StepStoreTest {
   }
 
   @Test
+  void should_read_a_run_with_all_its_steps_once_and_derive_its_views_in_memory() {
+    // given a run whose first answer was regenerated: the answer stays stored, superseded
+    String runId = newRun();
+    RunHead head = store.append(store.run(runId).head(), List.of(step(StepKind.PLAN), step(StepKind.FINAL_ANSWER)),
+        Usage.NONE).head();
+    Step plan = store.findStep(runId, 1).orElseThrow();
+    head = store.rewind(head, plan);
+    head = store.append(head, List.of(step(StepKind.FINAL_ANSWER)), Usage.NONE).head();
+
+    // when
+    RunState state = store.state(runId);
+
+    // then it holds every step, and the views are those the store reads
+    assertThat(state.head()).isEqualTo(head);
+    assertThat(state.steps()).isEqualTo(store.allSteps(runId));
+    assertThat(state.activePath()).isEqualTo(store.activePath(runId)).extracting(Step::stepNo).containsExactly(1, 3);
+    assertThat(state.latestActive(StepKind.FINAL_ANSWER)).isEqualTo(store.latestActive(runId, StepKind.FINAL_ANSWER));
+    assertThat(state.headStep()).hasValueSatisfying(step -> assertThat(step.stepNo()).isEqualTo(3));
+    assertThat(state.questionsAndAnswers(false)).isEqualTo(store.questionsAndAnswers(runId, false)).hasSize(2);
+    assertThat(state.step(2)).hasValueSatisfying(step -> assertThat(step.isActive()).isFalse());
+    assertThat(state.step(4)).isEmpty();
+    assertThat(state.latestFollowUp()).isEmpty();
+
+    // and after an append, the state goes on without reading the store again
+    Appended appended = store.append(head, List.of(step(StepKind.HUMAN_INPUT)), Usage.NONE);
+    RunState after = state.after(appended);
+    assertThat(after.head()).isEqualTo(store.run(runId).head());
+    assertThat(after.activePath()).isEqualTo(store.activePath(runId));
+  }
+
+  @Test
+  void should_refuse_steps_that_are_not_the_whole_run_in_order() {
+    String runId = newRun();
+    store.append(store.run(runId).head(), List.of(step(StepKind.PLAN), step(StepKind.THOUGHT)), Usage.NONE);
+    List<Step> steps = store.allSteps(runId);
+    RunRecord run = store.run(runId);
+
+    assertThatThrownBy(() -> new RunState(run, List.of(steps.get(1))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not step 1 of run " + runId);
+    assertThatThrownBy(() -> new RunState(store.run(newRun()), steps))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a run's state holds all its steps");
+  }
+
+  @Test
+  void should_refuse_to_rewind_to_a_handed_step_off_the_path_or_against_a_stale_head_and_change_nothing() {
+    // given a run rewound once: step 2 is superseded
+    String runId = newRun();
+    RunHead head = store.append(store.run(runId).head(), List.of(step(StepKind.PLAN), step(StepKind.THOUGHT)),
+        Usage.NONE).head();
+    RunState before = store.state(runId);
+    RunHead rewound = store.rewind(head, before.step(1).orElseThrow());
+    RunState state = store.state(runId);
+
+    // when a step read before the rewind, and now off the path, is handed; or the old head
+    assertThatThrownBy(() -> store.rewind(rewound, state.step(2).orElseThrow()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("step 2 is not on the active path");
+    assertThatThrownBy(() -> store.rewind(head, before.step(1).orElseThrow()))
+        .isInstanceOf(StaleHeadException.class);
+
+    // then nothing changed
+    assertThat(store.run(runId).head()).isEqualTo(rewound);
+    assertThat(store.allSteps(runId)).isEqualTo(state.steps());
+  }
+
+  @Test
   void should_tell_an_unknown_run() {
     assertThatThrownBy(() -> store.run("nope")).isInstanceOf(UnknownRunException.class).hasMessage("no run with id nope");
   }

@@ -9,7 +9,6 @@ import dev.agentloop.TestAgent;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -1,8 +1,6 @@
 package dev.agentloop.agent.definition;
 
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.ReviewKind;
-import dev.agentloop.resilience.Escapes;
 import dev.agentloop.tool.ToolApprovals;
 import dev.agentloop.tool.ToolRegistry;
 import java.util.ArrayList;

@@ -179,11 +179,7 @@ public class RunService implements AgentRuns {
       // how the run stands is the same for everyone who may read it, whatever tasks they may see
       List<Incident> incidents = withoutAuthorization(() ->
           engine.getRuntimeService().createIncidentQuery().processInstanceId(runId).list());
-      waitingFor = withoutAuthorization(() -> engine.getTaskService().createTaskQuery().processInstanceId(runId).list())
-          .stream().map(Task::getTaskDefinitionKey).toList();
-      if (waitingFor.isEmpty() && waitsForFollowUp(runId)) {
-        waitingFor = List.of(RunView.FOLLOW_UP);
-      }
+      waitingFor = waitingFor(runId);
       if (!incidents.isEmpty()) {
         status = RunStatus.FAILED;
         incident = incidents.get(0).getIncidentMessage();
@@ -233,6 +229,16 @@ public class RunService implements AgentRuns {
     } catch (UnknownRunException e) {
       return null; // a business process that asked the agent: no run of AgentLoop's
     }
+  }
+
+  /**
+   * What a running run waits for: the keys of its open user tasks, else {@link RunView#FOLLOW_UP} when it
+   * waits for its next question; empty while the agent works. Asks the engine only.
+   */
+  public List<String> waitingFor(String runId) {
+    List<String> tasks = withoutAuthorization(() -> engine.getTaskService().createTaskQuery().processInstanceId(runId)
+        .list()).stream().map(Task::getTaskDefinitionKey).toList();
+    return !tasks.isEmpty() || !waitsForFollowUp(runId) ? tasks : List.of(RunView.FOLLOW_UP);
   }
 
   /**
