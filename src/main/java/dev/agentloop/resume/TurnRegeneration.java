@@ -10,6 +10,7 @@ import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepStore;
 import java.util.List;
 import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.delegate.VariableScope;
 
 /** Which answer a regenerated turn replaces, and the questions of the turns after it. */
 final class TurnRegeneration {
@@ -27,7 +28,16 @@ final class TurnRegeneration {
    * @throws ResumeConflictException when the turn has no answer yet
    */
   static Target target(StepStore store, RunRecord run, int number) {
-    List<ConversationTurn> turns = Conversation.turns(run, store.questionsAndAnswers(run.runId(), true), null, false);
+    return target(run, store.questionsAndAnswers(run.runId(), true), number);
+  }
+
+  /**
+   * As {@link #target(StepStore, RunRecord, int)}, read from steps the caller has read already.
+   *
+   * @param path the active path, root first, or its questions and answers
+   */
+  static Target target(RunRecord run, List<Step> path, int number) {
+    List<ConversationTurn> turns = Conversation.turns(run, path, null, false);
     if (number < 1 || number > turns.size()) {
       throw new UnknownStepException("run " + run.runId() + " has no turn " + number + ": it has "
           + turns.size() + (turns.size() == 1 ? " turn" : " turns") + ", numbered from 1");
@@ -37,7 +47,7 @@ final class TurnRegeneration {
       throw new ResumeConflictException("turn " + number + " of run " + run.runId() + " has no answer to regenerate"
           + " yet; the agent is still working on it");
     }
-    Step answer = store.findStep(run.runId(), turn.answerStep()).orElseThrow();
+    Step answer = path.stream().filter(step -> step.stepNo() == turn.answerStep()).findFirst().orElseThrow();
     List<ReplayQueue.Question> later = turns.subList(number, turns.size()).stream()
         .map(next -> new ReplayQueue.Question(next.question(), next.askedBy() == null ? "unknown" : next.askedBy()))
         .toList();
@@ -64,6 +74,15 @@ final class TurnRegeneration {
       runtime.removeVariable(runId, ReactAgentProcess.REPLAY_QUESTIONS.name());
     } else {
       runtime.setVariable(runId, ReactAgentProcess.REPLAY_QUESTIONS.name(), ReplayQueue.write(questions));
+    }
+  }
+
+  /** As {@link #queue(RuntimeService, String, List)}, on an execution of the run, inside a command that runs. */
+  static void queue(VariableScope execution, List<ReplayQueue.Question> questions) {
+    if (questions.isEmpty()) {
+      execution.removeVariable(ReactAgentProcess.REPLAY_QUESTIONS.name());
+    } else {
+      ReactAgentProcess.REPLAY_QUESTIONS.set(execution, ReplayQueue.write(questions));
     }
   }
 }

@@ -17,7 +17,7 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
 /**
  * {@code reviewAnswer}: accept the final answer (and, in a conversation, ask the next question with
  * it: {@code follow_up} with {@code followUpQuestion}), regenerate it (a new attempt from the state before
- * it; the earlier answer stays stored, superseded), give feedback the agent continues with, or edit
+ * it; the earlier answer stays stored, superseded) or an earlier turn's answer ({@link FormTurnRedo}), give feedback the agent continues with, or edit
  * a step of the path that led to it ({@link FormStepEdit}). The form shows the steps that led to the
  * answer whole ({@code steps}), which attempt this answer is ({@code attempt}) and the earlier ones
  * ({@code earlierAnswers}) within the current turn, and the conversation's earlier turns ({@code earlierTurns}).
@@ -35,11 +35,13 @@ class AnswerReview implements Review {
   private final StepStore store;
   private final FormStepEdit stepEdit;
   private final AgentDefinitions definitions;
+  private final FormTurnRedo turnRedo;
 
-  AnswerReview(StepStore store, FormStepEdit stepEdit, AgentDefinitions definitions) {
+  AnswerReview(StepStore store, FormStepEdit stepEdit, AgentDefinitions definitions, FormTurnRedo turnRedo) {
     this.store = store;
     this.stepEdit = stepEdit;
     this.definitions = definitions;
+    this.turnRedo = turnRedo;
   }
 
   @Override
@@ -51,9 +53,10 @@ class AnswerReview implements Review {
     task.put("regenerateReason", "");
     task.put("feedback", "");
     task.put("followUpQuestion", "");
+    RunRecord run = store.run(task.runId());
     List<Step> path = store.activePath(task.runId());
     Step turnStart = path.stream().filter(step -> step.content() instanceof FollowUp).reduce((a, b) -> b).orElse(null);
-    task.putShown("earlierTurns", earlierTurns(task.runId(), path, turnStart), true);
+    task.putShown("earlierTurns", earlierTurns(run, path, turnStart), true);
     task.putShown("steps", PathText.whole(path.subList(0, path.size() - 1)), true);
     // attempts count per turn: the answers written since the turn's question
     int turnFrom = turnStart == null ? 0 : turnStart.stepNo();
@@ -65,6 +68,7 @@ class AnswerReview implements Review {
         .map(step -> "Answer " + (earlier.indexOf(step) + 1) + " (#" + step.stepNo() + "):\n" + text(step))
         .collect(Collectors.joining("\n\n")), true);
     stepEdit.prepare(task);
+    turnRedo.prepare(task, run, path);
   }
 
   @Override
@@ -72,8 +76,17 @@ class AnswerReview implements Review {
     Decision decision = task.decision(Decision.class);
     RunRecord run = store.run(task.runId());
     Step answer = latestAnswer(task);
+    Step decidedOn = answer;
     switch (decision) {
-      case REGENERATE -> store.rewind(run.head(), answer.parentNo());
+      case REGENERATE -> {
+        // this answer, or the earlier turn's the reviewer chose
+        Step earlier = turnRedo.apply(task, run, store.activePath(task.runId()));
+        if (earlier == null) {
+          store.rewind(run.head(), answer.parentNo());
+        } else {
+          decidedOn = earlier;
+        }
+      }
       case FEEDBACK -> {
         if (task.text("feedback").isEmpty()) {
           throw new ReviewException("write the feedback the agent should continue with");
@@ -85,7 +98,7 @@ class AnswerReview implements Review {
       case FOLLOW_UP -> askFollowUp(task, run);
       case ACCEPT -> { }
     }
-    return new Decided(decision, answer.stepNo(), switch (decision) {
+    return new Decided(decision, decidedOn.stepNo(), switch (decision) {
       case EDIT -> task.text("editReason");
       // API clients said why in the feedback before the form had a field of its own for it
       case REGENERATE -> task.text("regenerateReason").isEmpty() ? task.text("feedback") : task.text("regenerateReason");
@@ -114,13 +127,13 @@ class AnswerReview implements Review {
   }
 
   /** The turns before the current one, each question with its answer, oldest first; empty in a first turn. */
-  private String earlierTurns(String runId, List<Step> path, Step turnStart) {
+  private String earlierTurns(RunRecord run, List<Step> path, Step turnStart) {
     if (turnStart == null) {
       return "";
     }
     List<Step> before = path.stream().filter(step -> step.stepNo() < turnStart.stepNo()
         && (step.content() instanceof FollowUp || step.kind() == StepKind.FINAL_ANSWER)).toList();
-    StringBuilder text = new StringBuilder("Question 1: ").append(store.run(runId).question());
+    StringBuilder text = new StringBuilder("Question 1: ").append(run.question());
     int turn = 1;
     for (Step step : before) {
       if (step.content() instanceof FollowUp question) {
