@@ -58,14 +58,12 @@ class AnswerReview implements Review {
     Step turnStart = path.stream().filter(step -> step.content() instanceof FollowUp).reduce((a, b) -> b).orElse(null);
     task.putShown("earlierTurns", earlierTurns(run, path, turnStart), true);
     task.putShown("steps", PathText.whole(path.subList(0, path.size() - 1)), true);
-    // attempts count per turn: the answers written since the turn's question
-    int turnFrom = turnStart == null ? 0 : turnStart.stepNo();
-    List<Step> earlier = store.allSteps(task.runId()).stream()
-        .filter(step -> step.kind() == StepKind.FINAL_ANSWER && step.stepNo() != answer.stepNo()
-            && step.stepNo() > turnFrom).toList();
+    // attempts count per turn: the answers to the turn's question, those before a redo of an earlier turn among them
+    List<TurnAnswers.Earlier> earlier = TurnAnswers.earlier(store.allSteps(task.runId()), answer, turnStart);
     task.put("attempt", earlier.size() + 1);
     task.putShown("earlierAnswers", earlier.stream()
-        .map(step -> "Answer " + (earlier.indexOf(step) + 1) + " (#" + step.stepNo() + "):\n" + text(step))
+        .map(one -> "Answer " + (earlier.indexOf(one) + 1) + " (#" + one.answer().stepNo()
+            + (one.beforeRedo() ? ", " + TurnAnswers.BEFORE_REDO : "") + "):\n" + text(one.answer()))
         .collect(Collectors.joining("\n\n")), true);
     stepEdit.prepare(task);
     turnRedo.prepare(task, run, path);

@@ -120,6 +120,13 @@ class ConversationBrowserTest {
     assertThat(review.get("form").get("answer").asText()).startsWith("second answer to 'conv: redo q2'");
     for (int turn = 3; turn <= 5; turn++) {
       tasklist.open(review.get("id").asText());
+      if (turn == 4) {
+        // the review of turn 3, asked again, shows the answer turn 3 had before the redo beside the new one
+        assertThat(tasklist.field("earlierAnswers").getAttribute("value")).matches("(?s)Answer 1 \\(#\\d+, before an"
+            + " earlier turn was redone\\):\nfirst answer to 'conv: redo q3' after 'first answer to 'conv: redo q2'.*");
+        tasklist.wheelTo("earlierAnswers");
+        browser.screenshot("tasklist-conversation-replayed-turn-3");
+      }
       tasklist.choose("decision", "Accept the answer");
       tasklist.complete();
       tasklist.awaitClosed();

@@ -376,12 +376,20 @@ class ConversationScenarioTest {
     assertThat(local(review, "answer")).startsWith("second answer to 'conv: question 2?'");
     assertThat(local(review, "subject")).isEqualTo("conv: question 2?");
     assertThat(local(review, "regenerateTurn")).isEqualTo("2");
-    // and each accepted answer asks the next later question again, in order, until turn 5 is answered anew
+    // its second attempt: the earlier answer is turn 2's old one, not those of the later turns
+    assertThat(local(review, "attempt")).isEqualTo("2");
+    assertThat(local(review, "earlierAnswers")).isEqualTo("Answer 1 (#" + before.get(1).answerStep() + "):\n"
+        + before.get(1).answer());
+    // and each accepted answer asks the next later question again, in order, until turn 5 is answered anew; each
+    // review shows the answer its turn had before the redo beside the new one
     for (int turn = 3; turn <= 5; turn++) {
       submit(review, Map.of("decision", "accept"));
       review = awaitAnotherTask(run, review);
       assertThat(local(review, "subject")).isEqualTo("conv: question " + turn + "?");
       assertThat(local(review, "answer")).startsWith("first answer to 'conv: question " + turn + "?'");
+      assertThat(local(review, "attempt")).isEqualTo("2");
+      assertThat(local(review, "earlierAnswers")).isEqualTo("Answer 1 (#" + before.get(turn - 1).answerStep()
+          + ", before an earlier turn was redone):\n" + before.get(turn - 1).answer());
     }
     submit(review, Map.of("decision", "accept"));
     assertThat(runs.view(run).waitingFor()).containsExactly(RunView.FOLLOW_UP);
