@@ -6,6 +6,7 @@ import dev.agentloop.trace.StepKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The earlier answers to the question of the turn under review, read from all of a run's steps: those
@@ -46,7 +47,7 @@ final class TurnAnswers {
               && ((FollowUp) asked.content()).text().equals(question);
           return before ? new Earlier(step, true) : null;
         })
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .toList();
   }
 
