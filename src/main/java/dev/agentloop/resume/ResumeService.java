@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.delegate.VariableScope;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
@@ -167,6 +168,24 @@ public class ResumeService {
     });
     spans.decided(runId, "regenerate", author, reason);
     return regenerated;
+  }
+
+  /**
+   * The trace side of redoing an earlier turn from a form (answer review): the same surgery as
+   * {@link #regenerate(String, Integer, boolean, String, String)} with a turn, in the task completion's
+   * transaction and without modification (the diagram's regenerate path takes the run to {@code think}); the later
+   * turns' questions, the reviewed one's among them, are queued on {@code execution} or dropped. The form has
+   * read the run; it is used as handed. The caller records the decision.
+   *
+   * @return the answer replaced: turn {@code turn}'s
+   * @throws UnknownStepException when the run has no such turn
+   * @throws ResumeConflictException when the turn has no answer yet
+   */
+  public Step regenerateInFlow(RunState run, int turn, boolean replayLaterTurns, VariableScope execution) {
+    TurnRegeneration.Target target = TurnRegeneration.target(run, turn);
+    surgery.regenerate(run, target.answer());
+    TurnRegeneration.queue(execution, replayLaterTurns ? target.later() : List.of());
+    return target.answer();
   }
 
   private ResumeResult regenerateNewest(String runId, String author, String reason) {

@@ -10,6 +10,7 @@ import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.step.FollowUp;
 import java.util.List;
 import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.delegate.VariableScope;
 
 /** Which answer a regenerated turn replaces, and the questions of the turns after it. */
 final class TurnRegeneration {
@@ -64,6 +65,15 @@ final class TurnRegeneration {
       runtime.removeVariable(runId, ReactAgentProcess.REPLAY_QUESTIONS.name());
     } else {
       runtime.setVariable(runId, ReactAgentProcess.REPLAY_QUESTIONS.name(), ReplayQueue.write(questions));
+    }
+  }
+
+  /** As {@link #queue(RuntimeService, String, List)}, on an execution of the run, inside a command that runs. */
+  static void queue(VariableScope execution, List<ReplayQueue.Question> questions) {
+    if (questions.isEmpty()) {
+      execution.removeVariable(ReactAgentProcess.REPLAY_QUESTIONS.name());
+    } else {
+      ReactAgentProcess.REPLAY_QUESTIONS.set(execution, ReplayQueue.write(questions));
     }
   }
 }

@@ -17,7 +17,7 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
 /**
  * {@code reviewAnswer}: accept the final answer (and, in a conversation, ask the next question with
  * it: {@code follow_up} with {@code followUpQuestion}), regenerate it (a new attempt from the state before
- * it; the earlier answer stays stored, superseded), give feedback the agent continues with, or edit
+ * it; the earlier answer stays stored, superseded) or an earlier turn's answer ({@link FormTurnRedo}), give feedback the agent continues with, or edit
  * a step of the path that led to it ({@link FormStepEdit}). The form shows the steps that led to the
  * answer whole ({@code steps}), which attempt this answer is ({@code attempt}) and the earlier ones
  * ({@code earlierAnswers}) within the current turn, and the conversation's earlier turns ({@code earlierTurns}).
@@ -35,11 +35,13 @@ class AnswerReview implements Review {
   private final StepStore store;
   private final FormStepEdit stepEdit;
   private final AgentDefinitions definitions;
+  private final FormTurnRedo turnRedo;
 
-  AnswerReview(StepStore store, FormStepEdit stepEdit, AgentDefinitions definitions) {
+  AnswerReview(StepStore store, FormStepEdit stepEdit, AgentDefinitions definitions, FormTurnRedo turnRedo) {
     this.store = store;
     this.stepEdit = stepEdit;
     this.definitions = definitions;
+    this.turnRedo = turnRedo;
   }
 
   @Override
@@ -55,24 +57,32 @@ class AnswerReview implements Review {
     Step turnStart = run.latestFollowUp().orElse(null);
     task.putShown("earlierTurns", earlierTurns(run, turnStart), true);
     task.putShown("steps", PathText.whole(path.subList(0, path.size() - 1)), true);
-    // attempts count per turn: the answers written since the turn's question
-    int turnFrom = turnStart == null ? 0 : turnStart.stepNo();
-    List<Step> earlier = run.steps().stream()
-        .filter(step -> step.kind() == StepKind.FINAL_ANSWER && step.stepNo() != answer.stepNo()
-            && step.stepNo() > turnFrom).toList();
+    // attempts count per turn: the answers to the turn's question, those before a redo of an earlier turn among them
+    List<TurnAnswers.Earlier> earlier = TurnAnswers.earlier(run.steps(), answer, turnStart);
     task.put("attempt", earlier.size() + 1);
     task.putShown("earlierAnswers", earlier.stream()
-        .map(step -> "Answer " + (earlier.indexOf(step) + 1) + " (#" + step.stepNo() + "):\n" + text(step))
+        .map(one -> "Answer " + (earlier.indexOf(one) + 1) + " (#" + one.answer().stepNo()
+            + (one.beforeRedo() ? ", " + TurnAnswers.BEFORE_REDO : "") + "):\n" + text(one.answer()))
         .collect(Collectors.joining("\n\n")), true);
     stepEdit.prepare(task, run);
+    turnRedo.prepare(task, run);
   }
 
   @Override
   public Decided decide(ReviewTask task, RunState run) {
     Decision decision = task.decision(Decision.class);
     Step answer = latestAnswer(run);
+    Step decidedOn = answer;
     switch (decision) {
-      case REGENERATE -> store.rewind(run.head(), run.step(answer.parentNo()).orElseThrow());
+      case REGENERATE -> {
+        // this answer, or the earlier turn's the reviewer chose
+        Step earlier = turnRedo.apply(task, run);
+        if (earlier == null) {
+          store.rewind(run.head(), run.step(answer.parentNo()).orElseThrow());
+        } else {
+          decidedOn = earlier;
+        }
+      }
       case FEEDBACK -> {
         if (task.text("feedback").isEmpty()) {
           throw new ReviewException("write the feedback the agent should continue with");
@@ -84,7 +94,7 @@ class AnswerReview implements Review {
       case FOLLOW_UP -> askFollowUp(task, run);
       case ACCEPT -> { }
     }
-    return new Decided(decision, answer.stepNo(), switch (decision) {
+    return new Decided(decision, decidedOn.stepNo(), switch (decision) {
       case EDIT -> task.text("editReason");
       // API clients said why in the feedback before the form had a field of its own for it
       case REGENERATE -> task.text("regenerateReason").isEmpty() ? task.text("feedback") : task.text("regenerateReason");

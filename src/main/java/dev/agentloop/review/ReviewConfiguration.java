@@ -37,7 +37,8 @@ public class ReviewConfiguration {
         ReviewKind.PLAN, new PlanReview(store, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
-        ReviewKind.ANSWER, new AnswerReview(store, stepEdit, definitions),
+        ReviewKind.ANSWER, new AnswerReview(store, stepEdit, definitions,
+            new FormTurnRedo(resume::getObject, definitions)),
         ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)),
         calls, definitions, decisions, store, llm.provider() == LlmSettings.Provider.SCRIPTED ? SCRIPTED_NOTICE : "");
   }

@@ -1,6 +1,8 @@
 package dev.agentloop.review;
 
 import dev.agentloop.agent.ProcessVariable;
+import dev.agentloop.agent.ReviewKind;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.camunda.bpm.engine.delegate.VariableScope;
@@ -25,6 +27,14 @@ import org.camunda.bpm.engine.variable.Variables;
  */
 class ReviewFormHandler implements TaskFormHandler {
 
+  /**
+   * Fields a review leaves unprepared, by review kind, so that its form shows the field's own default (a
+   * checkbox checked by default) and the review tells a completion that sent the field from one that did not:
+   * taken when sent, and created on the task then.
+   */
+  private static final Map<String, Set<String>> UNPREPARED = Map.of(ReviewKind.ANSWER.value(),
+      Set.of(FormTurnRedo.REPLAY));
+
   private final TaskFormHandler parsed;
 
   ReviewFormHandler(TaskFormHandler parsed) {
@@ -36,11 +46,14 @@ class ReviewFormHandler implements TaskFormHandler {
     Set<String> unknown = new TreeSet<>(properties.keySet());
     unknown.removeAll(scope.getVariableNamesLocal());
     unknown.remove(ReviewTask.KIND);
+    Set<String> unprepared = UNPREPARED.getOrDefault(String.valueOf(scope.getVariableLocal(ReviewTask.KIND)), Set.of());
+    unknown.removeAll(unprepared);
     if (!unknown.isEmpty()) {
       // a bad request, which the engine logs at DEBUG, not a form-field exception it logs at ERROR
       throw RefusalMessages.refuse(new ReviewException("not fields of this task: '" + String.join("', '", unknown)
           + "'; send only the fields its form has: '" + String.join("', '", fields(scope)) + "'"));
     }
+    unprepared.stream().filter(properties::containsKey).forEach(name -> scope.setVariableLocal(name, null));
     VariableMap storable = Variables.createVariables();
     properties.forEach((name, value) -> storable.put(name, ProcessVariable.storable(value)));
     parsed.submitFormVariables(storable, scope);
@@ -48,6 +61,7 @@ class ReviewFormHandler implements TaskFormHandler {
 
   private static Set<String> fields(VariableScope scope) {
     Set<String> fields = new TreeSet<>(scope.getVariableNamesLocal());
+    fields.addAll(UNPREPARED.getOrDefault(String.valueOf(scope.getVariableLocal(ReviewTask.KIND)), Set.of()));
     fields.remove(ReviewTask.KIND);
     return fields;
   }

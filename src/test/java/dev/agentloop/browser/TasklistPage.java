@@ -5,6 +5,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 
 /**
  * Camunda Tasklist as a reviewer uses it: log in, open a task, claim it, fill its Camunda Form
@@ -132,6 +133,13 @@ final class TasklistPage {
     // Tasklist's footer, where a real click would land on the footer
     ((JavascriptExecutor) browser.driver).executeScript(
         "arguments[0].dispatchEvent(new MouseEvent('mousedown', {bubbles: true, cancelable: true}))", option);
+    return this;
+  }
+
+  /** Turns the mouse wheel until the field with that key is in view, as a person does (wheel input, not a script). */
+  TasklistPage wheelTo(String key) {
+    WebElement element = browser.await(By.cssSelector("[id$='-" + key + "'], [id$='-" + key + "-display']"));
+    new Actions(browser.driver).scrollToElement(element).scrollByAmount(0, 200).perform();
     return this;
   }
 

@@ -50,6 +50,7 @@ class ConversationScenarioTest {
   @Autowired StepStore store;
   @Autowired ResumeService resume;
   @Autowired Conversations conversations;
+  @Autowired dev.agentloop.trace.DecisionLog decisions;
 
   @BeforeAll
   void deployConversationAgents() {
@@ -338,6 +339,175 @@ class ConversationScenarioTest {
         .hasMessageContaining("write the follow-up question");
     assertThat(store.allSteps(run)).hasSize(steps);
     assertThat(runs.view(run).waitingFor()).containsExactly(ReactAgentProcess.REVIEW_ANSWER);
+  }
+
+  @Test
+  void should_redo_turn_two_from_the_review_of_turn_five_and_ask_turns_three_to_five_again() {
+    // given a five-turn conversation whose fifth answer waits for review
+    String run = runs.start(REVIEWED_CHAT, "conv: five turns");
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+    for (int turn = 2; turn <= 5; turn++) {
+      submit(review, Map.of("decision", "follow_up", "followUpQuestion", "conv: question " + turn + "?"));
+      review = awaitAnotherTask(run, review);
+    }
+    List<ConversationTurn> before = runs.view(run).turns();
+    assertThat(before).hasSize(5);
+    // the form offers this answer (the default) and each earlier turn by its question
+    assertThat(local(review, "regenerateTurn")).isEqualTo("5");
+    assertThat(local(review, "regenerateTurnOptions")).isEqualTo("[{\"label\":\"This answer (turn 5)\",\"value\":\"5\"},"
+        + "{\"label\":\"Turn 1: conv: five turns\",\"value\":\"1\"},{\"label\":\"Turn 2: conv: question 2?\",\"value\":"
+        + "\"2\"},{\"label\":\"Turn 3: conv: question 3?\",\"value\":\"3\"},{\"label\":\"Turn 4: conv: question 4?\","
+        + "\"value\":\"4\"}]");
+    long callsBefore = runs.view(run).modelCalls();
+
+    // when the reviewer of turn 5 redoes turn 2, asking the later questions again
+    submit(review, Map.of("decision", "regenerate", "regenerateTurn", "2", "replayLaterTurns", true,
+        "regenerateReason", "the tool was down in turn 2"));
+
+    // then the decision is kept on turn 2's old answer with who and why, and turn 2 gets a new answer to review,
+    // headed by its question
+    assertThat(decisions.of(run)).last().satisfies(decision -> {
+      assertThat(decision.stepNo()).isEqualTo(before.get(1).answerStep());
+      assertThat(decision.decision()).isEqualTo("regenerate");
+      assertThat(decision.author()).isEqualTo("ann");
+      assertThat(decision.reason()).isEqualTo("the tool was down in turn 2");
+    });
+    review = awaitAnotherTask(run, review);
+    assertThat(local(review, "answer")).startsWith("second answer to 'conv: question 2?'");
+    assertThat(local(review, "subject")).isEqualTo("conv: question 2?");
+    assertThat(local(review, "regenerateTurn")).isEqualTo("2");
+    // its second attempt: the earlier answer is turn 2's old one, not those of the later turns
+    assertThat(local(review, "attempt")).isEqualTo("2");
+    assertThat(local(review, "earlierAnswers")).isEqualTo("Answer 1 (#" + before.get(1).answerStep() + "):\n"
+        + before.get(1).answer());
+    // and each accepted answer asks the next later question again, in order, until turn 5 is answered anew; each
+    // review shows the answer its turn had before the redo beside the new one
+    for (int turn = 3; turn <= 5; turn++) {
+      submit(review, Map.of("decision", "accept"));
+      review = awaitAnotherTask(run, review);
+      assertThat(local(review, "subject")).isEqualTo("conv: question " + turn + "?");
+      assertThat(local(review, "answer")).startsWith("first answer to 'conv: question " + turn + "?'");
+      assertThat(local(review, "attempt")).isEqualTo("2");
+      assertThat(local(review, "earlierAnswers")).isEqualTo("Answer 1 (#" + before.get(turn - 1).answerStep()
+          + ", before an earlier turn was redone):\n" + before.get(turn - 1).answer());
+    }
+    submit(review, Map.of("decision", "accept"));
+    assertThat(runs.view(run).waitingFor()).containsExactly(RunView.FOLLOW_UP);
+
+    // the five turns on the new path: turn 2 answered anew, each later question asked once more, by who asked it
+    List<ConversationTurn> after = runs.view(run).turns();
+    assertThat(after).extracting(ConversationTurn::question).containsExactly("conv: five turns", "conv: question 2?",
+        "conv: question 3?", "conv: question 4?", "conv: question 5?");
+    assertThat(after).extracting(ConversationTurn::askedBy).containsExactly(null, "ann", "ann", "ann", "ann");
+    assertThat(after.get(1).answer()).startsWith("second answer to 'conv: question 2?'");
+    assertThat(after.get(2).answer()).isEqualTo("first answer to 'conv: question 3?' after '" + after.get(1).answer()
+        + "'");
+    assertThat(store.activePath(run)).filteredOn(step -> step.content() instanceof FollowUp)
+        .extracting(step -> ((FollowUp) step.content()).text())
+        .containsExactly("conv: question 2?", "conv: question 3?", "conv: question 4?", "conv: question 5?");
+    // one call for turn 2's new answer, a plan and an answer for each of turns 3 to 5: each asked once
+    assertThat(runs.view(run).modelCalls()).isEqualTo(callsBefore + 7);
+    // the old answers of turns 2 to 5 stay stored, off the active path
+    assertThat(before.subList(1, 5)).allSatisfy(turn -> assertThat(store.findStep(run, turn.answerStep())
+        .orElseThrow().status()).isEqualTo(StepStatus.SUPERSEDED));
+    assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.REPLAY_QUESTIONS.name())).isNull();
+  }
+
+  @Test
+  void should_redo_an_earlier_turn_from_the_review_without_asking_the_later_ones_and_wait_for_a_follow_up() {
+    // given three turns, the third answer under review
+    String run = runs.start(REVIEWED_CHAT, "conv: redo, no replay");
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+    for (int turn = 2; turn <= 3; turn++) {
+      submit(review, Map.of("decision", "follow_up", "followUpQuestion", "conv: no replay " + turn + "?"));
+      review = awaitAnotherTask(run, review);
+    }
+    List<ConversationTurn> before = runs.view(run).turns();
+
+    // when turn 2 is redone without the later questions
+    submit(review, Map.of("decision", "regenerate", "regenerateTurn", 2, "replayLaterTurns", false,
+        "regenerateReason", "redo turn 2 alone"));
+
+    // then its new answer is reviewed, and once accepted the conversation has two turns and waits for a question
+    review = awaitAnotherTask(run, review);
+    assertThat(local(review, "answer")).startsWith("second answer to 'conv: no replay 2?'");
+    submit(review, Map.of("decision", "accept"));
+    RunView view = runs.view(run);
+    assertThat(view.waitingFor()).containsExactly(RunView.FOLLOW_UP);
+    assertThat(view.turns()).extracting(ConversationTurn::question)
+        .containsExactly("conv: redo, no replay", "conv: no replay 2?");
+    assertThat(store.findStep(run, before.get(2).questionStep()).orElseThrow().status())
+        .isEqualTo(StepStatus.SUPERSEDED);
+    assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.REPLAY_QUESTIONS.name())).isNull();
+  }
+
+  @Test
+  void should_regenerate_this_answer_when_the_review_leaves_the_turn_as_it_is() {
+    // given two turns, the second answer under review
+    String run = runs.start(REVIEWED_CHAT, "conv: this answer");
+    Task first = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+    submit(first, Map.of("decision", "follow_up", "followUpQuestion", "conv: this answer 2?"));
+    Task second = awaitAnotherTask(run, first);
+    int answer = runs.view(run).turns().get(1).answerStep();
+
+    // when the reviewer regenerates without choosing a turn (the form leaves the checkbox out then)
+    submit(second, Map.of("decision", "regenerate", "regenerateReason", "too short"));
+
+    // then this answer is given again, and turn 1 stays as it was
+    Task third = awaitAnotherTask(run, second);
+    assertThat(local(third, "answer")).startsWith("second answer to 'conv: this answer 2?'");
+    assertThat(decisions.of(run)).last().extracting(dev.agentloop.trace.Decision::stepNo).isEqualTo(answer);
+    assertThat(runs.view(run).turns()).hasSize(2);
+  }
+
+  @Test
+  void should_refuse_a_redo_of_a_turn_that_does_not_fit_and_change_nothing() {
+    // given three turns, the third answer under review
+    String run = runs.start(REVIEWED_CHAT, "conv: bad redo");
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+    for (int turn = 2; turn <= 3; turn++) {
+      submit(review, Map.of("decision", "follow_up", "followUpQuestion", "conv: bad redo " + turn + "?"));
+      review = awaitAnotherTask(run, review);
+    }
+    Task underReview = review;
+    int version = runs.view(run).version();
+    int decided = decisions.of(run).size();
+
+    // when / then
+    assertThatThrownBy(() -> submit(underReview, redo("4", true)))
+        .hasMessageContaining("this run has no turn 4: its turns are numbered 1 to 3");
+    assertThatThrownBy(() -> submit(underReview, redo("0", false))).hasMessageContaining("has no turn 0");
+    assertThatThrownBy(() -> submit(underReview, redo("-2", false))).hasMessageContaining("has no turn -2");
+    assertThatThrownBy(() -> submit(underReview, redo("two", false)))
+        .hasMessageContaining("regenerateTurn is the number of the turn to answer again, 1 to 3 (3 is this answer),"
+            + " not 'two'");
+    assertThatThrownBy(() -> submit(underReview, redo("3", true)))
+        .hasMessageContaining("turn 3 is the answer under review: no later questions follow it to ask again");
+    assertThatThrownBy(() -> submit(underReview, redo("1", "yes")))
+        .hasMessageContaining("replayLaterTurns is true or false, not 'yes'");
+    assertThat(runs.view(run).version()).isEqualTo(version);
+    assertThat(decisions.of(run)).hasSize(decided);
+    assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.REPLAY_QUESTIONS.name())).isNull();
+    assertThat(engine.getTaskService().createTaskQuery().taskId(underReview.getId()).count()).isEqualTo(1);
+  }
+
+  @Test
+  void should_refuse_to_ask_later_questions_again_in_the_review_of_a_one_shot_agent() {
+    String run = runs.start(TestAgent.ANSWER_REVIEWED, "conv: one-shot redo");
+    Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+    int version = runs.view(run).version();
+
+    assertThatThrownBy(() -> submit(review, redo("1", true)))
+        .hasMessageContaining("this agent answers one question per run (conversation=false): it has no later"
+            + " questions to ask again; leave replayLaterTurns out");
+    assertThat(local(review, "regenerateTurnOptions")).isEqualTo("[{\"label\":\"This answer (turn 1)\",\"value\":\"1\"}]");
+    assertThat(runs.view(run).version()).isEqualTo(version);
+    assertThat(runs.view(run).waitingFor()).containsExactly(ReactAgentProcess.REVIEW_ANSWER);
+  }
+
+  private static Map<String, Object> redo(String turn, Object replay) {
+    return Map.of("decision", "regenerate", "regenerateTurn", turn, "replayLaterTurns", replay,
+        "regenerateReason", "redo");
   }
 
   private void submit(Task task, Map<String, Object> fields) {

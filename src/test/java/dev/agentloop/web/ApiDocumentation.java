@@ -73,7 +73,11 @@ final class ApiDocumentation {
         200, "The open tasks", List.of(404), null));
     add("POST /runs/{id}/tasks/{taskId}/complete", new Operation("completeTask", "runs", "Complete a task",
         "Completes an open task with the fields its Tasklist form would submit; the fields depend on the task"
-            + " (`decision` and what the decision needs).",
+            + " (`decision` and what the decision needs). In an answer review, `regenerate` may redo an earlier turn"
+            + " of a conversation: `regenerateTurn` (numbered as `turns` of `GET /runs/{id}`; left out, or the turn"
+            + " under review: this answer; the task's `regenerateTurnOptions` lists them) and `replayLaterTurns`"
+            + " (whether the later questions, the reviewed one's among them, are asked again on the new branch;"
+            + " default false; only with an earlier turn of a conversation).",
         200, "The run after the decision", List.of(400, 404, 409, 413),
         "{\"decision\": \"accept\"}"));
     add("POST /runs/{id}/steps/{stepId}/edit", new Operation("editStep", "resume", "Edit a step and resume",

@@ -37,6 +37,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class ConversationApiTest {
 
   private static final String AGENT = "api-conversation-agent";
+  /** Like {@link #AGENT}, but a person reviews each answer. */
+  private static final String REVIEWED_AGENT = "api-reviewed-conversation-agent";
 
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
@@ -50,6 +52,8 @@ class ConversationApiTest {
     }
     TestAgent.deployVariant(engine, AGENT, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN,
         "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true"));
+    TestAgent.deployVariant(engine, REVIEWED_AGENT, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
+        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.CONVERSATION, "true"));
   }
 
   @Test
@@ -204,6 +208,66 @@ class ConversationApiTest {
         400, "conversationId must be 1 to 100");
     assertProblem(operator.get("/api/runs?conversationId=a%2Fb"), 400, "conversationId");
     assertThat(body(operator.get("/api/runs?agent=" + AGENT + "&q=bad%20id"), 200)).isEmpty();
+  }
+
+  @Test
+  void should_redo_an_earlier_turn_when_completing_the_answer_review_and_refuse_a_turn_that_does_not_fit() {
+    // given a reviewed conversation whose second answer waits for review
+    ApiClient reviewer = ApiClient.as(port, "reviewer");
+    String run = body(reviewer.post("/api/runs", "{\"question\": \"conv: redo over HTTP\", \"agent\": \""
+        + REVIEWED_AGENT + "\"}"), 201).get("id").asText();
+    String first = reviewer.awaitTask(run, "reviewAnswer").get("id").asText();
+    body(reviewer.post("/api/runs/" + run + "/tasks/" + first + "/complete",
+        "{\"decision\": \"follow_up\", \"followUpQuestion\": \"conv: redo 2?\"}"), 200);
+    JsonNode second = await().atMost(Runs.PATIENCE).until(() -> reviewer.awaitTask(run, "reviewAnswer"),
+        task -> !task.get("id").asText().equals(first));
+    String complete = "/api/runs/" + run + "/tasks/" + second.get("id").asText() + "/complete";
+    // the task lists the turns it may redo
+    assertThat(second.get("form").get("regenerateTurnOptions").toString()).isEqualTo("[{\"label\":\"This answer (turn"
+        + " 2)\",\"value\":\"2\"},{\"label\":\"Turn 1: conv: redo over HTTP\",\"value\":\"1\"}]");
+    int version = body(reviewer.get("/api/runs/" + run), 200).get("version").asInt();
+
+    // when a turn does not fit, then 400 saying why, and nothing changed
+    assertProblem(reviewer.post(complete, "{\"decision\": \"regenerate\", \"regenerateTurn\": 3}"), 400,
+        "this run has no turn 3: its turns are numbered 1 to 2");
+    assertProblem(reviewer.post(complete, "{\"decision\": \"regenerate\", \"regenerateTurn\": \"first\"}"), 400,
+        "regenerateTurn is the number of the turn to answer again, 1 to 2 (2 is this answer), not 'first'");
+    assertProblem(reviewer.post(complete, "{\"decision\": \"regenerate\", \"regenerateTurn\": 2,"
+        + " \"replayLaterTurns\": true}"), 400, "turn 2 is the answer under review");
+    assertProblem(reviewer.post(complete, "{\"decision\": \"regenerate\", \"regenerateTurn\": 1,"
+        + " \"replayLaterTurns\": \"maybe\"}"), 400, "replayLaterTurns is true or false, not 'maybe'");
+    assertThat(body(reviewer.get("/api/runs/" + run), 200).get("version").asInt()).isEqualTo(version);
+
+    // when turn 1 is redone with its later question asked again
+    JsonNode redone = body(reviewer.post(complete, "{\"decision\": \"regenerate\", \"regenerateTurn\": 1,"
+        + " \"replayLaterTurns\": true, \"regenerateReason\": \"redo the first turn\"}"), 200);
+
+    // then the run works on turn 1 again; once its new answer is accepted, turn 2 is asked again
+    assertThat(redone.get("turns")).hasSize(1);
+    JsonNode third = await().atMost(Runs.PATIENCE).until(() -> reviewer.awaitTask(run, "reviewAnswer"),
+        task -> !task.get("id").asText().equals(second.get("id").asText()));
+    assertThat(third.get("form").get("answer").asText()).startsWith("second answer to 'conv: redo over HTTP'");
+    body(reviewer.post("/api/runs/" + run + "/tasks/" + third.get("id").asText() + "/complete",
+        "{\"decision\": \"accept\"}"), 200);
+    JsonNode fourth = await().atMost(Runs.PATIENCE).until(() -> reviewer.awaitTask(run, "reviewAnswer"),
+        task -> !task.get("id").asText().equals(third.get("id").asText()));
+    assertThat(fourth.get("form").get("answer").asText()).startsWith("first answer to 'conv: redo 2?' after 'second"
+        + " answer");
+    assertThat(body(reviewer.get("/api/runs/" + run), 200).get("turns")).extracting(turn -> turn.get("question")
+        .asText()).containsExactly("conv: redo over HTTP", "conv: redo 2?");
+  }
+
+  @Test
+  void should_refuse_to_ask_later_questions_again_when_completing_a_one_shot_review() {
+    ApiClient operator = ApiClient.as(port, "operator");
+    String run = body(operator.post("/api/runs", "{\"question\": \"conv: one-shot redo\", \"agent\": \""
+        + TestAgent.ANSWER_REVIEWED + "\"}"), 201).get("id").asText();
+    String task = operator.awaitTask(run, "reviewAnswer").get("id").asText();
+
+    assertProblem(operator.post("/api/runs/" + run + "/tasks/" + task + "/complete",
+        "{\"decision\": \"regenerate\", \"replayLaterTurns\": false}"), 400,
+        "this agent answers one question per run (conversation=false)");
+    assertThat(operator.awaitTask(run, "reviewAnswer").get("id").asText()).isEqualTo(task);
   }
 
   private String start(ApiClient client, String question) {
