@@ -162,7 +162,8 @@ public class ResumeService {
       TurnRegeneration.Target target = TurnRegeneration.target(run, turn);
       TraceSurgery.Outcome outcome = surgery.regenerate(run, target.answer());
       decisions.record(runId, target.answer().stepNo(), "regenerate", author, reason);
-      jump.to(runId, outcome.continuation(), Map.of());
+      // the new answer's review is headed by the question it answers, not by the newest turn's
+      jump.to(runId, outcome.continuation(), ReactAgentProcess.QUESTION.with(target.question()));
       TurnRegeneration.queue(engine.getRuntimeService(), runId, replayLaterTurns ? target.later() : List.of());
       return result(runId, target.answer().stepNo(), outcome);
     });
@@ -185,6 +186,7 @@ public class ResumeService {
     TurnRegeneration.Target target = TurnRegeneration.target(run, turn);
     surgery.regenerate(run, target.answer());
     TurnRegeneration.queue(execution, replayLaterTurns ? target.later() : List.of());
+    ReactAgentProcess.QUESTION.set(execution, target.question());
     return target.answer();
   }
 

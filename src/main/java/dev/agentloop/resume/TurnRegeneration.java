@@ -19,9 +19,10 @@ final class TurnRegeneration {
 
   /**
    * @param answer the turn's answer on the active path: the new branch starts from the step before it
+   * @param question the turn's question, which the run's reviews are headed by again
    * @param later the questions of the later turns, oldest first, with who asked them
    */
-  record Target(Step answer, List<ReplayQueue.Question> later) {}
+  record Target(Step answer, String question, List<ReplayQueue.Question> later) {}
 
   /**
    * @throws UnknownStepException when the run has no turn {@code number}
@@ -42,7 +43,7 @@ final class TurnRegeneration {
     List<ReplayQueue.Question> later = turns.subList(number, turns.size()).stream()
         .map(next -> new ReplayQueue.Question(next.question(), next.askedBy() == null ? "unknown" : next.askedBy()))
         .toList();
-    return new Target(answer, later);
+    return new Target(answer, turn.question(), later);
   }
 
   /**

@@ -101,8 +101,6 @@ class FormTurnRedo {
     } catch (UnknownStepException | ResumeConflictException e) {
       throw new ReviewException(e.getMessage());
     }
-    // the review of the new answer is headed by the question it answers
-    ReactAgentProcess.QUESTION.set(execution, turns.get(turn - 1).question());
     return redone;
   }
 

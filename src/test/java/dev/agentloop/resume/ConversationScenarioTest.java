@@ -130,8 +130,11 @@ class ConversationScenarioTest {
     // when
     resume.regenerate(run, 2, false, "olga", null);
 
-    // then the conversation has two turns again and waits for the next question
+    // then the conversation has two turns again and waits for the next question, its question turn 2's again
+    // (what the next review's heading shows), not the dropped turn 3's
     awaitFollowUpWith(run, 2, 4);
+    assertThat(engine.getRuntimeService().getVariable(run, ReactAgentProcess.QUESTION.name()))
+        .isEqualTo("conv: and the second?");
     List<ConversationTurn> after = runs.view(run).turns();
     assertThat(after).extracting(ConversationTurn::question).containsExactly("conv: no replay", "conv: and the second?");
     assertThat(after.get(1).answer()).startsWith("second answer");
