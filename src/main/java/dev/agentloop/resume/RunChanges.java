@@ -4,7 +4,6 @@ import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunState;
-import dev.agentloop.trace.StaleHeadException;
 import dev.agentloop.trace.StepStore;
 import java.util.function.Supplier;
 import org.camunda.bpm.engine.OptimisticLockingException;
@@ -46,7 +45,7 @@ class RunChanges {
   <T> T apply(String runId, Supplier<T> change) {
     try {
       return transaction.execute(status -> commands.execute(context -> context.runWithoutAuthorization(change::get)));
-    } catch (StaleHeadException | OptimisticLockingException | PessimisticLockingFailureException e) {
+    } catch (OptimisticLockingException | PessimisticLockingFailureException e) {
       throw new ResumeConflictException("run " + runId + " changed at the same moment (another edit, or the agent's"
           + " own step); nothing of this request was applied: read the run again and retry", e);
     }

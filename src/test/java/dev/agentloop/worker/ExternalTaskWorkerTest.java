@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.async.AgentLoopThreads;
+import dev.agentloop.trace.StaleHeadException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,12 +28,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /** A worker of its own on a topic of its own, next to the app's worker, on the real engine. */
 @AgentLoopTest
+@ExtendWith(OutputCaptureExtension.class)
 class ExternalTaskWorkerTest {
 
   private static final Duration LOCK = Duration.ofMinutes(5);
@@ -111,6 +116,31 @@ class ExternalTaskWorkerTest {
     // and when the work is done, its result is taken: the lock was never lost
     later.complete(new TaskResult.Complete<>(Map.of(), () -> null));
     await().atMost(Runs.PATIENCE).until(() -> ended(instance));
+  }
+
+  @Test
+  void should_drop_a_result_whose_trace_moved_on_quietly_and_run_the_task_again(CapturedOutput output) {
+    // given a handler whose write finds the run's trace moved on meanwhile (an edit, another node's write), once
+    AtomicInteger writes = new AtomicInteger();
+    startWorker(task -> CompletableFuture.completedFuture(new TaskResult.Complete<>(Map.of(), () -> {
+      if (writes.incrementAndGet() == 1) {
+        throw new StaleHeadException(task.getProcessInstanceId(), 3);
+      }
+      return null;
+    })));
+    int before = output.length();
+
+    // when
+    String instance = startInstance();
+
+    // then the stale result rolled back and was dropped, the task ran again on the new head and completed, and the
+    // lost race is no error in the log: neither the worker's nor the engine's (ENGINE-16004 with a stack trace)
+    await().atMost(Runs.PATIENCE).until(() ->
+        engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(instance).count() == 0);
+    assertThat(writes).hasValue(2);
+    String logged = output.toString().substring(before);
+    assertThat(logged).contains("dropped: run " + instance + " changed since version 3 was read")
+        .doesNotContain("ENGINE-16004").doesNotContain(" ERROR ");
   }
 
   @Test
