@@ -7,7 +7,7 @@ import dev.agentloop.resilience.Budget.Spent;
 import dev.agentloop.resilience.BudgetCheck.State;
 import org.junit.jupiter.api.Test;
 
-class BudgetsTest {
+class BudgetCheckTest {
 
   private final BudgetCheck budgets = new BudgetCheck(0.9);
   private final Budget budget = new Budget(10, 20, 30, 1000);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 
 /** The worker fence's decisions on paths and bodies a worker could bend, without an engine. */
-class WorkerCallsTest {
+class WorkerRestPolicyTest {
 
   private static final String TOOL_TASK = "tool-1";
   private static final String THINK_TASK = "think-1";

@@ -26,7 +26,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Which calls of a turn go to remote workers, and with which arguments. */
-class RemoteToolCallsTest {
+class RemoteToolTasksTest {
 
   private static final String RUN_ID = "run-1";
   private static final Instant TIME = Instant.parse("2025-01-01T00:00:00Z");

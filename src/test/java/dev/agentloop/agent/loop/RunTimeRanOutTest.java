@@ -18,7 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 /** The run-time budget, a boundary timer on the agent loop, against a model that never answers. */
 @AgentLoopTest
-class RunTimeBudgetTest {
+class RunTimeRanOutTest {
 
   private static final String AGENT = "short-budget-agent";
   private static final Duration BUDGET = Duration.ofSeconds(3);
