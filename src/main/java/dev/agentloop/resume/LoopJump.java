@@ -1,6 +1,7 @@
 package dev.agentloop.resume;
 
 import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.definition.AgentSettings;
 import java.util.Map;
 import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.RuntimeService;
@@ -31,6 +32,13 @@ class LoopJump {
   LoopJump(RuntimeService runtime, RepositoryService repository) {
     this.runtime = runtime;
     this.repository = repository;
+  }
+
+  /** {@code askHuman}'s timer reads its timeout from a transient variable, as when {@code think} routes there. */
+  static Map<String, Object> variablesFor(Continuation continuation, AgentSettings settings) {
+    return continuation == Continuation.ASK_HUMAN
+        ? ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.askHumanTimeout().toString())
+        : Map.of();
   }
 
   void to(String runId, Continuation target, Map<String, Object> variables) {

@@ -1,31 +1,18 @@
 package dev.agentloop.resume;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.Steps;
 import dev.agentloop.agent.compose.ChildRunEnded;
-import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.loop.LoopStateReader;
-import dev.agentloop.agent.loop.Turn;
-import dev.agentloop.agent.run.ReplayQueue;
-import dev.agentloop.api.RunStatus;
 import dev.agentloop.security.RunAccess;
 import dev.agentloop.telemetry.DecisionSpans;
 import dev.agentloop.trace.DecisionLog;
-import dev.agentloop.trace.NewStep;
 import dev.agentloop.trace.RunRecord;
 import dev.agentloop.trace.RunState;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
-import dev.agentloop.trace.Usage;
-import dev.agentloop.trace.step.Observation;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.delegate.VariableScope;
 import org.springframework.transaction.event.TransactionalEventListener;
 
@@ -36,35 +23,31 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * transaction: the trace surgery and the process instance modification are applied together or not
  * at all. Concurrent changes of one run: the first wins, the others get a
  * {@link ResumeConflictException} and change nothing. Thread-safe.
+ *
+ * <p>Here: who may change a run, and what it may do now. The changes themselves are {@link StepEdits},
+ * {@link AnswerRegenerations} and {@link RunStops}.
  */
 public class ResumeService {
 
-  private final ProcessEngine engine;
   private final StepStore store;
-  private final LoopStateReader reader;
-  private final TraceSurgery surgery;
-  private final EditedContent contents;
-  private final LoopJump jump;
   private final RunAccess access;
   private final RunChanges changes;
-  private final DecisionLog decisions;
   private final ChildRunEdits childEdits;
-  private final DecisionSpans spans;
+  private final StepEdits edits;
+  private final AnswerRegenerations regenerations;
+  private final RunStops stops;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits,
       DecisionSpans spans) {
     this.childEdits = childEdits;
-    this.spans = spans;
-    this.engine = engine;
     this.store = store;
-    this.decisions = decisions;
-    this.reader = reader;
-    this.surgery = surgery;
-    this.contents = contents;
-    this.jump = new LoopJump(engine.getRuntimeService(), engine.getRepositoryService());
     this.access = access;
     this.changes = changes;
+    LoopJump jump = new LoopJump(engine.getRuntimeService(), engine.getRepositoryService());
+    this.edits = new StepEdits(engine.getRuntimeService(), store, surgery, contents, jump, changes, spans);
+    this.regenerations = new AnswerRegenerations(engine.getRuntimeService(), surgery, jump, changes, decisions, spans);
+    this.stops = new RunStops(engine.getRuntimeService(), store, reader, jump, changes, decisions, spans);
   }
 
   /**
@@ -90,26 +73,7 @@ public class ResumeService {
     if (reopened.isPresent()) {
       return reopened.get();
     }
-    ResumeResult edited = changes.apply(edit.runId(), () -> {
-      RunRecord run = changes.unfinished(edit.runId(), "be edited");
-      Step original = activeStep(run.runId(), edit.stepNo());
-      if (run.head().version() != edit.baseVersion()) {
-        throw new ResumeConflictException("run " + run.runId() + " moved on since version " + edit.baseVersion()
-            + " (it is at version " + run.head().version() + " now): read its trace again and edit on that");
-      }
-      AgentSettings settings = changes.settings(run.runId());
-      TraceSurgery.Outcome outcome = surgery.replace(run,
-          original, contents.replacement(original, edit.content(), edit.author(), edit.reason(), settings), settings);
-      jump.to(run.runId(), outcome.continuation(), variablesFor(outcome.continuation(), settings));
-      List<ReplayQueue.Question> later = TurnRegeneration.laterQuestions(store, run.runId(), original,
-          outcome.superseded());
-      if (!later.isEmpty()) {
-        TurnRegeneration.queue(engine.getRuntimeService(), run.runId(), edit.replayLaterTurns() ? later : List.of());
-      }
-      return result(run.runId(), original.stepNo(), outcome);
-    });
-    spans.decided(edit.runId(), "edit", edit.author(), edit.reason());
-    return edited;
+    return edits.edit(edit);
   }
 
   /**
@@ -121,17 +85,7 @@ public class ResumeService {
    * @throws InvalidEditException, ResumeConflictException as {@link #edit}
    */
   public Continuation editInFlow(RunState read, Step original, JsonNode content, String reason, String author) {
-    String runId = read.runId();
-    RunRecord run = changes.unfinished(runId, "be edited");
-    if (run.head().version() != read.head().version()) {
-      throw new ResumeConflictException("run " + runId + " changed while the form was submitted (it is at version "
-          + run.head().version() + " now, the form read version " + read.head().version() + "): nothing was edited;"
-          + " open the task again");
-    }
-    requireActive(original);
-    AgentSettings settings = changes.settings(runId);
-    return surgery.replace(read, original, contents.replacement(original, content, author, reason, settings), settings)
-        .continuation();
+    return edits.editInFlow(read, original, content, reason, author);
   }
 
   /**
@@ -153,22 +107,10 @@ public class ResumeService {
    * @throws ResumeConflictException when the run has ended or the turn has no answer yet (409)
    */
   public ResumeResult regenerate(String runId, Integer turn, boolean replayLaterTurns, String author, String reason) {
-    if (turn == null) {
-      return regenerateNewest(runId, author, reason);
-    }
     access.requireChange(runId);
-    ResumeResult regenerated = changes.apply(runId, () -> {
-      RunState run = changes.unfinishedState(runId, "regenerate an answer");
-      TurnRegeneration.Target target = TurnRegeneration.target(run, turn);
-      TraceSurgery.Outcome outcome = surgery.regenerate(run, target.answer());
-      decisions.record(runId, target.answer().stepNo(), "regenerate", author, reason);
-      // the new answer's review is headed by the question it answers, not by the newest turn's
-      jump.to(runId, outcome.continuation(), ReactAgentProcess.QUESTION.with(target.question()));
-      TurnRegeneration.queue(engine.getRuntimeService(), runId, replayLaterTurns ? target.later() : List.of());
-      return result(runId, target.answer().stepNo(), outcome);
-    });
-    spans.decided(runId, "regenerate", author, reason);
-    return regenerated;
+    return turn == null
+        ? regenerations.regenerateNewest(runId, author, reason)
+        : regenerations.regenerate(runId, turn, replayLaterTurns, author, reason);
   }
 
   /**
@@ -183,29 +125,7 @@ public class ResumeService {
    * @throws ResumeConflictException when the turn has no answer yet
    */
   public Step regenerateInFlow(RunState run, int turn, boolean replayLaterTurns, VariableScope execution) {
-    TurnRegeneration.Target target = TurnRegeneration.target(run, turn);
-    surgery.regenerate(run, target.answer());
-    TurnRegeneration.queue(execution, replayLaterTurns ? target.later() : List.of());
-    ReactAgentProcess.QUESTION.set(execution, target.question());
-    return target.answer();
-  }
-
-  private ResumeResult regenerateNewest(String runId, String author, String reason) {
-    access.requireChange(runId);
-    ResumeResult regenerated = changes.apply(runId, () -> {
-      RunState run = changes.unfinishedState(runId, "regenerate its answer");
-      Step head = run.headStep().orElse(null);
-      if (head == null || head.kind() != StepKind.FINAL_ANSWER || head.parentNo() == null) {
-        throw new ResumeConflictException("run " + runId + " has no final answer to regenerate yet; its newest step"
-            + " is " + (head == null ? "none" : head.stepNo() + " (" + head.kind() + ")"));
-      }
-      TraceSurgery.Outcome outcome = surgery.regenerate(run, head);
-      decisions.record(runId, head.stepNo(), "regenerate", author, reason);
-      jump.to(runId, outcome.continuation(), Map.of());
-      return result(runId, head.stepNo(), outcome);
-    });
-    spans.decided(runId, "regenerate", author, reason);
-    return regenerated;
+    return regenerations.regenerateInFlow(run, turn, replayLaterTurns, execution);
   }
 
   /**
@@ -224,36 +144,7 @@ public class ResumeService {
       throw new InvalidEditException("say why the run is stopped (reason): it is kept as the run's status reason");
     }
     access.requireChange(runId);
-    changes.apply(runId, () -> {
-      RunRecord run = changes.unfinished(runId, "be stopped");
-      if (run.head().headStep() != null) {
-        decisions.record(runId, run.head().headStep(), "stop", author, reason);
-      }
-      // while the run still has its trace context: it ends here
-      spans.decided(runId, "stop", author, reason);
-      String stopped = "stopped by " + author + ": " + reason;
-      List<NewStep> steps = new ArrayList<>();
-      reader.read(runId, Turn.WINDOW).turn().open().forEach(call -> steps.add(Steps.observation(
-          Observation.error(call, "no result: the run was " + stopped), Steps.AGENTLOOP)));
-      steps.add(Steps.humanInput("Stopped: " + reason, author, "run stopped"));
-      store.append(run.head(), steps, Usage.NONE);
-      RuntimeService runtime = engine.getRuntimeService();
-      runtime.setVariables(runId, ReactAgentProcess.STATUS_REASON.with(stopped));
-      if (!jump.end(runId, ReactAgentProcess.STOPPED)) {
-        requireNoCaller(runId);
-        runtime.deleteProcessInstance(runId, stopped, false, true);
-        store.markEnded(runId, RunStatus.STOPPED, stopped);
-      }
-      return null;
-    });
-  }
-
-  private void requireNoCaller(String runId) {
-    if (engine.getRuntimeService().createProcessInstanceQuery().subProcessInstanceId(runId).count() > 0) {
-      throw new ResumeConflictException("run " + runId + " was started by another process, and its diagram has no"
-          + " end event '" + ReactAgentProcess.STOPPED + "' to end through: stopping it would delete the calling"
-          + " process too. Add that end event to the agent's diagram, or stop the calling process");
-    }
+    stops.stop(runId, reason, author);
   }
 
   /** The new answer of a child run started again after an edit replaces its caller's observation of the call. */
@@ -276,30 +167,5 @@ public class ResumeService {
         : !mayChange ? "only agent-operators, or reviewers while the run waits on their task, change a run"
         : !answerWaiting ? "there is no final answer to regenerate yet" : null;
     return new RunActions(mayChange, mayChange && answerWaiting, mayChange, mayRestart, why);
-  }
-
-  private ResumeResult result(String runId, int editedStep, TraceSurgery.Outcome outcome) {
-    return new ResumeResult(runId, editedStep, outcome.newStep(), outcome.version(),
-        outcome.continuation().elementId(), outcome.superseded(), outcome.sideEffects());
-  }
-
-  private Step activeStep(String runId, int stepNo) {
-    return requireActive(store.findStep(runId, stepNo)
-        .orElseThrow(() -> new UnknownStepException("run " + runId + " has no step " + stepNo)));
-  }
-
-  private static Step requireActive(Step step) {
-    if (!step.isActive()) {
-      throw new ResumeConflictException("step " + step.stepNo() + " of run " + step.runId() + " is on a superseded"
-          + " branch; edit a step of the active path (GET /api/runs/" + step.runId() + "/trace)");
-    }
-    return step;
-  }
-
-  /** {@code askHuman}'s timer reads its timeout from a transient variable, as when {@code think} routes there. */
-  static Map<String, Object> variablesFor(Continuation continuation, AgentSettings settings) {
-    return continuation == Continuation.ASK_HUMAN
-        ? ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.askHumanTimeout().toString())
-        : Map.of();
   }
 }

@@ -79,7 +79,7 @@ public class RunRestarts {
       String restarted = runtime.createProcessInstanceById(definitionId)
           .setVariables(ReactAgentProcess.QUESTION.with(run.question()))
           .startBeforeActivity(at.elementId())
-          .setVariables(ResumeService.variablesFor(at, settings))
+          .setVariables(LoopJump.variablesFor(at, settings))
           .execute(false, false).getId();
       store.copyPath(restarted, path, new RunRecord.Restart(runId, fromStep, author, reason));
       return restarted;

@@ -41,7 +41,13 @@ class TraceSurgery {
 
   /** What a change of the trace did, and where the run goes on. */
   record Outcome(int version, Integer newStep, List<Integer> superseded, List<SideEffect> sideEffects,
-      Continuation continuation) {}
+      Continuation continuation) {
+
+    /** What the API answers for this outcome of changing {@code changedStep} of the run. */
+    ResumeResult result(String runId, int changedStep) {
+      return new ResumeResult(runId, changedStep, newStep, version, continuation.elementId(), superseded, sideEffects);
+    }
+  }
 
   /**
    * Replaces {@code original}, a step of the active path, by {@code replacement}.
