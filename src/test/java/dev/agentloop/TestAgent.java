@@ -1,11 +1,11 @@
 package dev.agentloop;
 
-import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.ReactAgentProcess;
-import java.util.HashSet;
-import java.util.Set;
+import dev.agentloop.agent.definition.AgentSettings;
 import java.io.InputStream;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.model.bpmn.Bpmn;
 import org.camunda.bpm.model.bpmn.BpmnModelInstance;
@@ -42,6 +42,18 @@ public class TestAgent implements ApplicationRunner {
         AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
     deployVariant(engine, REVIEWED, Map.of(AgentSettings.ALLOWED_TOOLS, "*"));
     deployVariant(engine, ANSWER_REVIEWED, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN, "true"));
+  }
+
+  /**
+   * Deploys the two conversation agents the conversation tests use: {@code chat} accepts its plans and answers
+   * itself and waits an hour for a follow-up; {@code reviewedChat} accepts its plans and has its answers reviewed.
+   */
+  public static void deployConversationAgents(ProcessEngine engine, String chat, String reviewedChat) {
+    deployVariant(engine, chat, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN, "true",
+        AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true",
+        AgentSettings.CONVERSATION_IDLE, "PT1H"));
+    deployVariant(engine, reviewedChat, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN, "true",
+        AgentSettings.CONVERSATION, "true"));
   }
 
   /** Deploys react-agent under another key with some of its extension properties changed. */

@@ -1,10 +1,10 @@
 package dev.agentloop.agent;
 
-import dev.agentloop.agent.definition.AgentsAsTools;
 import dev.agentloop.agent.compose.ChildRuns;
 import dev.agentloop.agent.definition.AgentDefaults;
 import dev.agentloop.agent.definition.AgentDefinitions;
 import dev.agentloop.agent.definition.AgentDiagramRules;
+import dev.agentloop.agent.definition.AgentsAsTools;
 import dev.agentloop.agent.loop.ActHandler;
 import dev.agentloop.agent.loop.CallDispatcher;
 import dev.agentloop.agent.loop.CostMeter;

@@ -1,8 +1,8 @@
 package dev.agentloop.config;
 
-import dev.agentloop.agent.definition.AgentDiagramRules;
 import dev.agentloop.agent.definition.AgentDiagramRules.DiagramTask;
 import dev.agentloop.agent.definition.AgentDiagramRules.Finding;
+import dev.agentloop.agent.definition.AgentDiagramRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -7,21 +7,21 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.run.RunService;
-import dev.agentloop.agent.definition.AgentSettings;
-import dev.agentloop.api.ConversationTurn;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.api.RunView;
-import dev.agentloop.trace.step.FollowUp;
+import dev.agentloop.agent.run.RunService;
+import dev.agentloop.api.ConversationTurn;
 import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
+import dev.agentloop.security.AgentLoopGroups;
+import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
 import dev.agentloop.trace.StepStore;
+import dev.agentloop.trace.step.FollowUp;
 import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
-import dev.agentloop.security.AgentLoopGroups;
 import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.engine.variable.VariableMap;
@@ -50,15 +50,11 @@ class ConversationScenarioTest {
   @Autowired StepStore store;
   @Autowired ResumeService resume;
   @Autowired Conversations conversations;
-  @Autowired dev.agentloop.trace.DecisionLog decisions;
+  @Autowired DecisionLog decisions;
 
   @BeforeAll
   void deployConversationAgents() {
-    TestAgent.deployVariant(engine, CHAT, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN,
-        "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true",
-        AgentSettings.CONVERSATION_IDLE, "PT1H"));
-    TestAgent.deployVariant(engine, REVIEWED_CHAT, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
-        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.CONVERSATION, "true"));
+    TestAgent.deployConversationAgents(engine, CHAT, REVIEWED_CHAT);
   }
 
   @Test

@@ -8,7 +8,6 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunView;
 import dev.agentloop.resume.StepStatements.Statement;
@@ -58,11 +57,7 @@ class OneReadOneWriteTest {
 
   @BeforeAll
   void deployConversationAgents() {
-    TestAgent.deployVariant(engine, CHAT, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.AUTO_ACCEPT_PLAN,
-        "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true",
-        AgentSettings.CONVERSATION_IDLE, "PT1H"));
-    TestAgent.deployVariant(engine, REVIEWED_CHAT, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
-        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.CONVERSATION, "true"));
+    TestAgent.deployConversationAgents(engine, CHAT, REVIEWED_CHAT);
   }
 
   @Test

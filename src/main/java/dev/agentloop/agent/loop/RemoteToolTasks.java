@@ -1,12 +1,15 @@
 package dev.agentloop.agent.loop;
 
+import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.agent.definition.AgentDefinitions;
+import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.tool.ToolRegistry;
-import dev.agentloop.trace.step.Action;
 import dev.agentloop.trace.NewStep;
-import dev.agentloop.trace.step.Observation;
 import dev.agentloop.trace.StepCost;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.Usage;
+import dev.agentloop.trace.step.Action;
+import dev.agentloop.trace.step.Observation;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,13 +17,10 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
-import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.impl.persistence.entity.ExternalTaskEntity;
+import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.definition.AgentDefinitions;
-import dev.agentloop.agent.definition.AgentSettings;
 
 /**
  * The calls of a turn that remote workers serve, and both ends of one such call in the diagram.

@@ -1,8 +1,8 @@
 package dev.agentloop.agent.run;
 
 import dev.agentloop.api.RunMoney;
-import dev.agentloop.llm.Money;
 import dev.agentloop.llm.ModelPrices;
+import dev.agentloop.llm.Money;
 import dev.agentloop.trace.StepCost;
 import java.util.Collection;
 import java.util.Optional;
