@@ -68,6 +68,12 @@ final class RunViews {
       List<Incident> incidents = commands.withoutAuthorization(() ->
           engine.getRuntimeService().createIncidentQuery().processInstanceId(runId).list());
       waitingFor = waitingFor(runId);
+      // the run's row was read before the engine: a step and the task it leads to commit together, so read the row
+      // again, that the version a client edits on is never older than the task the view says the run waits for
+      run = store.run(runId);
+      if (run.status() != RunStatus.RUNNING) {
+        return view(runId);
+      }
       if (!incidents.isEmpty()) {
         status = RunStatus.FAILED;
         incident = incidents.get(0).getIncidentMessage();
