@@ -5,13 +5,16 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
+import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.engine.variable.Variables;
 
 /**
  * Waits for runs driven by the embedded worker, and for their user tasks; the bound is generous, it
@@ -40,5 +43,18 @@ public final class Runs {
 
   public static List<StepKind> kinds(List<Step> steps) {
     return steps.stream().map(Step::kind).toList();
+  }
+
+  /**
+   * Submits a review task's form as Tasklist does: as {@code reviewer}, a member of the group the task is offered
+   * to, with the fields going to the task's own variables.
+   */
+  public static void submitForm(ProcessEngine engine, Task task, String reviewer, Map<String, Object> fields) {
+    engine.getIdentityService().setAuthentication(reviewer, List.of(AgentLoopGroups.REVIEWERS));
+    try {
+      engine.getFormService().submitTaskForm(task.getId(), Variables.fromMap(fields));
+    } finally {
+      engine.getIdentityService().clearAuthentication();
+    }
   }
 }

@@ -12,13 +12,11 @@ import dev.agentloop.api.RunStatus;
 import dev.agentloop.resume.ResumeResult;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.StepEdit;
-import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.RunInsights;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.step.Observation;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -397,11 +395,6 @@ class AgentsAsToolsScenarioTest {
   }
 
   private void submit(Task task, Map<String, Object> fields) {
-    engine.getIdentityService().setAuthentication("rita", List.of(AgentLoopGroups.REVIEWERS));
-    try {
-      engine.getFormService().submitTaskForm(task.getId(), new HashMap<>(fields));
-    } finally {
-      engine.getIdentityService().clearAuthentication();
-    }
+    Runs.submitForm(engine, task, "rita", fields);
   }
 }

@@ -9,7 +9,6 @@ import dev.agentloop.agent.definition.AgentSettings;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.resume.ResumeConflictException;
 import dev.agentloop.resume.ResumeService;
-import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.io.IOException;
@@ -17,7 +16,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
@@ -184,11 +182,6 @@ class AskAgentFromProcessTest {
     for (int i = 0; i < more.length; i += 2) {
       fields.put(more[i], more[i + 1]);
     }
-    engine.getIdentityService().setAuthentication("rita", List.of(AgentLoopGroups.REVIEWERS));
-    try {
-      engine.getFormService().submitTaskForm(task.getId(), fields);
-    } finally {
-      engine.getIdentityService().clearAuthentication();
-    }
+    Runs.submitForm(engine, task, "rita", fields);
   }
 }

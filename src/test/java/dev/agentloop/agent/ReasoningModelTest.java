@@ -15,7 +15,6 @@ import dev.agentloop.api.RunStatus;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.llm.openai.FakeOpenAiServer;
-import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import java.io.IOException;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.task.Task;
-import org.camunda.bpm.engine.variable.Variables;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -154,12 +152,7 @@ class ReasoningModelTest {
   // ---- helpers -----------------------------------------------------------------------------------
 
   private void complete(Task task, Map<String, Object> fields) {
-    engine.getIdentityService().setAuthentication("ann", List.of(AgentLoopGroups.REVIEWERS));
-    try {
-      engine.getFormService().submitTaskForm(task.getId(), Variables.fromMap(fields));
-    } finally {
-      engine.getIdentityService().clearAuthentication();
-    }
+    Runs.submitForm(engine, task, "ann", fields);
   }
 
   private String local(Task task, String name) {

@@ -12,7 +12,6 @@ import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.ConversationTurn;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
-import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.DecisionLog;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
@@ -24,8 +23,6 @@ import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.engine.task.Task;
-import org.camunda.bpm.engine.variable.VariableMap;
-import org.camunda.bpm.engine.variable.Variables;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -510,14 +507,7 @@ class ConversationScenarioTest {
   }
 
   private void submit(Task task, Map<String, Object> fields) {
-    engine.getIdentityService().setAuthentication("ann", List.of(AgentLoopGroups.REVIEWERS));
-    try {
-      VariableMap variables = Variables.createVariables();
-      variables.putAll(fields);
-      engine.getFormService().submitTaskForm(task.getId(), variables);
-    } finally {
-      engine.getIdentityService().clearAuthentication();
-    }
+    Runs.submitForm(engine, task, "ann", fields);
   }
 
   private Task awaitAnotherTask(String run, Task previous) {

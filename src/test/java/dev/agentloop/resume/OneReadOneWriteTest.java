@@ -11,7 +11,6 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunView;
 import dev.agentloop.resume.StepStatements.Statement;
-import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
 import java.util.List;
@@ -20,8 +19,6 @@ import java.util.function.Predicate;
 import org.assertj.core.api.ListAssert;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.task.Task;
-import org.camunda.bpm.engine.variable.VariableMap;
-import org.camunda.bpm.engine.variable.Variables;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -254,14 +251,7 @@ class OneReadOneWriteTest {
   }
 
   private void submit(Task task, Map<String, Object> fields) {
-    engine.getIdentityService().setAuthentication("ann", List.of(AgentLoopGroups.REVIEWERS));
-    try {
-      VariableMap variables = Variables.createVariables();
-      variables.putAll(fields);
-      engine.getFormService().submitTaskForm(task.getId(), variables);
-    } finally {
-      engine.getIdentityService().clearAuthentication();
-    }
+    Runs.submitForm(engine, task, "ann", fields);
   }
 
   /** Waits until the run waits for a follow-up with this many answered turns on its active path. */

@@ -20,14 +20,12 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
-import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStatus;
 import dev.agentloop.trace.StepStore;
 import dev.agentloop.trace.step.Thought;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -362,12 +360,7 @@ class ResumeScenarioTest {
   // ---- helpers ------------------------------------------------------------------------------------
 
   private void submit(Task task, Map<String, Object> fields) {
-    engine.getIdentityService().setAuthentication("rita", List.of(AgentLoopGroups.REVIEWERS));
-    try {
-      engine.getFormService().submitTaskForm(task.getId(), new HashMap<>(fields));
-    } finally {
-      engine.getIdentityService().clearAuthentication();
-    }
+    Runs.submitForm(engine, task, "rita", fields);
   }
 
   private String start(String question) {

@@ -19,7 +19,6 @@ import dev.agentloop.agent.ReactAgentProcess;
 import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
-import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepStatus;
 import java.util.Date;
@@ -30,8 +29,6 @@ import org.camunda.bpm.engine.exception.NotFoundException;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.engine.task.Task;
-import org.camunda.bpm.engine.variable.VariableMap;
-import org.camunda.bpm.engine.variable.Variables;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -378,15 +375,7 @@ class ReviewScenarioTest {
   }
 
   private void complete(Task task, String user, Map<String, Object> fields) {
-    // as Tasklist does it: the user and the groups the task is offered to
-    engine.getIdentityService().setAuthentication(user, List.of(AgentLoopGroups.REVIEWERS));
-    try {
-      VariableMap variables = Variables.createVariables();
-      variables.putAll(fields);
-      engine.getFormService().submitTaskForm(task.getId(), variables);
-    } finally {
-      engine.getIdentityService().clearAuthentication();
-    }
+    Runs.submitForm(engine, task, user, fields);
   }
 
   /** Tasklist shows the engine's message, which carries the review's own. */

@@ -14,7 +14,6 @@ import dev.agentloop.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.resume.ResumeService;
 import dev.agentloop.resume.StepEdit;
-import dev.agentloop.security.AgentLoopGroups;
 import dev.agentloop.trace.Step;
 import dev.agentloop.trace.StepKind;
 import dev.agentloop.trace.StepStore;
@@ -46,8 +45,6 @@ import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.task.Task;
-import org.camunda.bpm.engine.variable.VariableMap;
-import org.camunda.bpm.engine.variable.Variables;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -302,14 +299,7 @@ class TelemetryTest {
   }
 
   private void complete(Task task, String user, Map<String, Object> fields) {
-    engine.getIdentityService().setAuthentication(user, List.of(AgentLoopGroups.REVIEWERS));
-    try {
-      VariableMap variables = Variables.createVariables();
-      variables.putAll(fields);
-      engine.getFormService().submitTaskForm(task.getId(), variables);
-    } finally {
-      engine.getIdentityService().clearAuthentication();
-    }
+    Runs.submitForm(engine, task, user, fields);
   }
 
   /** The trace id of the run's stored trace context: where all its spans must be. */
