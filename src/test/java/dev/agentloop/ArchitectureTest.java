@@ -28,9 +28,10 @@ import com.tngtech.archunit.lang.ArchRule;
 class ArchitectureTest {
 
   private static final String AGENTLOOP = "dev.agentloop.";
+  private static final String INTERNAL = "dev.agentloop.internal.";
 
   private static final ArchRule NO_PACKAGE_IMPORTS_A_PACKAGE_THAT_IMPORTS_IT_BACK =
-      slices().matching("dev.agentloop.(*)..").should().beFreeOfCycles();
+      slices().matching("dev.agentloop.internal.(*)..").should().beFreeOfCycles();
 
   @ArchTest
   static void no_package_imports_a_package_that_imports_it_back(JavaClasses classes) {
@@ -38,8 +39,8 @@ class ArchitectureTest {
   }
 
   private static final ArchRule CONFIG_IS_IMPORTED_BY_NO_OTHER_PACKAGE = noClasses()
-      .that().resideInAPackage(AGENTLOOP + "*..").and().resideOutsideOfPackage(AGENTLOOP + "config..")
-      .should().dependOnClassesThat().resideInAPackage(AGENTLOOP + "config..")
+      .that().resideInAPackage(INTERNAL + "*..").and().resideOutsideOfPackage(INTERNAL + "config..")
+      .should().dependOnClassesThat().resideInAPackage(INTERNAL + "config..")
       .because("config binds the properties into each feature's own settings record and hands it over;"
           + " features own their settings");
 
@@ -49,21 +50,43 @@ class ArchitectureTest {
   }
 
   private static final ArchRule THE_COCKPIT_PLUGIN_STANDS_ALONE = noClasses()
-      .that().resideInAPackage(AGENTLOOP + "cockpit..")
-      .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "agent..", AGENTLOOP + "async..",
-          AGENTLOOP + "config..", AGENTLOOP + "llm..", AGENTLOOP + "resilience..", AGENTLOOP + "resume..",
-          AGENTLOOP + "review..", AGENTLOOP + "security..", AGENTLOOP + "tool..", AGENTLOOP + "trace..",
-          AGENTLOOP + "web..", AGENTLOOP + "worker..", AGENTLOOP + "history..", AGENTLOOP + "telemetry..",
+      .that().resideInAPackage(INTERNAL + "cockpit..")
+      .should().dependOnClassesThat().resideInAnyPackage(INTERNAL + "agent..", INTERNAL + "async..",
+          INTERNAL + "config..", INTERNAL + "llm..", INTERNAL + "resilience..", INTERNAL + "resume..",
+          INTERNAL + "review..", INTERNAL + "security..", INTERNAL + "tool..", INTERNAL + "trace..",
+          INTERNAL + "web..", INTERNAL + "worker..", INTERNAL + "history..", INTERNAL + "telemetry..",
           AGENTLOOP + "api..", AGENTLOOP + "spi..");
 
   private static final ArchRule EVERY_PACKAGE_HAS_ITS_PLACE = classes()
-      .that().resideInAPackage(AGENTLOOP + "*..")
-      .should().resideInAnyPackage(AGENTLOOP + "config..", AGENTLOOP + "web..", AGENTLOOP + "review..",
-          AGENTLOOP + "resume..", AGENTLOOP + "security..", AGENTLOOP + "agent..", AGENTLOOP + "resilience..",
-          AGENTLOOP + "worker..", AGENTLOOP + "telemetry..", AGENTLOOP + "llm..", AGENTLOOP + "tool..",
-          AGENTLOOP + "trace..", AGENTLOOP + "history..", AGENTLOOP + "async..", AGENTLOOP + "cockpit..",
+      .that().resideInAPackage(INTERNAL + "*..")
+      .should().resideInAnyPackage(INTERNAL + "config..", INTERNAL + "web..", INTERNAL + "review..",
+          INTERNAL + "resume..", INTERNAL + "security..", INTERNAL + "agent..", INTERNAL + "resilience..",
+          INTERNAL + "worker..", INTERNAL + "telemetry..", INTERNAL + "llm..", INTERNAL + "tool..",
+          INTERNAL + "trace..", INTERNAL + "history..", INTERNAL + "async..", INTERNAL + "cockpit..",
           AGENTLOOP + "api..", AGENTLOOP + "spi..")
       .because("the layers below only judge the packages they name: a new one is placed in them first");
+
+  private static final ArchRule A_HOST_SEES_API_SPI_AND_THE_AUTO_CONFIGURATION = classes()
+      .that().resideInAPackage("dev.agentloop..")
+      .should().resideInAnyPackage(AGENTLOOP + "api..", AGENTLOOP + "spi..", AGENTLOOP + "autoconfigure..",
+          AGENTLOOP + "internal..")
+      .because("what a host may use is api (what it calls), spi (what it implements) and the auto-configuration"
+          + " the starter names; everything else is internal and may change in any release");
+
+  @ArchTest
+  static void a_host_sees_api_spi_and_the_auto_configuration(JavaClasses classes) {
+    A_HOST_SEES_API_SPI_AND_THE_AUTO_CONFIGURATION.check(classes);
+  }
+
+  private static final ArchRule THE_AUTO_CONFIGURATION_IS_IMPORTED_BY_NOTHING = noClasses()
+      .that().resideInAPackage(AGENTLOOP + "internal..")
+      .should().dependOnClassesThat().resideInAPackage(AGENTLOOP + "autoconfigure..")
+      .because("the auto-configuration only switches AgentLoop on; what it brings must not depend on it");
+
+  @ArchTest
+  static void the_auto_configuration_is_imported_by_nothing(JavaClasses classes) {
+    THE_AUTO_CONFIGURATION_IS_IMPORTED_BY_NOTHING.check(classes);
+  }
 
   private static final ArchRule THE_HOST_API_USES_NOTHING_INTERNAL = noClasses()
       .that().resideInAnyPackage(AGENTLOOP + "api..", AGENTLOOP + "spi..")
@@ -74,16 +97,16 @@ class ArchitectureTest {
           + " the internal one part of the API");
 
   private static final ArchRule AN_AGENTS_DEFINITION_USES_NOTHING_BUILT_ON_IT = noClasses()
-      .that().resideInAPackage(AGENTLOOP + "agent.definition..")
-      .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "agent.loop..", AGENTLOOP + "agent.run..",
-          AGENTLOOP + "agent.compose..")
+      .that().resideInAPackage(INTERNAL + "agent.definition..")
+      .should().dependOnClassesThat().resideInAnyPackage(INTERNAL + "agent.loop..", INTERNAL + "agent.run..",
+          INTERNAL + "agent.compose..")
       .because("what an agent is (its settings, the agents it may call, its diagram's rules) is read by the loop,"
           + " the runs and the child runs; it needs none of them, so it can be read and checked on its own");
 
   private static final ArchRule WHAT_A_STEP_HOLDS_KNOWS_NO_TABLE = noClasses()
-      .that().resideInAnyPackage(AGENTLOOP + "trace.step..")
-      .should().dependOnClassesThat().resideInAnyPackage(AGENTLOOP + "trace.schema..",
-          AGENTLOOP + "trace.retention..")
+      .that().resideInAnyPackage(INTERNAL + "trace.step..")
+      .should().dependOnClassesThat().resideInAnyPackage(INTERNAL + "trace.schema..",
+          INTERNAL + "trace.retention..")
       .because("what a step holds is plain data: the tables and their retention are the store's business");
 
   @ArchTest
@@ -112,21 +135,21 @@ class ArchitectureTest {
   }
 
   private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layeredArchitecture().consideringOnlyDependenciesInLayers()
-      .layer("config").definedBy(AGENTLOOP + "config..")
-      .layer("web").definedBy(AGENTLOOP + "web..")
-      .layer("review").definedBy(AGENTLOOP + "review..")
-      .layer("resume").definedBy(AGENTLOOP + "resume..")
-      .layer("security").definedBy(AGENTLOOP + "security..")
-      .layer("agent").definedBy(AGENTLOOP + "agent..")
-      .layer("resilience").definedBy(AGENTLOOP + "resilience..")
-      .layer("worker").definedBy(AGENTLOOP + "worker..")
-      .layer("telemetry").definedBy(AGENTLOOP + "telemetry..")
-      .layer("llm").definedBy(AGENTLOOP + "llm..")
-      .layer("tool").definedBy(AGENTLOOP + "tool..")
-      .layer("trace").definedBy(AGENTLOOP + "trace..")
-      .layer("async").definedBy(AGENTLOOP + "async..")
-      .layer("history").definedBy(AGENTLOOP + "history..")
-      .layer("cockpit").definedBy(AGENTLOOP + "cockpit..")
+      .layer("config").definedBy(INTERNAL + "config..")
+      .layer("web").definedBy(INTERNAL + "web..")
+      .layer("review").definedBy(INTERNAL + "review..")
+      .layer("resume").definedBy(INTERNAL + "resume..")
+      .layer("security").definedBy(INTERNAL + "security..")
+      .layer("agent").definedBy(INTERNAL + "agent..")
+      .layer("resilience").definedBy(INTERNAL + "resilience..")
+      .layer("worker").definedBy(INTERNAL + "worker..")
+      .layer("telemetry").definedBy(INTERNAL + "telemetry..")
+      .layer("llm").definedBy(INTERNAL + "llm..")
+      .layer("tool").definedBy(INTERNAL + "tool..")
+      .layer("trace").definedBy(INTERNAL + "trace..")
+      .layer("async").definedBy(INTERNAL + "async..")
+      .layer("history").definedBy(INTERNAL + "history..")
+      .layer("cockpit").definedBy(INTERNAL + "cockpit..")
       // below every other layer, which may all use them (THE_HOST_API_USES_NOTHING_INTERNAL keeps them below)
       .optionalLayer("api").definedBy(AGENTLOOP + "api..")
       .optionalLayer("spi").definedBy(AGENTLOOP + "spi..")

@@ -2,12 +2,12 @@ package dev.agentloop;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.agentloop.agent.run.RunService;
+import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
-import dev.agentloop.security.AgentLoopGroups;
-import dev.agentloop.trace.Step;
-import dev.agentloop.trace.StepKind;
+import dev.agentloop.api.AgentLoopGroups;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.StepKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.agentloop;
 
-import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.definition.AgentSettings;
 import java.io.InputStream;
 import java.util.HashSet;
 import java.util.Map;

@@ -1,5 +1,5 @@
 // AgentLoop's Cockpit plugin (Camunda 7.24 frontend plugin API): plain ES modules, no build step.
-// Camunda's plugin SPI delivers it (dev.agentloop.cockpit.AgentLoopCockpitPlugin): Cockpit imports
+// Camunda's plugin SPI delivers it (dev.agentloop.internal.cockpit.AgentLoopCockpitPlugin): Cockpit imports
 // this module and loads plugin.css next to it. Everything goes through AgentLoop's REST API as the
 // logged-in Cockpit user; the API decides what that user may do.
 import settings from './settings.js';

@@ -3,11 +3,11 @@ package dev.agentloop.benchmark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentloop.agent.run.RunService;
+import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
-import dev.agentloop.trace.Step;
-import dev.agentloop.trace.StepKind;
-import dev.agentloop.trace.StepStore;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.StepStore;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.agentloop.benchmark;
 
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AgentSettings;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.delegate.DelegateExecution;

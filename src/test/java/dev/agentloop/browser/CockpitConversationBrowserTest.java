@@ -9,7 +9,7 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AgentSettings;
 import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.definition.AgentSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.agentloop.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.ReactAgentProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AgentSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

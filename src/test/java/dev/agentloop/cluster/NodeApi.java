@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.ReactAgentProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.llm.openai.FakeOpenAiServer;
-import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
-import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
+import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
+import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
+import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.agentloop.remote;
 
-import static dev.agentloop.trace.StepKind.ACTION;
-import static dev.agentloop.trace.StepKind.FINAL_ANSWER;
-import static dev.agentloop.trace.StepKind.OBSERVATION;
-import static dev.agentloop.trace.StepKind.PLAN;
-import static dev.agentloop.trace.StepKind.THOUGHT;
+import static dev.agentloop.internal.trace.StepKind.ACTION;
+import static dev.agentloop.internal.trace.StepKind.FINAL_ANSWER;
+import static dev.agentloop.internal.trace.StepKind.OBSERVATION;
+import static dev.agentloop.internal.trace.StepKind.PLAN;
+import static dev.agentloop.internal.trace.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,14 +13,14 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.run.RunService;
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
-import dev.agentloop.security.AgentLoopGroups;
-import dev.agentloop.trace.RunInsights;
-import dev.agentloop.trace.Step;
-import dev.agentloop.trace.StepCost;
+import dev.agentloop.api.AgentLoopGroups;
+import dev.agentloop.internal.trace.RunInsights;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.StepCost;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;

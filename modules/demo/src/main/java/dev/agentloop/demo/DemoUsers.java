@@ -1,9 +1,9 @@
 package dev.agentloop.demo;
 
-import static dev.agentloop.security.AgentLoopGroups.ANALYSTS;
-import static dev.agentloop.security.AgentLoopGroups.OPERATORS;
-import static dev.agentloop.security.AgentLoopGroups.REVIEWERS;
-import static dev.agentloop.security.AgentLoopGroups.WORKERS;
+import static dev.agentloop.api.AgentLoopGroups.ANALYSTS;
+import static dev.agentloop.api.AgentLoopGroups.OPERATORS;
+import static dev.agentloop.api.AgentLoopGroups.REVIEWERS;
+import static dev.agentloop.api.AgentLoopGroups.WORKERS;
 
 import java.util.List;
 import org.camunda.bpm.engine.IdentityService;

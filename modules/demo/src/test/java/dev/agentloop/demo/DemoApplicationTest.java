@@ -3,7 +3,7 @@ package dev.agentloop.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentloop.security.AgentLoopGroups;
+import dev.agentloop.api.AgentLoopGroups;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.Test;

@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.TestAgent;
-import dev.agentloop.agent.ReactAgentProcess;
-import dev.agentloop.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.cluster.AppNode;
 import dev.agentloop.cluster.NodeApi;
-import dev.agentloop.llm.openai.FakeOpenAiServer.Recorded;
-import dev.agentloop.llm.openai.FakeOpenAiServer.Response;
-import dev.agentloop.llm.openai.FakeOpenAiServer;
+import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
+import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
+import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

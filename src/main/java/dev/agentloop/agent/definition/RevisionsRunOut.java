@@ -1,7 +1,0 @@
-package dev.agentloop.agent.definition;
-
-/**
- * What happens when a reviewer asks for one revision of the plan too many (an agent setting,
- * {@code whenPlanRevisionsRunOut}); the plan review applies it.
- */
-public enum RevisionsRunOut { ACCEPT, REJECT }

@@ -1,0 +1,218 @@
+package dev.agentloop.internal.agent.loop;
+
+import dev.agentloop.internal.agent.Steps;
+import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.resilience.Budget;
+import dev.agentloop.internal.resilience.BudgetCheck;
+import dev.agentloop.internal.resilience.CallSignature;
+import dev.agentloop.internal.resilience.EscapeException.Reason;
+import dev.agentloop.internal.resilience.EscapeException;
+import dev.agentloop.internal.resilience.LoopDetector;
+import dev.agentloop.internal.resilience.ResilienceMetrics;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.internal.tool.ToolRegistry;
+import dev.agentloop.internal.trace.RunRecord;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.Action;
+import dev.agentloop.internal.trace.step.FollowUp;
+import dev.agentloop.internal.trace.step.HumanInput;
+import dev.agentloop.internal.trace.step.Observation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The escape checks of a run at {@code think} and {@code act}: its budgets and loops on its active
+ * path. They look at the steps since a person last spoke (guidance, feedback, a retry), so a person's
+ * decision starts the loop detection afresh and, when a budget is used up, grants one more model
+ * turn, which must give the final answer.
+ *
+ * <p>A loop found right after calls that brought results does not go to a person at once: the model
+ * gets one turn without tools for its final answer (it may have what it needs). A loop found after
+ * failures, refusals, or a final-answer turn the model did not use to answer leaves the loop. Thread-safe.
+ */
+public class EscapeChecks {
+
+  private static final int DESCRIPTION_CHARS = 200;
+
+  private final LoopDetector detector;
+  private final BudgetCheck budgets;
+  private final ToolRegistry tools;
+  private final ResilienceMetrics metrics;
+
+  public EscapeChecks(LoopDetector detector, BudgetCheck budgets, ToolRegistry tools, ResilienceMetrics metrics) {
+    this.detector = detector;
+    this.budgets = budgets;
+    this.tools = tools;
+    this.metrics = metrics;
+  }
+
+  /**
+   * What the next model call must know.
+   *
+   * @param finalAnswerRequest why the model must answer now, or {@code null}
+   * @param warnings for the model, e.g. about a loop it seems to be in
+   */
+  public record BeforeThink(String finalAnswerRequest, List<String> warnings) {}
+
+  /** @throws EscapeException when the run must leave its loop instead of calling the model */
+  public BeforeThink beforeThink(LoopState state, AgentSettings settings) {
+    // the loop detector sees the window of steps, also when a context budget has the whole path read
+    List<Step> window = sinceAPersonSpoke(state.latest(settings.contextWindowSteps()));
+    BudgetCheck.Verdict budget = budgets.beforeModelCall(settings.budget(), spent(state.run(), state.nextTurn() - 1));
+    String finalAnswerRequest = null;
+    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
+      if (!grantedByAPerson(state.recent(), window)) {
+        throw new EscapeException(Reason.BUDGET_EXHAUSTED, "The run's budget is used up: " + budget.reason() + ".");
+      }
+      finalAnswerRequest = "This run's budget is used up (" + budget.reason() + "); a person let you answer once more.";
+    } else if (budget.state() == BudgetCheck.State.NEAR) {
+      finalAnswerRequest = "This run is close to its budget (" + budget.reason() + ").";
+    }
+    LoopDetector.Verdict loop = detector.check(calls(window), settings.limits().loop());
+    List<String> warnings = new ArrayList<>();
+    if (loop.level() == LoopDetector.Level.LOOP) {
+      if (!resultInHand(window)) {
+        metrics.loopDetection(loop.pattern(), true);
+        throw new EscapeException(Reason.LOOP_DETECTED, "The agent is going round in circles: " + loop.finding()
+            + (askedForAnswer(window) ? ", also after a warning and a request for its final answer." : ", also after a warning."));
+      }
+      // the last calls got their results: the model may well have what it needs, so it answers first
+      metrics.loopDetection(loop.pattern(), false);
+      String request = "You are going round in circles: " + loop.finding() + ", also after a warning.";
+      finalAnswerRequest = finalAnswerRequest == null ? request : finalAnswerRequest + " " + request;
+    } else if (loop.level() == LoopDetector.Level.WARNING) {
+      metrics.loopDetection(loop.pattern(), false);
+      warnings.add("you seem to be going round in circles: " + loop.finding() + ". Do something different, or give"
+          + " your final answer. If you go on like this, the run is stopped for a person to look at.");
+    }
+    return new BeforeThink(finalAnswerRequest, warnings);
+  }
+
+  /**
+   * @param calls how many tool calls are about to run
+   * @throws EscapeException when they would go past the tool-call budget, unless a person asked for them
+   */
+  void beforeToolCalls(LoopState state, AgentSettings settings, int calls) {
+    if (requestedByAPerson(state.recent())) {
+      return;
+    }
+    BudgetCheck.Verdict budget = budgets.beforeToolCalls(settings.budget(), spent(state.run(), state.nextTurn() - 1), calls);
+    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
+      throw new EscapeException(Reason.BUDGET_EXHAUSTED, "The run's tool-call budget is used up: " + budget.reason()
+          + ".");
+    }
+  }
+
+  /**
+   * Whether the model was told before (since a person last spoke) that this tool is unavailable, and
+   * called it again all the same.
+   */
+  boolean toldBefore(LoopState state, String tool) {
+    return sinceAPersonSpoke(state.recent()).stream()
+        .filter(step -> step.kind() == StepKind.OBSERVATION)
+        .map(Observation::from)
+        .anyMatch(observation -> tool.equals(observation.tool())
+            && Observation.UNAVAILABLE.equals(observation.failure()));
+  }
+
+  /**
+   * The steps after a person last spoke — a note or a follow-up question (not an approval) or an edited step, which
+   * supersedes another — or all recent steps when there is none.
+   */
+  static List<Step> sinceAPersonSpoke(List<Step> recent) {
+    for (int i = recent.size() - 1; i >= 0; i--) {
+      Step step = recent.get(i);
+      if (step.content() instanceof HumanInput || step.content() instanceof FollowUp || step.supersedes() != null) {
+        return recent.subList(i + 1, recent.size());
+      }
+    }
+    return recent;
+  }
+
+  /**
+   * Whether the newest turn's calls brought something back: then a loop found now ends in one turn
+   * for the final answer before a person is asked. Calls that failed, were refused or not run, and a
+   * refused reply, bring nothing.
+   */
+  private static boolean resultInHand(List<Step> window) {
+    for (int i = window.size() - 1; i >= 0 && !window.get(i).kind().equals(StepKind.THOUGHT); i--) {
+      Step step = window.get(i);
+      if (step.content() instanceof Observation observation && !observation.isError() && observation.ofCall()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the newest turn was offered no tools (a final-answer turn) and called one anyway. */
+  private static boolean askedForAnswer(List<Step> window) {
+    for (int i = window.size() - 1; i >= 0 && !window.get(i).kind().equals(StepKind.THOUGHT); i--) {
+      if (window.get(i).kind() == StepKind.OBSERVATION
+          && Observation.NOT_OFFERED.equals(Observation.from(window.get(i)).failure())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A person spoke, and the model has not had its turn since. */
+  private static boolean grantedByAPerson(List<Step> recent, List<Step> window) {
+    return window.size() < recent.size() && window.stream().noneMatch(step -> step.author().equals(Steps.MODEL)
+        && (step.kind() == StepKind.THOUGHT || step.kind() == StepKind.FINAL_ANSWER));
+  }
+
+  /** The current turn's calls were made by a person (a retry in agentStuck), not by the model. */
+  private static boolean requestedByAPerson(List<Step> recent) {
+    for (int i = recent.size() - 1; i >= 0; i--) {
+      if (recent.get(i).kind() == StepKind.THOUGHT) {
+        return !recent.get(i).author().equals(Steps.MODEL);
+      }
+    }
+    return false;
+  }
+
+  private static Budget.Spent spent(RunRecord run, int turns) {
+    return new Budget.Spent(turns, run.modelCalls(), run.toolCalls(), run.tokens());
+  }
+
+  /** The tool calls of the window with what they got, and the replies refused in their place, oldest first. */
+  private List<LoopDetector.Call> calls(List<Step> window) {
+    Map<String, Observation> observed = new HashMap<>();
+    window.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(Observation::from)
+        .filter(observation -> observation.callId() != null)
+        .forEach(observation -> observed.put(observation.callId(), observation));
+    List<LoopDetector.Call> calls = new ArrayList<>();
+    for (Step step : window) {
+      if (step.content() instanceof Observation observation && !observation.ofCall() && observation.isError()) {
+        calls.add(LoopDetector.Call.refusedReply(observation.error()));
+      } else if (step.kind() == StepKind.ACTION) {
+        Action action = Action.from(step);
+        boolean ignoreCase = tools.find(action.tool()).map(AgentTool::caseInsensitiveArguments).orElse(false);
+        calls.add(new LoopDetector.Call(action.tool(),
+            CallSignature.of(action.tool(), action.arguments(), action.rawArguments(), ignoreCase),
+            describe(action), failure(observed.get(action.callId()))));
+      }
+    }
+    return calls;
+  }
+
+  /**
+   * The error a call got; calls AgentLoop did not run or refused unrun, or that a breaker refused, are
+   * no failures of the tool (a refused call repeated is still a repeat).
+   */
+  private static String failure(Observation observation) {
+    if (observation == null || !observation.isError() || Observation.NOT_RUN.equals(observation.failure())
+        || Observation.NOT_OFFERED.equals(observation.failure()) || Observation.UNAVAILABLE.equals(observation.failure())) {
+      return null;
+    }
+    return observation.error();
+  }
+
+  private static String describe(Action action) {
+    String text = action.tool() + " " + action.argumentsText();
+    return text.length() <= DESCRIPTION_CHARS ? text : text.substring(0, DESCRIPTION_CHARS) + "[…]";
+  }
+}

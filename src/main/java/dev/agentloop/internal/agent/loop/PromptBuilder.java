@@ -1,0 +1,244 @@
+package dev.agentloop.internal.agent.loop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.spi.ChatMessage.AssistantMessage;
+import dev.agentloop.spi.ChatMessage.SystemMessage;
+import dev.agentloop.spi.ChatMessage.ToolResultMessage;
+import dev.agentloop.spi.ChatMessage.UserMessage;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ToolCall;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.step.Action;
+import dev.agentloop.internal.trace.step.Approval;
+import dev.agentloop.internal.trace.step.Approvals;
+import dev.agentloop.internal.trace.step.FinalAnswer;
+import dev.agentloop.internal.trace.step.FollowUp;
+import dev.agentloop.internal.trace.step.HumanInput;
+import dev.agentloop.internal.trace.step.Observation;
+import dev.agentloop.internal.trace.step.Plan;
+import dev.agentloop.internal.trace.step.Thought;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToIntFunction;
+
+/**
+ * Turns a run's active path into the messages a model reads: instructions and plan, the question,
+ * then the recent steps as the assistant/tool exchange the provider expects. In a conversation the
+ * path holds the earlier turns: each follow-up question is a user message, each answer an assistant
+ * message, within the same window of recent steps. Long observations are
+ * cut here, never in the trace. With a context budget, older turns are shown as a digest
+ * ({@link ContextDigest}) and the prompt is laid out so that its beginning stays the same from turn
+ * to turn ({@link #thinking}).
+ */
+public final class PromptBuilder {
+
+  private PromptBuilder() {}
+
+  /**
+   * The question, and when a reviewer sent the plan back, the previous plan with their feedback. In a
+   * later turn of a conversation, the earlier questions and answers within the window come first.
+   */
+  static List<ChatMessage> forPlanning(LoopState state, AgentSettings settings) {
+    List<ChatMessage> messages = new ArrayList<>();
+    messages.add(new SystemMessage(settings.plannerPrompt()));
+    if (state.followUp() != null) {
+      messages.add(new UserMessage(state.run().question()));
+      // the window, also when a context budget has the whole path read: a plan needs no digest
+      List<Step> window = state.latest(settings.contextWindowSteps());
+      window.stream().filter(step -> step.stepNo() < state.followUp().stepNo()).forEach(step -> {
+        if (step.content() instanceof FollowUp question) {
+          messages.add(new UserMessage(question.text()));
+        } else if (step.content() instanceof FinalAnswer answer) {
+          messages.add(new AssistantMessage(answer.text(), List.of()));
+        }
+      });
+    }
+    messages.add(new UserMessage(state.question()));
+    if (state.plan() != null) {
+      ArrayNode previous = JsonNodeFactory.instance.arrayNode();
+      plan(state).steps().forEach(previous::add);
+      messages.add(new AssistantMessage(previous.toString(), List.of()));
+      state.recent().stream().filter(step -> step.content() instanceof HumanInput && step.stepNo() > state.plan().stepNo())
+          .forEach(feedback -> messages.add(new UserMessage("[" + feedback.author() + "] "
+              + ((HumanInput) feedback.content()).text())));
+      messages.add(new UserMessage("Revise the plan accordingly and reply with the new plan only."));
+    }
+    return messages;
+  }
+
+  static List<ChatMessage> forThinking(LoopState state, AgentSettings settings, boolean finalTurn) {
+    return forThinking(state, settings, finalTurn ? "You have used all " + settings.maxSteps() + " steps of this run."
+        : null, List.of());
+  }
+
+  /**
+   * @param finalAnswerRequest why the model must answer now (a budget is nearly used up), or {@code null}
+   * @param warnings AgentLoop's warnings for the model, such as a loop it seems to be in; after the steps
+   */
+  static List<ChatMessage> forThinking(LoopState state, AgentSettings settings, String finalAnswerRequest,
+      List<String> warnings) {
+    return thinking(state, settings, finalAnswerRequest, warnings, PromptBuilder::estimatedTokens).messages();
+  }
+
+  /**
+   * The messages of a model turn and how many of them lead every turn's prompt unchanged. The stable
+   * part comes first: instructions with the plan, the question, then the digest blocks (appended, never
+   * rewritten, see {@link ContextDigest}); the steps after them and AgentLoop's warnings and requests
+   * come last, where they change nothing before them.
+   *
+   * @param tokens the model's estimate of a text's tokens, which the context budget is counted in
+   */
+  public static Prompt thinking(LoopState state, AgentSettings settings, String finalAnswerRequest, List<String> warnings,
+      ToIntFunction<String> tokens) {
+    List<ChatMessage> messages = new ArrayList<>();
+    messages.add(new SystemMessage(instructions(state, settings)));
+    messages.add(new UserMessage(state.run().question()));
+    List<Step> steps = fromTurnStart(state.recent());
+    if (state.truncated()) {
+      messages.add(new UserMessage("[Earlier steps of this run are left out; the most recent ones follow.]"));
+      if (state.followUp() != null && !steps.contains(state.followUp())) {
+        messages.add(new UserMessage(state.question()));
+      }
+    }
+    int stable = messages.size();
+    if (settings.compacts()) {
+      ContextDigest.Layout layout = ContextDigest.of(steps, settings.contextBudgetTokens(),
+          settings.contextWindowSteps(), turn -> turnTokens(turn, settings.observationPromptChars(), tokens),
+          tokens);
+      layout.blocks().forEach(block -> messages.add(new UserMessage(block)));
+      stable = messages.size();
+      if (state.followUp() != null && steps.contains(state.followUp())
+          && !layout.rest().contains(state.followUp())) {
+        // the current question went into a digest, where it may be cut: the model reads it whole, after
+        // the blocks (not among them: a block appended later must not move it into the stable part)
+        messages.add(new UserMessage(state.question()));
+      }
+      steps = layout.rest();
+    }
+    appendSteps(messages, steps, settings.observationPromptChars());
+    warnings.forEach(warning -> messages.add(new UserMessage("[AgentLoop] Warning: " + warning)));
+    if (finalAnswerRequest != null) {
+      messages.add(new UserMessage(finalAnswerRequest
+          + " Give your final answer now, from what you have found so far, without calling tools."));
+    }
+    return new Prompt(messages, stable);
+  }
+
+  /**
+   * A model turn's prompt.
+   *
+   * @param stable how many of the messages lead the next turn's prompt unchanged, as long as the path
+   *     only grows and no digest block is added: where a provider's cache breakpoint goes
+   */
+  public record Prompt(List<ChatMessage> messages, int stable) {
+
+    public Prompt {
+      messages = List.copyOf(messages);
+    }
+  }
+
+  /** The estimate when no model gives its own: about four characters a token, as for English text. */
+  static int estimatedTokens(String text) {
+    return (text.length() + 3) / 4;
+  }
+
+  /** One turn's tokens as the prompt shows it, results cut as they are cut there. */
+  private static int turnTokens(List<Step> turn, int observationChars, ToIntFunction<String> tokens) {
+    List<ChatMessage> messages = new ArrayList<>();
+    appendSteps(messages, turn, observationChars);
+    int sum = 0;
+    for (ChatMessage message : messages) {
+      if (message instanceof AssistantMessage assistant) {
+        sum += tokens.applyAsInt(assistant.text()) + assistant.toolCalls().stream()
+            .mapToInt(call -> tokens.applyAsInt(call.name() + call.arguments())).sum();
+      } else if (message instanceof ToolResultMessage result) {
+        sum += tokens.applyAsInt(result.text());
+      } else if (message instanceof UserMessage user) {
+        sum += tokens.applyAsInt(user.text());
+      }
+    }
+    return sum;
+  }
+
+  private static String instructions(LoopState state, AgentSettings settings) {
+    if (state.plan() == null) {
+      return settings.systemPrompt();
+    }
+    StringBuilder text = new StringBuilder(settings.systemPrompt()).append("\n\nPlan:");
+    int n = 1;
+    for (String step : plan(state).steps()) {
+      text.append('\n').append(n++).append(". ").append(step);
+    }
+    return text.toString();
+  }
+
+  private static Plan plan(LoopState state) {
+    return (Plan) state.plan().content();
+  }
+
+  /**
+   * A window must not begin inside a turn: a tool result without its call is invalid for providers.
+   * Only a truncated window can begin inside one; the plan is skipped as it is in the instructions.
+   */
+  private static List<Step> fromTurnStart(List<Step> recent) {
+    int start = 0;
+    while (start < recent.size() && (recent.get(start).content() instanceof Action
+        || recent.get(start).content() instanceof Observation || recent.get(start).content() instanceof Plan)) {
+      start++;
+    }
+    return recent.subList(start, recent.size());
+  }
+
+  private static void appendSteps(List<ChatMessage> messages, List<Step> steps, int observationChars) {
+    Map<String, JsonNode> editedArguments = editedArguments(steps);
+    for (int i = 0; i < steps.size(); i++) {
+      Step step = steps.get(i);
+      // actions travel with their thought; the plan is in the instructions; approvals sit between a
+      // call and its result, where providers accept nothing else: edited arguments are shown in the
+      // call, rejections in its observation
+      if (step.content() instanceof Thought thought) {
+        List<ToolCall> calls = new ArrayList<>();
+        while (i + 1 < steps.size() && steps.get(i + 1).content() instanceof Action action) {
+          i++;
+          JsonNode edited = editedArguments.get(action.callId());
+          calls.add(new ToolCall(action.callId(), action.tool(),
+              edited != null ? edited.toString() : action.argumentsText()));
+        }
+        if (!calls.isEmpty() || !thought.text().isBlank()) {
+          messages.add(new AssistantMessage(thought.text(), calls));
+        }
+      } else if (step.content() instanceof Observation observation) {
+        String text = cut(observation.text(), observationChars);
+        messages.add(observation.ofCall() ? new ToolResultMessage(observation.callId(), observation.tool(), text)
+            : new UserMessage("[AgentLoop] Your last reply could not be used: " + text));
+      } else if (step.content() instanceof HumanInput input) {
+        messages.add(new UserMessage("[" + step.author() + "] " + input.text()));
+      } else if (step.content() instanceof FollowUp question) {
+        // the next question of the conversation, as the run's first one: the user's own words
+        messages.add(new UserMessage(question.text()));
+      } else if (step.content() instanceof FinalAnswer answer) {
+        messages.add(new AssistantMessage(answer.text(), List.of()));
+      }
+    }
+  }
+
+  /** The arguments people edited when they approved calls, by call id: what actually ran. */
+  private static Map<String, JsonNode> editedArguments(List<Step> steps) {
+    Map<String, JsonNode> edited = new HashMap<>();
+    steps.stream().filter(step -> step.content() instanceof Approvals)
+        .flatMap(step -> ((Approvals) step.content()).approvals().stream())
+        .filter(approval -> approval.decision() == Approval.Decision.EDIT)
+        .forEach(approval -> edited.put(approval.callId(), approval.arguments()));
+    return edited;
+  }
+
+  private static String cut(String text, int limit) {
+    return text.length() <= limit ? text
+        : text.substring(0, limit) + "\n[cut for the prompt: " + (text.length() - limit) + " more characters are stored]";
+  }
+}

@@ -1,0 +1,134 @@
+package dev.agentloop.internal.agent.run;
+
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.loop.Turn;
+import dev.agentloop.api.ActiveStep;
+import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.internal.trace.RunRecord;
+import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.step.Action;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Date;
+import java.util.List;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.externaltask.ExternalTask;
+import org.camunda.bpm.engine.impl.util.ClockUtil;
+import org.camunda.bpm.engine.runtime.ActivityInstance;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.camunda.bpm.engine.task.Task;
+import org.camunda.bpm.model.bpmn.instance.FlowElement;
+
+/**
+ * Reads what a running run does at this moment from the engine's runtime state, not its history
+ * (which leaves out the agent's step tasks, see package {@code history}): a person's task when one is
+ * open, else the external task the run waits at (locked: its call is under way; failed: it waits for
+ * a retry) and, in {@code act}, the calls of the current turn without an observation; the child runs it waits
+ * for, with what each does; else the activity the token is in. Callers run it without authorization checks: how a run stands is the same
+ * for everyone who may read it.
+ */
+final class ActiveSteps {
+
+  private final ProcessEngine engine;
+  private final StepStore store;
+
+  ActiveSteps(ProcessEngine engine, StepStore store) {
+    this.engine = engine;
+    this.store = store;
+  }
+
+  /** The active step, or {@code null} when the run has no token (it is between transactions or ended). */
+  ActiveStep of(String runId) {
+    Task person = engine.getTaskService().createTaskQuery().processInstanceId(runId).list().stream()
+        .max(Comparator.comparing(Task::getCreateTime)).orElse(null);
+    if (person != null) {
+      // the diagram's name: the task's own name carries the run's question too, for Tasklist's list
+      String name = nameOf(person.getProcessDefinitionId(), person.getTaskDefinitionKey());
+      return step("person", person.getTaskDefinitionKey(), name == null ? person.getName() : name, List.of(),
+          person.getId(), person.getCreateTime(), null);
+    }
+    ExternalTask task = engine.getExternalTaskService().createExternalTaskQuery().processInstanceId(runId).list()
+        .stream().max(Comparator.comparing(ExternalTask::getCreateTime)).orElse(null);
+    if (task == null) {
+      List<ActiveStep.Child> children = children(runId);
+      if (!children.isEmpty()) {
+        ActivityInstance waiting = leaf(engine.getRuntimeService().getActivityInstance(runId));
+        String id = waiting == null ? ReactAgentProcess.CALL_AGENT : waiting.getActivityId();
+        return step("agents", id, waiting == null ? null : waiting.getActivityName(), List.of(), null, null, null,
+            children);
+      }
+      ActivityInstance leaf = leaf(engine.getRuntimeService().getActivityInstance(runId));
+      return leaf == null ? null
+          : step("engine", leaf.getActivityId(), leaf.getActivityName(), List.of(), null, null, null);
+    }
+    String id = task.getActivityId();
+    String name = nameOf(task.getProcessDefinitionId(), id);
+    if (task.getErrorMessage() != null && (task.getLockExpirationTime() == null
+        || task.getLockExpirationTime().before(ClockUtil.getCurrentTime()))) {
+      return step("retry", id, name, List.of(), null, task.getCreateTime(), task.getErrorMessage());
+    }
+    if (task.getTopicName().startsWith(ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX)) {
+      return step("remote-tool", id, name,
+          List.of(task.getTopicName().substring(ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX.length())), null,
+          task.getCreateTime(), null);
+    }
+    if (task.getTopicName().equals(ReactAgentProcess.TOPIC_ACT)) {
+      return step("tools", id, name, pendingTools(runId), null, task.getCreateTime(), null);
+    }
+    return step("model", id, name, List.of(), null, task.getCreateTime(), null);
+  }
+
+  private static ActiveStep step(String kind, String id, String name, List<String> tools, String taskId, Date since,
+      String problem) {
+    return step(kind, id, name, tools, taskId, since, problem, List.of());
+  }
+
+  private static ActiveStep step(String kind, String id, String name, List<String> tools, String taskId, Date since,
+      String problem, List<ActiveStep.Child> children) {
+    Instant start = since == null ? null : since.toInstant();
+    long seconds = start == null ? 0 : Math.max(0, Duration.between(start, ClockUtil.getCurrentTime().toInstant())
+        .toSeconds());
+    return new ActiveStep(kind, id, name == null ? id : name, tools, taskId, start, seconds, problem, children);
+  }
+
+  /**
+   * The agent runs this run waits for: its child runs, each with what it does now (its own children's too, as deep
+   * as agents call agents), in the order they started.
+   */
+  private List<ActiveStep.Child> children(String runId) {
+    List<RunRecord> runs = new ArrayList<>();
+    for (ProcessInstance child : engine.getRuntimeService().createProcessInstanceQuery().superProcessInstanceId(runId)
+        .list()) {
+      try {
+        runs.add(store.run(child.getId()));
+      } catch (UnknownRunException e) {
+        // a process that is no agent: nothing of AgentLoop's to show
+      }
+    }
+    return runs.stream().sorted(Comparator.comparing(RunRecord::createdAt))
+        .map(run -> new ActiveStep.Child(run.runId(), run.agentKey(), of(run.runId()))).toList();
+  }
+
+  /** The newest leaf of the activity instance tree: the activity the token is in, not the scopes around it. */
+  private static ActivityInstance leaf(ActivityInstance instance) {
+    if (instance == null) {
+      return null;
+    }
+    ActivityInstance[] children = instance.getChildActivityInstances();
+    return children.length == 0 ? (instance.getParentActivityInstanceId() == null ? null : instance)
+        : leaf(children[children.length - 1]);
+  }
+
+  private String nameOf(String processDefinitionId, String activityId) {
+    FlowElement element = engine.getRepositoryService().getBpmnModelInstance(processDefinitionId)
+        .getModelElementById(activityId);
+    return element == null ? null : element.getName();
+  }
+
+  /** The tools of the newest turn's calls that have no observation yet, in the order they were made. */
+  private List<String> pendingTools(String runId) {
+    return Turn.newest(store.recentPath(runId, Turn.WINDOW)).open().stream().map(Action::tool).toList();
+  }
+}

@@ -1,0 +1,188 @@
+package dev.agentloop.internal.agent.run;
+
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.compose.ChildRunEnded;
+import dev.agentloop.internal.agent.definition.AgentDefinitions;
+import dev.agentloop.api.ActiveStep;
+import dev.agentloop.api.BudgetUse;
+import dev.agentloop.api.ConversationTurn;
+import dev.agentloop.api.RunCosts;
+import dev.agentloop.api.RunMoney;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.api.RunView;
+import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.internal.llm.ModelPrices;
+import dev.agentloop.internal.resilience.EscapeLimits;
+import dev.agentloop.internal.trace.Decision;
+import dev.agentloop.internal.trace.DecisionLog;
+import dev.agentloop.internal.trace.RunInsights;
+import dev.agentloop.internal.trace.RunRecord;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.step.FinalAnswer;
+import dev.agentloop.internal.trace.step.FollowUp;
+import java.util.List;
+import java.util.Map;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.history.HistoricVariableInstance;
+import org.camunda.bpm.engine.runtime.Incident;
+import org.camunda.bpm.engine.task.Task;
+
+/**
+ * How a run stands, as {@link RunView} tells it: its status as the engine sees it (waiting, failed), its answer,
+ * budgets, costs and money, turns, who ended it and who called it. Apart from starting and searching runs because
+ * it joins the run's record with the engine's runtime and history, query by query. Thread-safe.
+ */
+final class RunViews {
+
+  private final ProcessEngine engine;
+  private final StepStore store;
+  private final AgentDefinitions definitions;
+  private final RunInsights insights;
+  private final DecisionLog decisions;
+  private final ActiveSteps activeSteps;
+  private final ModelPrices prices;
+  private final EngineCommands commands;
+
+  RunViews(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
+      DecisionLog decisions, ModelPrices prices, EngineCommands commands) {
+    this.engine = engine;
+    this.store = store;
+    this.definitions = definitions;
+    this.insights = insights;
+    this.decisions = decisions;
+    this.activeSteps = new ActiveSteps(engine, store);
+    this.prices = prices;
+    this.commands = commands;
+  }
+
+  RunView view(String runId) {
+    RunRecord run = store.run(runId);
+    RunStatus status = run.status();
+    List<String> waitingFor = List.of();
+    String incident = null;
+    if (status == RunStatus.RUNNING) {
+      // how the run stands is the same for everyone who may read it, whatever tasks they may see
+      List<Incident> incidents = commands.withoutAuthorization(() ->
+          engine.getRuntimeService().createIncidentQuery().processInstanceId(runId).list());
+      waitingFor = waitingFor(runId);
+      // the run's row was read before the engine: a step and the task it leads to commit together, so read the row
+      // again, that the version a client edits on is never older than the task the view says the run waits for
+      run = store.run(runId);
+      if (run.status() != RunStatus.RUNNING) {
+        return view(runId);
+      }
+      if (!incidents.isEmpty()) {
+        status = RunStatus.FAILED;
+        incident = incidents.get(0).getIncidentMessage();
+      } else if (!waitingFor.isEmpty()) {
+        status = RunStatus.WAITING;
+      }
+    }
+    String answer = store.latestActive(runId, StepKind.FINAL_ANSWER)
+        .map(step -> ((FinalAnswer) step.content()).text()).orElse(null);
+    RunRecord.Restart from = run.restartedFrom();
+    ActiveStep active = run.status() == RunStatus.RUNNING
+        ? commands.withoutAuthorization(() -> activeSteps.of(runId)) : null;
+    HistoricProcessInstance instance = historic(runId);
+    RunCosts totals = insights.totals(runId);
+    return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
+        incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
+        run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
+        from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
+        budgets(run, instance), totals, money(runId), endedBy(run),
+        turns(run, waitingFor.contains(RunView.FOLLOW_UP), instance, totals), conversationId(instance),
+        calledBy(run, instance));
+  }
+
+  /** What the run's model calls cost by the price table; {@code null} without one (no query then). */
+  private RunMoney money(String runId) {
+    return prices.any() ? RunPricing.of(insights.costs(runId).values(), prices) : null;
+  }
+
+  /**
+   * The agent run whose call this run answers: its caller by Camunda's super process instance, or, for a child
+   * started again after an edit (a new instance of its own), the caller its answer goes to.
+   */
+  private String calledBy(RunRecord run, HistoricProcessInstance instance) {
+    String caller = instance == null ? null : instance.getSuperProcessInstanceId();
+    if (caller == null && instance != null) {
+      // a query, not a read of the instance: the run may end while it is shown
+      HistoricVariableInstance reanswers = commands.withoutAuthorization(() -> engine.getHistoryService()
+          .createHistoricVariableInstanceQuery().processInstanceId(run.runId())
+          .variableName(ReactAgentProcess.REANSWERS.name()).singleResult());
+      caller = reanswers == null || reanswers.getValue() == null ? null
+          : ChildRunEnded.of(String.valueOf(reanswers.getValue()), run.runId()).callerRun();
+    }
+    if (caller == null) {
+      return null;
+    }
+    try {
+      return store.run(caller).runId();
+    } catch (UnknownRunException e) {
+      return null; // a business process that asked the agent: no run of AgentLoop's
+    }
+  }
+
+  List<String> waitingFor(String runId) {
+    List<String> tasks = commands.withoutAuthorization(() -> engine.getTaskService().createTaskQuery()
+        .processInstanceId(runId).list()).stream().map(Task::getTaskDefinitionKey).toList();
+    return !tasks.isEmpty() || !waitsForFollowUp(runId) ? tasks : List.of(RunView.FOLLOW_UP);
+  }
+
+  boolean waitsForFollowUp(String runId) {
+    return commands.withoutAuthorization(() -> engine.getRuntimeService().createEventSubscriptionQuery()
+        .processInstanceId(runId).eventType("message").eventName(ReactAgentProcess.FOLLOW_UP_MESSAGE).count() > 0);
+  }
+
+  List<ConversationTurn> turns(String runId) {
+    RunRecord run = store.run(runId);
+    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId), historic(runId),
+        insights.totals(runId));
+  }
+
+  /** The run's process instance in the engine's history, {@code null} where the engine keeps none. */
+  private HistoricProcessInstance historic(String runId) {
+    return commands.withoutAuthorization(() -> engine.getHistoryService()
+        .createHistoricProcessInstanceQuery().processInstanceId(runId).singleResult());
+  }
+
+  /** The business key a run was started under, unless it is its caller's (a called run carries it on). */
+  private static String conversationId(HistoricProcessInstance instance) {
+    return instance == null || instance.getSuperProcessInstanceId() != null ? null : instance.getBusinessKey();
+  }
+
+  /**
+   * @param totals what the run's calls cost: a run of one turn on its active path owns them all (its superseded
+   *     branches forked in that turn), so only a conversation's calls are read again turn by turn
+   */
+  private List<ConversationTurn> turns(RunRecord run, boolean waitingForFollowUp, HistoricProcessInstance instance,
+      RunCosts totals) {
+    List<Step> path = store.questionsAndAnswers(run.runId(), true);
+    Map<Integer, RunCosts> costs = path.stream().anyMatch(step -> step.content() instanceof FollowUp)
+        ? insights.turnCosts(run.runId()) : Map.of(1, totals);
+    return Conversation.turns(run, path,
+        instance == null ? null : instance.getStartUserId(),
+        waitingForFollowUp || Conversation.acceptedAtEnd(run.status()), costs);
+  }
+
+  /** The author of the decision that ended the run: the last decision of a run that ended by one. */
+  private String endedBy(RunRecord run) {
+    if (run.status() != RunStatus.ANSWERED && run.status() != RunStatus.REJECTED && run.status() != RunStatus.STOPPED) {
+      return null;
+    }
+    List<Decision> made = decisions.of(run.runId());
+    return made.isEmpty() ? null : made.get(made.size() - 1).author();
+  }
+
+  /** Used / limit, the limits of the agent version the run runs (or ran) on. */
+  private BudgetUse budgets(RunRecord run, HistoricProcessInstance instance) {
+    EscapeLimits limits = instance == null ? null : definitions.settings(instance.getProcessDefinitionId()).limits();
+    return new BudgetUse(
+        new BudgetUse.Budget(run.modelCalls(), limits == null ? null : (long) limits.maxModelCalls()),
+        new BudgetUse.Budget(run.toolCalls(), limits == null ? null : (long) limits.maxToolCalls()),
+        new BudgetUse.Budget(run.tokens(), limits == null || limits.maxTokens() <= 0 ? null : limits.maxTokens()));
+  }
+}

@@ -1,0 +1,67 @@
+package dev.agentloop.internal.config;
+
+import dev.agentloop.internal.agent.AgentConfiguration;
+import dev.agentloop.internal.agent.compose.ChildRuns;
+import dev.agentloop.internal.agent.definition.AgentDiagramRules;
+import dev.agentloop.internal.agent.loop.RemoteToolTasks;
+import dev.agentloop.internal.agent.loop.RunTimeRanOut;
+import dev.agentloop.internal.agent.run.RunLifecycle;
+import dev.agentloop.internal.llm.LlmConfiguration;
+import dev.agentloop.internal.resilience.ResilienceConfiguration;
+import dev.agentloop.internal.resume.ResumeConfiguration;
+import dev.agentloop.internal.review.ReviewConfiguration;
+import dev.agentloop.internal.review.Reviews;
+import dev.agentloop.internal.security.SecurityConfiguration;
+import dev.agentloop.internal.telemetry.DecisionSpans;
+import dev.agentloop.internal.telemetry.RunTraces;
+import dev.agentloop.internal.telemetry.TelemetryConfiguration;
+import dev.agentloop.internal.telemetry.ToolSpans;
+import dev.agentloop.internal.tool.ToolConfiguration;
+import dev.agentloop.internal.trace.TraceConfiguration;
+import dev.agentloop.internal.trace.retention.TraceRetention;
+import dev.agentloop.internal.web.WebConfiguration;
+import dev.agentloop.internal.worker.TaskArrivals;
+import dev.agentloop.internal.worker.WorkerConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * What {@link dev.agentloop.autoconfigure.AgentLoopAutoConfiguration} brings: step store, tools, model, the
+ * guards of model and tool calls, agent handlers, reviews, embedded worker, security, REST API and the engine
+ * plugin that recognises agent processes and deploys AgentLoop's forms and default agent. (The Cockpit plugin
+ * comes through Camunda's plugin SPI, see {@code dev.agentloop.internal.cockpit}.)
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(AgentLoopProperties.class)
+@Import({FeatureSettings.class, TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
+    AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
+    SecurityConfiguration.class,
+    WebConfiguration.class, TelemetryConfiguration.class})
+public class AgentLoopConfiguration {
+
+  AgentLoopConfiguration() {
+    HostFeatures.report(AgentLoopConfiguration.class.getClassLoader());
+  }
+
+  @Bean
+  AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
+      AgentDiagramRules rules, RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut,
+      TraceRetention retention, AgentLoopProperties properties) {
+    // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
+    return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteToolTasks, childRuns, runTimeRanOut,
+        retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
+  }
+
+  /** Runs as traces: the listeners that store a run's trace context and make spans of decisions and remote calls. */
+  @Bean
+  TelemetryEnginePlugin agentLoopTelemetryEnginePlugin(RunTraces traces, DecisionSpans decisions, ToolSpans tools) {
+    return new TelemetryEnginePlugin(new TelemetryParseListener(traces, decisions, tools));
+  }
+
+  @Bean
+  AgentLoopDeployment agentLoopDeployment(AgentLoopProperties properties) {
+    return AgentLoopDeployment.load(properties.deployment().defaultAgent());
+  }
+}

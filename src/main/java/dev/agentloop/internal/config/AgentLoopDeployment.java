@@ -1,0 +1,204 @@
+package dev.agentloop.internal.config;
+
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.RepositoryService;
+import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.repository.Deployment;
+import org.camunda.bpm.engine.repository.DeploymentBuilder;
+import org.camunda.bpm.engine.repository.DeploymentWithDefinitions;
+import org.camunda.bpm.engine.repository.ProcessDefinition;
+import org.camunda.bpm.engine.spring.SpringProcessEngineConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.UrlResource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+
+/**
+ * What AgentLoop deploys itself, whatever the application's own deployment does: the forms of the
+ * review tasks and (unless switched off) the default agent {@code react-agent}, read from AgentLoop's
+ * own jar (or classes folder), never from elsewhere on the class path. They form the deployment
+ * {@value #NAME}, with duplicate filtering, so a restart with unchanged files deploys nothing and a
+ * changed file becomes a new version of that file only.
+ *
+ * <p>The jar keeps them under {@value #FOLDER} as {@code react-agent.bpmn.xml} and {@code *.form.json}, names
+ * that no deployment pattern of an application picks up (Camunda's default, {@code classpath*:**}{@code /*.bpmn},
+ * included), so that with AgentLoop switched off nothing of it is deployed; they are deployed under their usual
+ * names, {@value #DEFAULT_AGENT} and {@code forms/<name>.form}.
+ *
+ * <p>The application's own {@code react-agent} wins: when the application's deployment resources define a
+ * process of that key, or the latest deployed version of it does not come from AgentLoop's deployment, the
+ * default agent is not deployed, with one line in the log that says why. So a new AgentLoop release never
+ * puts its changed default agent over a team's own.
+ *
+ * <p>An engine plugin, so that it deploys once the engine is built and before the Spring configuration
+ * deploys the application's resources. An application whose deployment pattern also matches these
+ * files (a copy on its class path) would deploy them a second time in its own deployment; {@link #postInit}
+ * takes the ones of the same name and content out of it.
+ */
+final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
+
+  static final String NAME = "agentloop";
+  static final String DEFAULT_AGENT = "processes/react-agent.bpmn";
+  static final String FOLDER = "META-INF/agentloop/deployment/";
+  private static final String FORMS = FOLDER + "forms/*.form.json";
+  private static final Pattern DEFAULT_AGENT_PROCESS = Pattern.compile(
+      "<(\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"']" + ReactAgentProcess.KEY + "[\"']");
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgentLoopDeployment.class);
+
+  private final boolean defaultAgent;
+  private final Map<String, byte[]> resources;
+  /** The application's own resource that defines {@code react-agent}, if it deploys one. */
+  private volatile String applicationsDefaultAgent;
+
+  private AgentLoopDeployment(boolean defaultAgent, Map<String, byte[]> resources) {
+    this.defaultAgent = defaultAgent;
+    this.resources = resources;
+  }
+
+  /** Reads AgentLoop's forms and default agent from the jar (or folder) this class was loaded from. */
+  static AgentLoopDeployment load(boolean defaultAgent) {
+    String root = ownRoot();
+    Map<String, byte[]> resources = new LinkedHashMap<>();
+    try {
+      for (Resource form : new PathMatchingResourcePatternResolver(AgentLoopDeployment.class.getClassLoader())
+          .getResources(root + FORMS)) {
+        resources.put("forms/" + stripSuffix(form.getFilename(), ".json"), read(form));
+      }
+      resources.put(DEFAULT_AGENT, read(new UrlResource(root + FOLDER + DEFAULT_AGENT + ".xml")));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read AgentLoop's forms and default agent from " + root + FOLDER, e);
+    }
+    if (resources.keySet().stream().noneMatch(name -> name.startsWith("forms/"))) {
+      throw new IllegalStateException("AgentLoop's forms are missing from " + root + FORMS);
+    }
+    return new AgentLoopDeployment(defaultAgent, resources);
+  }
+
+  /** After every plugin's preInit, so whatever set the application's deployment resources has run. */
+  @Override
+  public void postInit(ProcessEngineConfigurationImpl configuration) {
+    if (configuration instanceof SpringProcessEngineConfiguration spring && spring.getDeploymentResources() != null) {
+      spring.setDeploymentResources(withoutOurs(spring.getDeploymentResources()));
+      applicationsDefaultAgent = Arrays.stream(spring.getDeploymentResources())
+          .filter(AgentLoopDeployment::definesDefaultAgent).map(Resource::getDescription).findFirst().orElse(null);
+    }
+  }
+
+  /** Deploys what changed since the last start; the engine's duplicate filtering compares file by file. */
+  @Override
+  public void postProcessEngineBuild(ProcessEngine engine) {
+    boolean withAgent = defaultAgent && !applicationHasItsOwn(engine.getRepositoryService());
+    DeploymentBuilder builder = engine.getRepositoryService().createDeployment()
+        .name(NAME).source(NAME).enableDuplicateFiltering(true);
+    List<String> deployed = new ArrayList<>();
+    resources.forEach((name, content) -> {
+      if (withAgent || !name.equals(DEFAULT_AGENT)) {
+        builder.addInputStream(name, new ByteArrayInputStream(content));
+        deployed.add(name);
+      }
+    });
+    DeploymentWithDefinitions deployment = builder.deployWithResult();
+    LOG.info("AgentLoop deployment '{}': {} ({}, {} process definition(s) new)", NAME, deployed,
+        deployment.getId(), deployment.getDeployedProcessDefinitions() == null ? 0
+            : deployment.getDeployedProcessDefinitions().size());
+  }
+
+  /** Whether the application deploys or deployed a {@code react-agent} of its own; says so once in the log. */
+  private boolean applicationHasItsOwn(RepositoryService repository) {
+    if (applicationsDefaultAgent != null) {
+      LOG.info("AgentLoop does not deploy its default agent '{}': the application deploys its own from {}",
+          ReactAgentProcess.KEY, applicationsDefaultAgent);
+      return true;
+    }
+    ProcessDefinition latest = repository.createProcessDefinitionQuery().processDefinitionKey(ReactAgentProcess.KEY)
+        .withoutTenantId().latestVersion().singleResult();
+    if (latest == null) {
+      return false;
+    }
+    Deployment deployment = repository.createDeploymentQuery().deploymentId(latest.getDeploymentId()).singleResult();
+    if (deployment == null || NAME.equals(deployment.getName())) {
+      return false;
+    }
+    LOG.info("AgentLoop does not deploy its default agent '{}': its latest version ({}) is the application's own,"
+        + " from the deployment '{}' ({}), and AgentLoop never deploys over it", ReactAgentProcess.KEY,
+        latest.getVersion(), deployment.getName(), deployment.getId());
+    return true;
+  }
+
+  private static boolean definesDefaultAgent(Resource resource) {
+    String filename = resource.getFilename();
+    if (filename == null || !(filename.endsWith(".bpmn") || filename.endsWith(".bpmn20.xml"))) {
+      return false;
+    }
+    try {
+      return DEFAULT_AGENT_PROCESS.matcher(new String(read(resource), StandardCharsets.UTF_8)).find();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static String stripSuffix(String name, String suffix) {
+    return name.endsWith(suffix) ? name.substring(0, name.length() - suffix.length()) : name;
+  }
+  /** The application's deployment resources without AgentLoop's own files (same name, same content). */
+  private Resource[] withoutOurs(Resource[] applicationResources) {
+    return Arrays.stream(applicationResources).filter(resource -> {
+      boolean ours = isOurs(resource);
+      if (ours) {
+        LOG.info("{} is deployed by AgentLoop as part of the deployment '{}', not by the application's own", resource,
+            NAME);
+      }
+      return !ours;
+    }).toArray(Resource[]::new);
+  }
+
+  private boolean isOurs(Resource resource) {
+    String filename = resource.getFilename();
+    if (filename == null) {
+      return false;
+    }
+    for (Map.Entry<String, byte[]> entry : resources.entrySet()) {
+      if (entry.getKey().endsWith("/" + filename)) {
+        try {
+          return Arrays.equals(entry.getValue(), read(resource));
+        } catch (IOException e) {
+          return false;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The root of the jar or classes folder this class comes from, as a URL ending in '/'. */
+  private static String ownRoot() {
+    String self = AgentLoopDeployment.class.getName().replace('.', '/') + ".class";
+    URL url = AgentLoopDeployment.class.getClassLoader().getResource(self);
+    if (url == null) {
+      throw new IllegalStateException("cannot locate " + self);
+    }
+    String location = url.toString();
+    return location.substring(0, location.length() - self.length());
+  }
+
+  private static byte[] read(Resource resource) throws IOException {
+    try (InputStream in = resource.getInputStream()) {
+      return in.readAllBytes();
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package dev.agentloop.internal.config;
+
+import dev.agentloop.internal.agent.definition.AgentDefaults;
+import dev.agentloop.internal.llm.LlmSettings;
+import dev.agentloop.internal.resilience.ResilienceSettings;
+import dev.agentloop.internal.security.ApiSettings;
+import dev.agentloop.internal.security.SecuritySettings;
+import dev.agentloop.internal.telemetry.TelemetrySettings;
+import dev.agentloop.internal.tool.ToolSettings;
+import dev.agentloop.internal.trace.DatabaseSettings;
+import dev.agentloop.internal.worker.WorkerSettings;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Every setting of AgentLoop, bound from {@code agentloop.*}. The defaults live in
+ * {@code agentloop-defaults.yaml} (shipped in the jar, lowest precedence), so an application that
+ * embeds AgentLoop gets them too and overrides only what it needs. Agent-specific settings
+ * (prompt, tools, budgets) can be overridden per agent in its BPMN diagram.
+ *
+ * <p>Only the binding lives here: each feature owns its settings record, with their validation and
+ * descriptions, and gets it from {@link FeatureSettings}; no other package imports this one.
+ *
+ * @param enabled whether AgentLoop is active at all; {@code false}: its auto-configuration adds nothing
+ *     to the application and its Cockpit tabs do not show
+ */
+@Validated
+@ConfigurationProperties("agentloop")
+public record AgentLoopProperties(
+    boolean enabled,
+    @NotNull @Valid @NestedConfigurationProperty ApiSettings api,
+    @NotNull @Valid Deployment deployment,
+    @NotNull @Valid @NestedConfigurationProperty SecuritySettings security,
+    @NotNull @Valid @NestedConfigurationProperty LlmSettings llm,
+    @NotNull @Valid @NestedConfigurationProperty WorkerSettings worker,
+    @NotNull @Valid @NestedConfigurationProperty AgentDefaults agent,
+    @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
+    @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
+    @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
+    @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry) {
+
+  /**
+   * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms
+   * always, since every agent's review tasks use them).
+   *
+   * @param defaultAgent whether the shipped default agent {@code react-agent} is deployed too
+   */
+  public record Deployment(boolean defaultAgent) {}
+}

@@ -1,0 +1,280 @@
+package dev.agentloop.internal.config;
+
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.ReviewKind;
+import dev.agentloop.internal.agent.compose.ChildRuns;
+import dev.agentloop.internal.agent.compose.ParallelChildRuns;
+import dev.agentloop.internal.agent.definition.AgentDiagramRules;
+import dev.agentloop.internal.agent.loop.RemoteToolTasks;
+import dev.agentloop.internal.agent.loop.RunTimeRanOut;
+import dev.agentloop.internal.agent.run.RunLifecycle;
+import dev.agentloop.internal.review.Reviews;
+import dev.agentloop.internal.security.AgentGrants;
+import dev.agentloop.internal.worker.TaskArrivals;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.camunda.bpm.engine.BpmnParseException;
+import org.camunda.bpm.engine.delegate.ExecutionListener;
+import org.camunda.bpm.engine.delegate.TaskListener;
+import org.camunda.bpm.engine.impl.bpmn.behavior.CallableElementActivityBehavior;
+import org.camunda.bpm.engine.impl.bpmn.behavior.UserTaskActivityBehavior;
+import org.camunda.bpm.engine.impl.bpmn.helper.BpmnProperties;
+import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
+import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParse;
+import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParseUtil;
+import org.camunda.bpm.engine.impl.bpmn.parser.ErrorEventDefinition;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.context.Context;
+import org.camunda.bpm.engine.impl.core.model.CallableElement;
+import org.camunda.bpm.engine.impl.core.model.CallableElementParameter;
+import org.camunda.bpm.engine.impl.interceptor.CommandContext;
+import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
+import org.camunda.bpm.engine.impl.pvm.process.ActivityImpl;
+import org.camunda.bpm.engine.impl.pvm.process.ScopeImpl;
+import org.camunda.bpm.engine.impl.task.TaskDefinition;
+import org.camunda.bpm.engine.impl.util.xml.Element;
+
+/**
+ * Recognises agent processes at deployment (they have a service task on an {@code agentloop.*}
+ * topic), has them checked ({@link AgentDeploymentCheck}), attaches the run lifecycle to them,
+ * grants the AgentLoop groups their rights on new ones, lets their tasks wake the embedded worker, connects their review tasks (user tasks marked
+ * {@code agentloop.review}) to the reviews and their remote tool tasks (topic
+ * {@code agentloop.tool.${tool}}) to {@link RemoteToolTasks}, and says why a run left its agent
+ * loop when the loop's run-time timer fires. The engine parses all elements of a process before it
+ * calls {@link #parseProcess}, so by then we know whether it is an agent and which errors it catches.
+ */
+class AgentParseListener extends AbstractBpmnParseListener {
+
+  private static final String IS_AGENT = "agentloop.isAgent";
+  private static final String END_EVENTS = "agentloop.endEvents";
+
+  private static final String REVIEW_KIND = "agentloop.reviewKind";
+  /** Marks the scope (sub-process) that holds an agent's think task: its agent loop. */
+  private static final String AGENT_LOOP = "agentloop.agentLoop";
+
+  private final RunLifecycle lifecycle;
+  private final TaskArrivals arrivals;
+  private final Reviews reviews;
+  private final AgentDeploymentCheck check;
+  private final RemoteToolTasks remoteToolTasks;
+  private final ChildRuns childRuns;
+  private final RunTimeRanOut runTimeRanOut;
+  /** Whether {@code agent-workers} get rights on new agents: only where AgentLoop fences {@code /engine-rest}. */
+  private final boolean grantWorkers;
+
+  AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
+      RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut, boolean grantWorkers) {
+    this.grantWorkers = grantWorkers;
+    this.lifecycle = lifecycle;
+    this.arrivals = arrivals;
+    this.reviews = reviews;
+    this.check = new AgentDeploymentCheck(rules);
+    this.remoteToolTasks = remoteToolTasks;
+    this.childRuns = childRuns;
+    this.runTimeRanOut = runTimeRanOut;
+  }
+
+  /** A user task marked with {@code agentloop.review} gets the listeners that fill and read its form. */
+  @Override
+  public void parseUserTask(Element userTaskElement, ScopeImpl scope, ActivityImpl activity) {
+    Map<String, String> properties = camundaProperties(userTaskElement);
+    String kind = properties.get(ReviewKind.PROPERTY);
+    if (kind == null) {
+      return;
+    }
+    ReviewKind review = reviewKind(userTaskElement, activity, kind);
+    check.note(activity.getProcessDefinition(), userTaskElement, activity.getId(), null, kind, properties);
+    TaskDefinition task = ((UserTaskActivityBehavior) activity.getActivityBehavior()).getTaskDefinition();
+    task.addBuiltInTaskListener(TaskListener.EVENTNAME_CREATE, reviews.taskListener(review));
+    task.addBuiltInTaskListener(TaskListener.EVENTNAME_COMPLETE, reviews.taskListener(review));
+    task.setTaskFormHandler(reviews.formHandler(task.getTaskFormHandler()));
+    activity.setProperty(REVIEW_KIND, review);
+  }
+
+  /**
+   * A timer on an ask-human task tells the agent that nobody answered; a timer on an agent loop is
+   * its run-time budget, and says so when it fires.
+   */
+  @Override
+  public void parseBoundaryTimerEventDefinition(Element timerEventDefinition, boolean interrupting, ActivityImpl timer) {
+    if (timer.getEventScope() != null && timer.getEventScope().getProperty(REVIEW_KIND) == ReviewKind.ASK_HUMAN) {
+      timer.addBuiltInListener(ExecutionListener.EVENTNAME_START, reviews.noAnswerListener());
+    }
+    if (timer.getEventScope() != null && Boolean.TRUE.equals(timer.getEventScope().getProperty(AGENT_LOOP))) {
+      timer.addBuiltInListener(ExecutionListener.EVENTNAME_START, runTimeRanOut.listener());
+    }
+  }
+
+  @Override
+  public void parseServiceTask(Element serviceTaskElement, ScopeImpl scope, ActivityImpl activity) {
+    String topic = serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "topic");
+    boolean agentTask = topic != null && topic.startsWith(ReactAgentProcess.TOPIC_PREFIX);
+    if (ReactAgentProcess.TOPIC_THINK.equals(topic) && scope instanceof ActivityImpl loop) {
+      loop.setProperty(AGENT_LOOP, true);
+    }
+    if (agentTask) {
+      activity.getProcessDefinition().setProperty(IS_AGENT, true);
+    }
+    if (agentTask && topic.startsWith(ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX)) {
+      // served by remote workers only: the embedded worker has nothing to wake up for
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, remoteToolTasks.startListener());
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, remoteToolTasks.endListener());
+    } else if (agentTask) {
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, arrivals.startListener());
+      runInLoopExecution(activity);
+    }
+    if (agentTask || "external".equals(serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "type"))) {
+      check.note(activity.getProcessDefinition(), serviceTaskElement, activity.getId(), topic, null,
+          agentTask ? camundaProperties(serviceTaskElement) : Map.of());
+    }
+  }
+
+  /**
+   * Camunda makes every external task a scope, so that a completion's local variables have an
+   * execution of their own: each step would create a child execution and delete it again, with its
+   * reads, for nothing, since AgentLoop's own steps set no local variables. Those of an agent's
+   * embedded topics run in their loop's execution instead, like a user task. What needs a scope
+   * makes the task one again, since the engine parses it after this: input/output mappings on the
+   * task, a boundary event attached to it.
+   */
+  private static void runInLoopExecution(ActivityImpl activity) {
+    activity.setScope(false);
+  }
+
+  /**
+   * A call activity marked {@code agentloop.callAgent} asks another agent: it gets the listeners that hand it the
+   * pending call and write the child run's answer as the call's observation.
+   */
+  @Override
+  public void parseCallActivity(Element callActivityElement, ScopeImpl scope, ActivityImpl activity) {
+    Map<String, String> properties = camundaProperties(callActivityElement);
+    if (!"true".equals(properties.get(ReactAgentProcess.CALL_AGENT_PROPERTY))) {
+      return;
+    }
+    activity.addBuiltInListener(ExecutionListener.EVENTNAME_START, childRuns.startListener());
+    if (ParallelChildRuns.isInstanceOfMultiInstance(scope)) {
+      // all calls of a turn at once: each child's run id stays with its own instance until all have ended
+      keepChildRunLocal(activity);
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, childRuns.parallel().instanceEndListener());
+      ((ActivityImpl) scope).addBuiltInListener(ExecutionListener.EVENTNAME_END,
+          childRuns.parallel().allEndedListener());
+    } else {
+      activity.addBuiltInListener(ExecutionListener.EVENTNAME_END, childRuns.endListener());
+    }
+    check.note(activity.getProcessDefinition(), callActivityElement, activity.getId(), null, null, properties);
+  }
+
+  /**
+   * The mapping of the child's run id must set it on the instance's own execution: mapped to the caller's, one child
+   * ending would overwrite the id another child left there a moment before. Element templates cannot write a local
+   * output mapping, so a diagram made from one gets it here.
+   */
+  private static void keepChildRunLocal(ActivityImpl activity) {
+    if (!(activity.getActivityBehavior() instanceof CallableElementActivityBehavior behavior)) {
+      return;
+    }
+    CallableElement callable = behavior.getCallableElement();
+    List<CallableElementParameter> moved = callable.getOutputs().stream()
+        .filter(output -> ReactAgentProcess.CHILD_RUN_ID.name().equals(output.getTarget())).toList();
+    callable.getOutputs().removeAll(moved);
+    moved.forEach(callable::addOutputLocal);
+  }
+
+  @Override
+  public void parseEndEvent(Element endEventElement, ScopeImpl scope, ActivityImpl activity) {
+    if (scope instanceof ProcessDefinitionEntity definition) {
+      endEvents(definition).add(activity);
+    }
+  }
+
+  @Override
+  public void parseProcess(Element processElement, ProcessDefinitionEntity definition) {
+    boolean agent = Boolean.TRUE.equals(definition.getProperty(IS_AGENT));
+    check.check(definition, agent, caughtErrors(definition));
+    if (!agent) {
+      return;
+    }
+    if (AgentDeploymentCheck.isNewDeployment(definition)) {
+      grantRights(definition.getKey());
+    }
+    definition.addBuiltInListener(ExecutionListener.EVENTNAME_START, lifecycle.onStart());
+    definition.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEnd());
+    for (ActivityImpl endEvent : endEvents(definition)) {
+      endEvent.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEndEvent(endEvent.getId()));
+    }
+    ActivityImpl answerAccepted = definition.findActivity(ReactAgentProcess.CONVERSATION_GOES_ON);
+    if (answerAccepted != null) {
+      answerAccepted.addBuiltInListener(ExecutionListener.EVENTNAME_START, lifecycle.onAnswerAccepted());
+    }
+  }
+
+  /**
+   * A new agent, say an analyst's diagram deployed from Modeler, gets the AgentLoop groups' rights in
+   * the deployment's own transaction, whoever deploys it (granting needs no right of the deployer).
+   */
+  private void grantRights(String processDefinitionKey) {
+    ProcessEngineConfigurationImpl engine = Context.getProcessEngineConfiguration();
+    CommandContext command = Context.getCommandContext();
+    if (engine == null || command == null || !engine.isAuthorizationEnabled()) {
+      return;
+    }
+    command.runWithoutAuthorization(() -> {
+      AgentGrants.ensure(engine.getAuthorizationService(), processDefinitionKey, grantWorkers);
+      return null;
+    });
+  }
+
+  /** The codes of the BPMN errors boundary events of the process catch; {@code ""} for one that catches all. */
+  private static Set<String> caughtErrors(ScopeImpl scope) {
+    Set<String> codes = new HashSet<>();
+    for (ActivityImpl activity : scope.getActivities()) {
+      List<ErrorEventDefinition> definitions = activity.getProperties().get(BpmnProperties.ERROR_EVENT_DEFINITIONS);
+      if (definitions != null) {
+        definitions.forEach(definition -> codes.add(definition.getErrorCode() == null ? "" : definition.getErrorCode()));
+      }
+      codes.addAll(caughtErrors(activity));
+    }
+    return codes;
+  }
+
+  private static ReviewKind reviewKind(Element element, ActivityImpl activity, String kind) {
+    try {
+      return ReviewKind.of(kind);
+    } catch (IllegalArgumentException e) {
+      throw new BpmnParseException("element '" + activity.getId() + "': property '" + ReviewKind.PROPERTY + "': "
+          + e.getMessage(), element);
+    }
+  }
+
+  /** The task's extension properties and its fields, which hold the multi-line settings (prompts), as one map. */
+  private static Map<String, String> camundaProperties(Element element) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    Element extensions = element.element("extensionElements");
+    if (extensions != null) {
+      for (Element field : extensions.elementsNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "field")) {
+        Element string = field.elementNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "string");
+        String value = field.attribute("stringValue");
+        properties.put(field.attribute("name"), value != null ? value : string == null ? "" : string.getText());
+      }
+    }
+    Map<String, String> declared = BpmnParseUtil.parseCamundaExtensionProperties(element);
+    if (declared != null) {
+      properties.putAll(declared);
+    }
+    return properties;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<ActivityImpl> endEvents(ProcessDefinitionEntity definition) {
+    List<ActivityImpl> events = (List<ActivityImpl>) definition.getProperty(END_EVENTS);
+    if (events == null) {
+      events = new ArrayList<>();
+      definition.setProperty(END_EVENTS, events);
+    }
+    return events;
+  }
+}

@@ -1,0 +1,76 @@
+package dev.agentloop.internal.llm;
+
+import dev.agentloop.spi.ChatModel;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Which chat model serves the agents ({@code agentloop.llm.*}, bound by package {@code config};
+ * validated there, with Bean Validation, when the application starts). Immutable.
+ *
+ * @param provider which model the agents use; no default: an application without a {@link ChatModel} bean of
+ *     its own must choose one, or it does not start
+ * @param baseUrl the endpoint of provider openai: any OpenAI-compatible chat completions API
+ * @param apiKey the key of the model endpoint; set it in the environment (AGENTLOOP_LLM_API_KEY), never in a
+ *     file; never written to variables, trace or logs
+ * @param model the model's name at the provider
+ * @param timeout how long one model call may take
+ * @param temperature the sampling temperature; empty: the provider's default
+ * @param maxConcurrentCalls blocking HTTP calls to the model endpoint at once
+ * @param prices what models' tokens cost per million, by model name exactly as a step shows it (the configured
+ *     model for providers openai and anthropic); empty: token counts only, never a made-up price
+ * @param priceCurrency the currency of {@code prices}, as Cockpit shows it
+ */
+public record LlmSettings(
+    Provider provider,
+    @DefaultValue("https://api.openai.com/v1") String baseUrl,
+    /* only from the environment or a properties source; never written to variables, trace or logs */
+    String apiKey,
+    @DefaultValue("gpt-4o-mini") String model,
+    @DefaultValue("PT60S") @NotNull Duration timeout,
+    Double temperature,
+    @DefaultValue("16") @Positive int maxConcurrentCalls,
+    @NotNull @Valid @NestedConfigurationProperty Scripted scripted,
+    @NotNull @Valid @NestedConfigurationProperty Anthropic anthropic,
+    Map<String, @Valid ModelPrice> prices,
+    @DefaultValue("USD") @NotBlank String priceCurrency) {
+
+  public LlmSettings {
+    prices = prices == null ? Map.of() : Map.copyOf(prices);
+  }
+
+  /** {@code LANGCHAIN4J}: the application's own LangChain4j {@code ChatModel} bean (one, or one marked primary). */
+  public enum Provider { SCRIPTED, OPENAI, ANTHROPIC, LANGCHAIN4J }
+
+  /**
+   * Anthropic's Messages API ({@code provider: anthropic}); model, key, timeout and temperature are
+   * the {@code agentloop.llm.*} ones.
+   *
+   * @param baseUrl the API's base, to which {@code messages} is appended
+   * @param maxTokens the most tokens one reply may have (Anthropic requires a limit)
+   * @param thinkingBudgetTokens tokens for extended thinking; 0 turns it off. Must be less than {@code maxTokens}
+   */
+  public record Anthropic(
+      @DefaultValue("https://api.anthropic.com/v1/") @NotBlank String baseUrl,
+      @DefaultValue("4096") @Positive int maxTokens,
+      @DefaultValue("0") @PositiveOrZero int thinkingBudgetTokens) {}
+
+  /**
+   * The scripted model: a JSON script resource, see {@code llm.scripted.Script}.
+   *
+   * @param script where the script is, e.g. {@code classpath:scripts/my-script.json}; needed with provider scripted
+   */
+  public record Scripted(String script) {}
+
+  @Override
+  public String toString() {
+    return "Llm[provider=" + provider + ", baseUrl=" + baseUrl + ", model=" + model + ", apiKey=***]";
+  }
+}

@@ -1,0 +1,130 @@
+package dev.agentloop.internal.llm.scripted;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ChatMessage.ToolResultMessage;
+import dev.agentloop.spi.ChatMessage.UserMessage;
+import dev.agentloop.spi.ModelRequest;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Fills a scripted reply from the tool results the model received, so that the scripted demo model
+ * reacts to what people change: an edited observation, edited arguments, a rejected or failed call.
+ * Placeholders, with n counting the tool results on the run's active path from 1:
+ *
+ * <ul>
+ *   <li>{@code {{result:n}}}: the n-th tool result as the model read it (a failure as "ERROR: …");
+ *   <li>{@code {{number:n}}}: its first number ("391" of "391", "400" of "it is 400"), else its text;
+ *   <li>{@code {{line:n:words}}}: its first line or sentence that contains the words (any case), else
+ *       its text; e.g. {@code {{line:2:from abroad}}} of a policy document.
+ *   <li>{@code {{find:words}}}: the words and the rest of their sentence, from the first tool result or
+ *       user message of the whole prompt that holds them (any case), else "(not in the prompt: words)";
+ *       e.g. {@code {{find:vault code}}} of "The vault code is 4711." is "vault code is 4711.". Unlike the
+ *       others it reads what the prompt shows wherever it shows it, a digest of older steps included;
+ *   <li>{@code {{turn}}}: the number of the model turn (from 1), so that a long scripted run can make a
+ *       different call at every turn.
+ * </ul>
+ *
+ * <p>A tool result the run does not have reads "(no result n)": a script that asks for more than the
+ * run has shows that, instead of failing the run.
+ */
+final class ToolResultTemplate {
+
+  private static final Pattern PLACEHOLDER = Pattern.compile(
+      "\\{\\{(?:(result|number|line):(\\d+)(?::([^}]*))?|find:([^}]+)|(turn))}}");
+  private static final Pattern NUMBER = Pattern.compile("-?\\d+(?:\\.\\d+)?");
+  private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+|\\R");
+
+  private final List<String> results;
+  /** The texts of the prompt's tool results and user messages, in their order: what {@code find} searches. */
+  private final List<String> texts;
+
+  private final int turn;
+
+  private ToolResultTemplate(List<String> results, List<String> texts, int turn) {
+    this.results = results;
+    this.texts = texts;
+    this.turn = turn;
+  }
+
+  /** The template over the tool results of the request's messages, in their order. */
+  static ToolResultTemplate of(ModelRequest request) {
+    return new ToolResultTemplate(request.messages().stream()
+        .filter(ToolResultMessage.class::isInstance).map(m -> ((ToolResultMessage) m).text()).toList(),
+        request.messages().stream().map(ToolResultTemplate::searchable).flatMap(java.util.Optional::stream).toList(),
+        request.run().turn());
+  }
+
+  private static java.util.Optional<String> searchable(ChatMessage message) {
+    if (message instanceof ToolResultMessage result) {
+      return java.util.Optional.of(result.text());
+    }
+    return message instanceof UserMessage user ? java.util.Optional.of(user.text()) : java.util.Optional.empty();
+  }
+
+  /** The text with its placeholders filled; {@code null} stays {@code null}. */
+  String fill(String text) {
+    return text == null ? null : fill(text, false);
+  }
+
+  /** JSON text (a call's arguments) with its placeholders filled as the content of JSON strings. */
+  String fillJson(String json) {
+    return json == null ? null : fill(json, true);
+  }
+
+  private String fill(String text, boolean insideJsonString) {
+    Matcher m = PLACEHOLDER.matcher(text);
+    StringBuilder filled = new StringBuilder();
+    while (m.find()) {
+      String value = m.group(5) != null ? String.valueOf(turn) : m.group(4) != null ? find(m.group(4))
+          : value(m.group(1), Integer.parseInt(m.group(2)), m.group(3));
+      if (insideJsonString) {
+        value = new String(JsonStringEncoder.getInstance().quoteAsString(value));
+      }
+      m.appendReplacement(filled, Matcher.quoteReplacement(value));
+    }
+    return m.appendTail(filled).toString();
+  }
+
+  private String value(String kind, int n, String words) {
+    if (n < 1 || n > results.size()) {
+      return "(no result " + n + ")";
+    }
+    String result = results.get(n - 1).strip();
+    return switch (kind) {
+      case "number" -> {
+        Matcher number = NUMBER.matcher(result);
+        yield number.find() ? number.group() : result;
+      }
+      case "line" -> line(result, words == null ? "" : words);
+      default -> result;
+    };
+  }
+
+  private String find(String words) {
+    String wanted = words.strip().toLowerCase(Locale.ROOT);
+    for (String text : texts) {
+      for (String sentence : SENTENCE_END.split(text)) {
+        int at = sentence.toLowerCase(Locale.ROOT).indexOf(wanted);
+        if (at >= 0) {
+          return sentence.substring(at).strip();
+        }
+      }
+    }
+    return "(not in the prompt: " + words.strip() + ")";
+  }
+
+  private static String line(String result, String words) {
+    String wanted = words.strip().toLowerCase(Locale.ROOT);
+    for (String sentence : SENTENCE_END.split(result)) {
+      String candidate = sentence.strip().replaceFirst("^[-*#]+\\s*", "");
+      if (!candidate.isEmpty() && candidate.toLowerCase(Locale.ROOT).contains(wanted)) {
+        return candidate;
+      }
+    }
+    return result;
+  }
+}

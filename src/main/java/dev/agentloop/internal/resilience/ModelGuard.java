@@ -1,0 +1,131 @@
+package dev.agentloop.internal.resilience;
+
+import dev.agentloop.internal.resilience.ResilienceMetrics.Outcome;
+import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelCallException;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ModelRequest;
+import dev.failsafe.FailsafeExecutor;
+import dev.failsafe.Timeout;
+import dev.failsafe.TimeoutExceededException;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Puts model calls behind a free slot ({@link CallSlots}: no more at once than the model has threads)
+ * → retry (transient errors) → the endpoint's circuit breaker → a time-out per attempt. A call that still fails, or that an open breaker refuses, fails with a
+ * {@link ModelCallException} whose message says why; the worker then reports a technical failure,
+ * which external-task retries and finally an incident handle. Attempts, retry delays and time-outs run
+ * on the given scheduler (AgentLoop's threads), never on the JDK's common pool. Thread-safe.
+ */
+public class ModelGuard {
+
+  private final Breakers breakers;
+  private final ErrorClassifier classifier;
+  private final RetrySettings retry;
+  private final Duration timeout;
+  private final ResilienceMetrics metrics;
+  private final CallPipeline calls;
+  private final CallSlots slots;
+
+  /**
+   * @param timeout per attempt; a little longer than the adapter's own time-out, so that its message
+   *     (which names the endpoint) wins, and an adapter without one cannot hang a step
+   * @param maxConcurrentCalls how many calls are under way at once (the model's threads); the others wait,
+   *     before their time-out starts
+   * @param scheduler runs the attempts, retry delays and time-outs
+   */
+  ModelGuard(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, Duration timeout,
+      int maxConcurrentCalls, ResilienceMetrics metrics, ScheduledExecutorService scheduler) {
+    this.breakers = breakers;
+    this.classifier = classifier;
+    this.retry = retry;
+    this.timeout = timeout;
+    this.metrics = metrics;
+    this.calls = new CallPipeline(breakers, classifier, scheduler);
+    this.slots = new CallSlots(maxConcurrentCalls);
+  }
+
+  /**
+   * The model with every call guarded; the breaker is the endpoint's, and the slots are shared with every
+   * other guarded model (the plan's and the turns').
+   */
+  public ChatModel guard(ChatModel model) {
+    FailsafeExecutor<ModelReply> pipeline = calls.pipeline(RetryPolicies.transientErrors(retry, classifier),
+        breakers.model(model.endpoint()), Timeout.<ModelReply>of(timeout));
+    return new Guarded(model, pipeline);
+  }
+
+  private final class Guarded implements ChatModel, CallPipeline.Call<ModelReply> {
+
+    private final ChatModel model;
+    private final FailsafeExecutor<ModelReply> pipeline;
+
+    Guarded(ChatModel model, FailsafeExecutor<ModelReply> pipeline) {
+      this.model = model;
+      this.pipeline = pipeline;
+    }
+
+    @Override
+    public String endpoint() {
+      return model.endpoint();
+    }
+
+    @Override
+    public CompletionStage<ModelReply> chat(ModelRequest request) {
+      return slots.run(() -> calls.call(pipeline, this, () -> model.chat(request)));
+    }
+
+    @Override
+    public int estimateTokens(String text) {
+      return model.estimateTokens(text);
+    }
+
+    @Override
+    public Breakers.Kind kind() {
+      return Breakers.Kind.MODEL;
+    }
+
+    @Override
+    public String target() {
+      return endpoint();
+    }
+
+    @Override
+    public void attemptFailed(ErrorClass errorClass) {
+      metrics.modelFailure(endpoint(), errorClass);
+    }
+
+    @Override
+    public void finished(ModelReply reply, Outcome outcome, Duration latency) {
+      metrics.modelCall(endpoint(), latency, outcome);
+      if (outcome == Outcome.SUCCESS) {
+        metrics.modelTokens(endpoint(), reply.tokens());
+      }
+    }
+
+    /**
+     * Leads with the cause; says how long the breaker stays open, not when a next try comes: whether
+     * one comes is the worker's to say (retries left, or an incident an operator retries).
+     */
+    @Override
+    public Throwable refused(long openForSeconds, String lastFailure) {
+      return new ModelCallException((lastFailure == null ? "model endpoint " + endpoint() + " failed" : lastFailure)
+          + "; " + CallPipeline.FAILED_TOO_OFTEN + ", so its circuit breaker is open and AgentLoop does not call it"
+          + " for about " + openForSeconds + " s", true, 0, null);
+    }
+
+    /** A time-out of the whole attempt, which the attempt itself never saw fail, counts here. */
+    @Override
+    public Throwable failed(Throwable failure) {
+      if (failure instanceof TimeoutExceededException) {
+        metrics.modelFailure(endpoint(), ErrorClass.TRANSIENT);
+        breakers.noteFailure(Breakers.Kind.MODEL, endpoint(), failure);
+        return new ModelCallException("model endpoint " + endpoint() + " did not answer within "
+            + timeout.toMillis() + " ms", true, 0, failure);
+      }
+      return failure;
+    }
+  }
+}

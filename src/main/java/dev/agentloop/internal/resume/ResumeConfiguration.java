@@ -1,0 +1,53 @@
+package dev.agentloop.internal.resume;
+
+import dev.agentloop.internal.agent.compose.ChildRuns;
+import dev.agentloop.internal.agent.definition.AgentDefinitions;
+import dev.agentloop.internal.agent.loop.LoopStateReader;
+import dev.agentloop.internal.agent.loop.RepeatedSideEffects;
+import dev.agentloop.internal.agent.loop.Router;
+import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.security.RunAccess;
+import dev.agentloop.internal.telemetry.DecisionSpans;
+import dev.agentloop.internal.tool.ToolRegistry;
+import dev.agentloop.internal.trace.DecisionLog;
+import dev.agentloop.internal.trace.StepStore;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/** The resume services, sharing one trace surgery. */
+@Configuration(proxyBeanMethods = false)
+public class ResumeConfiguration {
+
+  @Bean
+  TraceSurgery traceSurgery(StepStore store, Router router, RepeatedSideEffects repeats) {
+    return new TraceSurgery(store, router, repeats);
+  }
+
+  @Bean
+  RunChanges runChanges(ProcessEngine engine, StepStore store, AgentDefinitions definitions,
+      PlatformTransactionManager transactionManager) {
+    return new RunChanges(engine, store, definitions, transactionManager);
+  }
+
+  @Bean
+  ResumeService resumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
+      ToolRegistry tools, RunAccess access, RunChanges changes, DecisionLog decisions, AgentDefinitions definitions,
+      ChildRuns agentCalls, RunRestarts restarts, DecisionSpans spans) {
+    return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes, decisions,
+        new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes), spans);
+  }
+
+  @Bean
+  RunRestarts runRestarts(ProcessEngine engine, StepStore store, AgentDefinitions definitions, TraceSurgery surgery,
+      RepeatedSideEffects repeats, RunAccess access, RunChanges changes) {
+    return new RunRestarts(engine.getRuntimeService(), store, definitions, surgery, repeats, access, changes);
+  }
+
+  @Bean
+  Conversations conversations(ProcessEngine engine, StepStore store, RunService runs, RunAccess access,
+      RunChanges changes, DecisionLog decisions) {
+    return new Conversations(engine, store, runs, access, changes, decisions);
+  }
+}

@@ -1,0 +1,77 @@
+package dev.agentloop.internal.resume;
+
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.Steps;
+import dev.agentloop.internal.agent.loop.LoopStateReader;
+import dev.agentloop.internal.agent.loop.Turn;
+import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.telemetry.DecisionSpans;
+import dev.agentloop.internal.trace.DecisionLog;
+import dev.agentloop.internal.trace.NewStep;
+import dev.agentloop.internal.trace.RunRecord;
+import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.Usage;
+import dev.agentloop.internal.trace.step.Observation;
+import java.util.ArrayList;
+import java.util.List;
+import org.camunda.bpm.engine.RuntimeService;
+
+/**
+ * Stops a run a person ends: its open calls answered as never run, the person's note appended, the run ended
+ * through its diagram's {@code stopped} end event (or its instance deleted where there is none and nothing called
+ * it). Apart from edits and regenerates because a stop ends the run instead of moving it in its loop. Thread-safe.
+ */
+final class RunStops {
+
+  private final RuntimeService runtime;
+  private final StepStore store;
+  private final LoopStateReader reader;
+  private final LoopJump jump;
+  private final RunChanges changes;
+  private final DecisionLog decisions;
+  private final DecisionSpans spans;
+
+  RunStops(RuntimeService runtime, StepStore store, LoopStateReader reader, LoopJump jump, RunChanges changes,
+      DecisionLog decisions, DecisionSpans spans) {
+    this.runtime = runtime;
+    this.store = store;
+    this.reader = reader;
+    this.jump = jump;
+    this.changes = changes;
+    this.decisions = decisions;
+    this.spans = spans;
+  }
+
+  /** {@link ResumeService#stop}; the reason and access were checked. */
+  void stop(String runId, String reason, String author) {
+    changes.apply(runId, () -> {
+      RunRecord run = changes.unfinished(runId, "be stopped");
+      if (run.head().headStep() != null) {
+        decisions.record(runId, run.head().headStep(), "stop", author, reason);
+      }
+      // while the run still has its trace context: it ends here
+      spans.decided(runId, "stop", author, reason);
+      String stopped = "stopped by " + author + ": " + reason;
+      List<NewStep> steps = new ArrayList<>();
+      reader.read(runId, Turn.WINDOW).turn().open().forEach(call -> steps.add(Steps.observation(
+          Observation.error(call, "no result: the run was " + stopped), Steps.AGENTLOOP)));
+      steps.add(Steps.humanInput("Stopped: " + reason, author, "run stopped"));
+      store.append(run.head(), steps, Usage.NONE);
+      runtime.setVariables(runId, ReactAgentProcess.STATUS_REASON.with(stopped));
+      if (!jump.end(runId, ReactAgentProcess.STOPPED)) {
+        requireNoCaller(runId);
+        runtime.deleteProcessInstance(runId, stopped, false, true);
+        store.markEnded(runId, RunStatus.STOPPED, stopped);
+      }
+      return null;
+    });
+  }
+
+  private void requireNoCaller(String runId) {
+    if (runtime.createProcessInstanceQuery().subProcessInstanceId(runId).count() > 0) {
+      throw new ResumeConflictException("run " + runId + " was started by another process, and its diagram has no"
+          + " end event '" + ReactAgentProcess.STOPPED + "' to end through: stopping it would delete the calling"
+          + " process too. Add that end event to the agent's diagram, or stop the calling process");
+    }
+  }
+}

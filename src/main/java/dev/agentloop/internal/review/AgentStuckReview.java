@@ -1,0 +1,194 @@
+package dev.agentloop.internal.review;
+
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.Steps;
+import dev.agentloop.internal.agent.definition.AgentDefinitions;
+import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.resilience.BreakerView;
+import dev.agentloop.internal.resilience.Breakers;
+import dev.agentloop.internal.resilience.Budget;
+import dev.agentloop.internal.resilience.BudgetCheck;
+import dev.agentloop.internal.trace.NewStep;
+import dev.agentloop.internal.trace.RunRecord;
+import dev.agentloop.internal.trace.RunState;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.Usage;
+import dev.agentloop.internal.trace.step.Action;
+import dev.agentloop.internal.trace.step.Observation;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * {@code agentStuck}: a run left its agent loop (a loop, a used-up budget, a tool that stays
+ * unavailable, or the loop's run time). The form shows why ({@code reason}), the last steps of the
+ * active path ({@code lastSteps}), the calls the agent asked for last with what became of them
+ * ({@code lastCalls}, also when the last steps are all observations), what guide and retry do now —
+ * on a used-up budget they allow one more turn, for the final answer ({@code decisionHelp}) — and the
+ * circuit breakers of the model endpoints and of the tools this agent may use ({@code breakers}).
+ * A person chooses:
+ * <ul>
+ *   <li>{@code guide}: a note for the model ({@code note}, required); the agent thinks again with it;
+ *   <li>{@code retry}: the tool calls of the last turn that had some run again, as a turn of the person's;
+ *   <li>{@code edit}: a step of the path is edited and the run continues from it ({@link FormStepEdit});
+ *   <li>{@code stop}: the run ends STOPPED with the reason (and the note, if any).
+ * </ul>
+ * When the task is created, every tool call of the path still without an observation gets one saying
+ * that it was not run, so no run ever ends with a call left open.
+ */
+class AgentStuckReview implements Review {
+
+  /** What the person decided; the gateway after the task takes it. */
+  enum Decision { GUIDE, RETRY, EDIT, STOP }
+  private static final int LAST_STEPS = 12;
+  private static final int CALL_CHARS = 300;
+
+  private final StepStore store;
+  private final CallsForPeople calls;
+  private final Breakers breakers;
+  private final FormStepEdit stepEdit;
+  private final AgentDefinitions definitions;
+  private final BudgetCheck budgets;
+
+  AgentStuckReview(StepStore store, CallsForPeople calls, Breakers breakers, FormStepEdit stepEdit,
+      AgentDefinitions definitions, BudgetCheck budgets) {
+    this.store = store;
+    this.calls = calls;
+    this.breakers = breakers;
+    this.stepEdit = stepEdit;
+    this.definitions = definitions;
+    this.budgets = budgets;
+  }
+
+  @Override
+  public void prepare(ReviewTask task, RunState read) {
+    String why = why(task);
+    RunState run = closeOpenCalls(read, why);
+    task.put("reason", why);
+    List<Step> path = run.activePath();
+    task.putShown("lastSteps", PathText.lines(path.subList(Math.max(0, path.size() - LAST_STEPS), path.size())), true);
+    AgentSettings settings = definitions.settings(task.processDefinitionId());
+    task.putShown("lastCalls", lastCallsText(path), false);
+    task.put("decisionHelp", decisionHelp(run.run(), settings));
+    task.put("breakers", breakerStates(settings));
+    task.put("decision", null);
+    task.put("note", "");
+    stepEdit.prepare(task, run);
+  }
+
+  @Override
+  public Decided decide(ReviewTask task, RunState run) {
+    Decision decision = task.decision(Decision.class);
+    String note = task.text("note");
+    String code = code(task);
+    switch (decision) {
+      case GUIDE -> {
+        if (note.isEmpty()) {
+          throw new ReviewException("write the note the agent should go on with");
+        }
+        store.append(run.head(), List.of(Steps.humanInput(note, task.actor(), "guidance after " + code)), Usage.NONE);
+      }
+      case RETRY -> {
+        List<Action> last = lastCalls(run.activePath());
+        if (last.isEmpty()) {
+          throw new ReviewException("the run has made no tool call that could be run again; choose guide or stop");
+        }
+        String request = "Run again: " + last.stream().map(a -> a.tool() + " " + a.argumentsText())
+            .collect(Collectors.joining("; ")) + (note.isEmpty() ? "" : "\n" + note);
+        store.append(run.head(), Steps.retry(last, request, task.actor(), "retry after " + code,
+            "retry" + run.head().stepCount()), Usage.NONE);
+      }
+      case EDIT -> stepEdit.apply(task, run, "edited after " + code);
+      case STOP -> {
+        String reason = "stopped by " + task.actor() + ": " + why(task) + (note.isEmpty() ? "" : " " + note);
+        store.append(run.head(), List.of(Steps.humanInput("Stopped: " + why(task) + (note.isEmpty() ? "" : " " + note),
+            task.actor(), "stopped after " + code)), Usage.NONE);
+        task.delegate().getExecution().setVariables(ReactAgentProcess.STATUS_REASON.transientWith(reason));
+      }
+    }
+    return new Decided(decision, run.head().headStep(), note);
+  }
+
+  /** @return the run with the observations written, what the form shows */
+  private RunState closeOpenCalls(RunState run, String why) {
+    List<Action> open = calls.of(run);
+    if (open.isEmpty()) {
+      return run;
+    }
+    List<NewStep> observations = open.stream().map(action -> Steps.observation(Observation.error(action,
+        "no result: the run left its agent loop before this call was done (" + why + ")", Observation.NOT_RUN),
+        Steps.AGENTLOOP)).toList();
+    return run.after(store.append(run.head(), observations, Usage.NONE));
+  }
+
+  /** The tool calls of the newest turn that made some, in their order. */
+  static List<Action> lastCalls(List<Step> path) {
+    Step last = path.stream().filter(step -> step.kind() == StepKind.ACTION).reduce((a, b) -> b).orElse(null);
+    if (last == null) {
+      return List.of();
+    }
+    return path.stream().filter(step -> step.kind() == StepKind.ACTION && step.turn() == last.turn())
+        .map(Action::from).toList();
+  }
+
+  private static String code(ReviewTask task) {
+    String code = ReactAgentProcess.ESCAPE_CODE.get(task.delegate().getExecution());
+    return code == null ? "an escape" : code;
+  }
+
+  private static String why(ReviewTask task) {
+    String reason = ReactAgentProcess.ESCAPE_REASON.get(task.delegate().getExecution());
+    return code(task) + ": " + (reason == null || reason.isBlank() ? "(no reason given)" : reason);
+  }
+
+  /** The newest calls, one line each, with what became of them: the model's request, whatever came after. */
+  static String lastCallsText(List<Step> path) {
+    List<Action> last = lastCalls(path);
+    if (last.isEmpty()) {
+      return "The agent has made no tool call.";
+    }
+    Map<String, Observation> observed = new HashMap<>();
+    path.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(Observation::from)
+        .filter(observation -> observation.callId() != null).forEach(o -> observed.put(o.callId(), o));
+    return last.stream().map(action -> {
+      Observation observation = observed.get(action.callId());
+      String line = action.tool() + " " + action.argumentsText() + " → "
+          + (observation == null ? "no result yet" : observation.text().replace('\n', ' '));
+      return line.length() > CALL_CHARS ? line.substring(0, CALL_CHARS) + "…" : line;
+    }).collect(Collectors.joining("\n"));
+  }
+
+  /**
+   * What guide and retry do for this run now: on a used-up budget each allows one turn, without tools,
+   * for the final answer; near the budget the next turn asks for it.
+   */
+  private String decisionHelp(RunRecord run, AgentSettings settings) {
+    BudgetCheck.Verdict budget = budgets.beforeModelCall(settings.budget(),
+        new Budget.Spent(run.head().headTurn(), run.modelCalls(), run.toolCalls(), run.tokens()));
+    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
+      return "The run's budget is used up (" + budget.reason() + "). Guide: the agent gets one more model turn, with"
+          + " your note and without tools, which must give its final answer. Retry: the last tool calls run again as"
+          + " your turn (the budget does not stop them), then the agent gets that one turn for its final answer.";
+    }
+    if (budget.state() == BudgetCheck.State.NEAR) {
+      return "The run is close to its budget (" + budget.reason() + "). Guide: the agent thinks again with your note"
+          + " and is asked for its final answer, without tools. Retry: the last tool calls run again as your turn (the"
+          + " budget does not stop them), then the agent is asked for its final answer.";
+    }
+    return "Guide: the agent thinks again with your note and its tools; loop detection starts afresh. Retry: the last"
+        + " tool calls run again as your turn, then the agent thinks again with their results.";
+  }
+
+  /** The model endpoints' breakers and those of the tools this agent may use; those not closed first. */
+  private String breakerStates(AgentSettings settings) {
+    return breakers.states().stream()
+        .filter(view -> !"tool".equals(view.kind()) || settings.allows(view.target()))
+        .sorted(Comparator.comparing(BreakerView::closed).thenComparing(BreakerView::name))
+        .map(view -> view.name() + ": " + view.state())
+        .collect(Collectors.joining("\n"));
+  }
+}

@@ -1,0 +1,196 @@
+package dev.agentloop.internal.security;
+
+import dev.agentloop.api.AgentLoopGroups;
+
+import static dev.agentloop.api.AgentLoopGroups.ANALYSTS;
+import static dev.agentloop.api.AgentLoopGroups.OPERATORS;
+import static dev.agentloop.api.AgentLoopGroups.REVIEWERS;
+import static dev.agentloop.api.AgentLoopGroups.WORKERS;
+import static org.camunda.bpm.engine.authorization.Authorization.ANY;
+import static org.camunda.bpm.engine.authorization.Permissions.ACCESS;
+import static org.camunda.bpm.engine.authorization.Permissions.CREATE;
+import static org.camunda.bpm.engine.authorization.Permissions.READ;
+import static org.camunda.bpm.engine.authorization.Resources.APPLICATION;
+import static org.camunda.bpm.engine.authorization.Resources.DEPLOYMENT;
+import static org.camunda.bpm.engine.authorization.Resources.FILTER;
+import static org.camunda.bpm.engine.authorization.Resources.PROCESS_DEFINITION;
+import static org.camunda.bpm.engine.authorization.Resources.PROCESS_INSTANCE;
+
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.camunda.bpm.engine.AuthorizationService;
+import org.camunda.bpm.engine.IdentityService;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.authorization.Authorization;
+import org.camunda.bpm.engine.authorization.Permission;
+import org.camunda.bpm.engine.authorization.Resource;
+import org.camunda.bpm.engine.filter.Filter;
+import org.camunda.bpm.engine.identity.Group;
+import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.persistence.deploy.Deployer;
+import org.camunda.bpm.engine.repository.ProcessDefinition;
+import org.camunda.bpm.engine.task.TaskQuery;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fits the engine's identity and authorization to AgentLoop at every start: the three groups, what
+ * each may do, and the Tasklist filter "Agent reviews" with the tasks offered to the user's groups.
+ * It only adds what is missing, so rights an administrator has changed in Camunda Admin stay as
+ * they are. Nodes of a cluster starting at once are fine: a lost race for a group or an
+ * authorization is re-checked, not fatal (filters have no unique name, so two nodes starting on an
+ * empty database in the same instant may both add the filter; Admin deletes one).
+ *
+ * <p>Rights on process definitions are granted per agent ({@link AgentGrants}), never on every
+ * definition: reviewers may read every run of an agent (its instance, tasks and history) and start
+ * runs; they complete exactly the tasks offered to their group, through the engine's default task
+ * permissions. Operators may do anything with agents, their runs and tasks, read deployments, and use
+ * Cockpit. Workers get what fetch-and-lock needs on agents; {@link EngineRestGate} keeps them to
+ * serving tool tasks. Analysts may deploy (agents only, {@link AnalystDeployments}), start and read runs of
+ * agents, and open Cockpit to read them.
+ */
+class AccessBootstrap extends AbstractProcessEnginePlugin {
+
+  static final String REVIEW_FILTER = "Agent reviews";
+
+  private static final Logger LOG = LoggerFactory.getLogger(AccessBootstrap.class);
+
+  /** Camunda's default for group ids when no pattern is configured. */
+  private static final String CAMUNDA_DEFAULT_IDS = "[a-zA-Z0-9]+|camunda-admin";
+
+  private final boolean grantWorkers;
+
+  /** @param grantWorkers whether {@code agent-workers} get rights on agents, see {@link AgentGrants#ensure} */
+  AccessBootstrap(boolean grantWorkers) {
+    this.grantWorkers = grantWorkers;
+  }
+
+  /** Camunda accepts only alphanumeric group ids by default; ours have a hyphen, as users expect them. */
+  @Override
+  public void preInit(ProcessEngineConfigurationImpl configuration) {
+    String groups = Objects.requireNonNullElse(configuration.getGroupResourceWhitelistPattern(),
+        Objects.requireNonNullElse(configuration.getGeneralResourceWhitelistPattern(), CAMUNDA_DEFAULT_IDS));
+    configuration.setGroupResourceWhitelistPattern(
+        groups + "|" + REVIEWERS + "|" + OPERATORS + "|" + WORKERS + "|" + ANALYSTS);
+    List<Deployer> deployers = new ArrayList<>(Objects.requireNonNullElse(configuration.getCustomPreDeployers(), List.of()));
+    deployers.add(new AnalystDeployments());
+    configuration.setCustomPreDeployers(deployers);
+  }
+
+  @Override
+  public void postProcessEngineBuild(ProcessEngine engine) {
+    IdentityService identity = engine.getIdentityService();
+    if (!identity.isReadOnly()) {
+      ensureGroup(identity, REVIEWERS, "Agent reviewers");
+      ensureGroup(identity, OPERATORS, "Agent operators");
+      ensureGroup(identity, WORKERS, "Agent tool workers");
+      ensureGroup(identity, ANALYSTS, "Agent analysts");
+    }
+    // the filter lists what a reviewer has to do, with or without authorization
+    String filter = ensureReviewFilter(engine);
+    if (!engine.getProcessEngineConfiguration().isAuthorizationEnabled()) {
+      LOG.warn("Camunda authorization is disabled: every authenticated user may read and start every run and"
+          + " complete its tasks; changing a run's course (edit, regenerate, stop) stays with {} and with reviewers"
+          + " while the run waits on a task offered to them, restarting runs and deleting traces with {} only",
+          AgentLoopGroups.OPERATORS, AgentLoopGroups.OPERATORS);
+      return;
+    }
+    AuthorizationService authorizations = engine.getAuthorizationService();
+    grant(authorizations, REVIEWERS, APPLICATION, "tasklist", ACCESS);
+    grant(authorizations, REVIEWERS, PROCESS_INSTANCE, ANY, CREATE);
+    grant(authorizations, REVIEWERS, FILTER, filter, READ);
+    grant(authorizations, OPERATORS, APPLICATION, "tasklist", ACCESS);
+    grant(authorizations, OPERATORS, APPLICATION, "cockpit", ACCESS);
+    grant(authorizations, OPERATORS, PROCESS_INSTANCE, ANY, CREATE);
+    grant(authorizations, OPERATORS, DEPLOYMENT, ANY, READ);
+    grant(authorizations, OPERATORS, FILTER, filter, READ);
+    // Modeler deploys with CREATE alone; Camunda gives the deployer the rights on the deployment it made
+    grant(authorizations, ANALYSTS, DEPLOYMENT, ANY, CREATE);
+    grant(authorizations, ANALYSTS, PROCESS_INSTANCE, ANY, CREATE);
+    grant(authorizations, ANALYSTS, APPLICATION, "cockpit", ACCESS);
+    grantOnDeployedAgents(engine);
+    warnOfGrantsOnEveryDefinition(authorizations);
+  }
+
+  /**
+   * Agents deployed before this version of AgentLoop get their rights here (their deployments are not
+   * parsed again); agents deployed from now on get them while their deployment is parsed (see
+   * {@code AgentParseListener}). Definitions the reviewers have rights on already are not read again.
+   */
+  private void grantOnDeployedAgents(ProcessEngine engine) {
+    var repository = engine.getRepositoryService();
+    Set<String> granted = engine.getAuthorizationService().createAuthorizationQuery().groupIdIn(REVIEWERS)
+        .resourceType(PROCESS_DEFINITION).list().stream().map(Authorization::getResourceId).collect(Collectors.toSet());
+    for (ProcessDefinition definition : repository.createProcessDefinitionQuery().latestVersion().list()) {
+      if (!granted.contains(definition.getKey()) && AgentGrants.isAgent(repository.getBpmnModelInstance(definition.getId()))) {
+        AgentGrants.ensure(engine.getAuthorizationService(), definition.getKey(), grantWorkers);
+      }
+    }
+  }
+
+  /**
+   * Earlier versions granted the groups rights on every process definition; an administrator may
+   * have come to rely on them, so they are not removed here, only named.
+   */
+  private static void warnOfGrantsOnEveryDefinition(AuthorizationService authorizations) {
+    for (String group : List.of(REVIEWERS, OPERATORS, WORKERS, ANALYSTS)) {
+      if (authorizations.createAuthorizationQuery().groupIdIn(group).resourceType(PROCESS_DEFINITION).resourceId(ANY)
+          .authorizationType(Authorization.AUTH_TYPE_GRANT).count() > 0) {
+        LOG.warn("group {} holds a grant on every process definition ('*'), which earlier AgentLoop versions added;"
+            + " AgentLoop now grants per agent. Delete it in Camunda Admin (Authorizations, Process Definition) so that"
+            + " the group's rights cover agents only", group);
+      }
+    }
+  }
+
+  private static void ensureGroup(IdentityService identity, String id, String name) {
+    insertUnlessPresent(() -> identity.createGroupQuery().groupId(id).count() > 0, () -> {
+      Group group = identity.newGroup(id);
+      group.setName(name);
+      group.setType("WORKFLOW");
+      identity.saveGroup(group);
+    });
+  }
+
+  private static String ensureReviewFilter(ProcessEngine engine) {
+    var filters = engine.getFilterService();
+    insertUnlessPresent(() -> filters.createFilterQuery().filterName(REVIEW_FILTER).count() > 0, () -> {
+      TaskQuery offeredToMyGroups = engine.getTaskService().createTaskQuery()
+          .taskCandidateGroupInExpression("${currentUserGroups()}").includeAssignedTasks();
+      Filter filter = filters.newTaskFilter(REVIEW_FILTER).setQuery(offeredToMyGroups)
+          .setProperties(Map.of("description", "Plans, questions, actions and answers of agents, offered to your groups",
+              "priority", -10, "refresh", true, "variables", SUBJECT_COLUMN));
+      filters.saveFilter(filter);
+    });
+    String id = filters.createFilterQuery().filterName(REVIEW_FILTER).list().get(0).getId();
+    // filters made by earlier versions list tasks without their question
+    insertUnlessPresent(() -> filters.getFilter(id).getProperties().containsKey("variables"), () -> {
+      Filter filter = filters.getFilter(id);
+      Map<String, Object> properties = new HashMap<>(filter.getProperties());
+      properties.put("variables", SUBJECT_COLUMN);
+      filters.saveFilter(filter.setProperties(properties));
+    });
+    return id;
+  }
+
+  /** Tasklist shows these variables of each task in its list: the run's question, shortened. */
+  private static final List<Map<String, String>> SUBJECT_COLUMN =
+      List.of(Map.of("name", ReactAgentProcess.SUBJECT.name(), "label", "Question"));
+
+  private static void grant(AuthorizationService authorizations, String group, Resource resource, String resourceId,
+      Permission... permissions) {
+    AgentGrants.grant(authorizations, group, resource, resourceId, permissions);
+  }
+
+  private static void insertUnlessPresent(BooleanSupplier present, Runnable insert) {
+    AgentGrants.insertUnlessPresent(present, insert);
+  }
+}

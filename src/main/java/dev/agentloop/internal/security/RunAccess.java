@@ -1,0 +1,126 @@
+package dev.agentloop.internal.security;
+
+import dev.agentloop.api.AgentLoopGroups;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.camunda.bpm.engine.AuthorizationException;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions;
+import org.camunda.bpm.engine.authorization.Resources;
+import org.camunda.bpm.engine.history.HistoricProcessInstance;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.identity.Authentication;
+
+/**
+ * Whether the current user may see a run. The step store is AgentLoop's own table, which Camunda's
+ * authorization does not cover, so reading a trace asks the engine the question Cockpit asks for
+ * an instance's history: can this user see the run's historic process instance?
+ *
+ * <p>Changing a run's course (edit a step, regenerate, stop) is for {@code agent-operators}, and
+ * for the reviewers a waiting run's open task is offered to; restarting a finished run is for
+ * operators, and so is deleting a finished run's trace. Code without an authenticated user (an embedding application, a test) may do all.
+ */
+public class RunAccess {
+
+  private final ProcessEngine engine;
+
+  public RunAccess(ProcessEngine engine) {
+    this.engine = engine;
+  }
+
+  /** Whether the current user may read the run. */
+  public boolean mayRead(String runId) {
+    return engine.getIdentityService().getCurrentAuthentication() == null
+        || engine.getHistoryService().createHistoricProcessInstanceQuery().processInstanceId(runId).count() > 0;
+  }
+
+  /**
+   * The runs of an agent the current user may read: empty where they may read every run of it (code
+   * without a user, engine admins, READ_HISTORY on the agent's process definition), else the ids of the
+   * runs the engine lets them read one by one (none for a user without rights), so that a search counts
+   * only those.
+   */
+  public Optional<Set<String>> readableRuns(String agentKey) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null || !engine.getProcessEngineConfiguration().isAuthorizationEnabled() || isAdmin(user)
+        || engine.getAuthorizationService().isUserAuthorized(user.getUserId(), user.getGroupIds(),
+            ProcessDefinitionPermissions.READ_HISTORY, Resources.PROCESS_DEFINITION, agentKey)) {
+      return Optional.empty();
+    }
+    return Optional.of(engine.getHistoryService().createHistoricProcessInstanceQuery().processDefinitionKey(agentKey)
+        .list().stream().map(HistoricProcessInstance::getId).collect(Collectors.toUnmodifiableSet()));
+  }
+
+  private boolean isAdmin(Authentication user) {
+    if (!(engine.getProcessEngineConfiguration() instanceof ProcessEngineConfigurationImpl configuration)) {
+      return false;
+    }
+    List<String> adminUsers = configuration.getAdminUsers() == null ? List.of() : configuration.getAdminUsers();
+    List<String> adminGroups = configuration.getAdminGroups() == null ? List.of() : configuration.getAdminGroups();
+    return adminUsers.contains(user.getUserId())
+        || (user.getGroupIds() != null && user.getGroupIds().stream().anyMatch(adminGroups::contains));
+  }
+
+  /** Whether the current user may edit, regenerate or stop the run. */
+  public boolean mayChange(String runId) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null || isOperator(user)) {
+      return true;
+    }
+    List<String> groups = user.getGroupIds() == null ? List.of() : user.getGroupIds();
+    return engine.getTaskService().createTaskQuery().processInstanceId(runId)
+        .or().taskAssignee(user.getUserId()).taskCandidateGroupIn(groups.isEmpty() ? List.of("") : groups).endOr()
+        .count() > 0;
+  }
+
+  /** @throws AuthorizationException when the current user may not edit, regenerate or stop the run */
+  public void requireChange(String runId) {
+    if (!mayChange(runId)) {
+      throw new AuthorizationException("user " + currentUser() + " may not change the course of run " + runId
+          + ": that is for " + AgentLoopGroups.OPERATORS + ", and for reviewers while the run waits on a task"
+          + " offered to them");
+    }
+  }
+
+  /** Whether the current user may restart finished runs. */
+  public boolean mayRestart() {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    return user == null || isOperator(user);
+  }
+
+  /** @throws AuthorizationException when the current user may not restart runs */
+  public void requireRestart() {
+    if (!mayRestart()) {
+      throw new AuthorizationException("user " + currentUser() + " may not restart runs: that is for "
+          + AgentLoopGroups.OPERATORS);
+    }
+  }
+
+  /** Whether the current user may delete a finished run's trace: operators, and code without a user. */
+  public boolean mayDeleteTrace() {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    return user == null || isOperator(user);
+  }
+
+  /** @throws AuthorizationException when the current user may not delete traces */
+  public void requireDeleteTrace() {
+    if (!mayDeleteTrace()) {
+      throw new AuthorizationException("user " + currentUser() + " may not delete a run's trace: that is for "
+          + AgentLoopGroups.OPERATORS);
+    }
+  }
+
+  /** The authenticated user's id, the author of the steps a person writes through the API. */
+  public String currentUser() {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    return user == null ? "unknown user" : user.getUserId();
+  }
+
+  private static boolean isOperator(Authentication user) {
+    return user.getGroupIds() != null && user.getGroupIds().contains(AgentLoopGroups.OPERATORS);
+  }
+
+}

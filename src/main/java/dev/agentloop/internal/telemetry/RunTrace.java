@@ -1,0 +1,49 @@
+package dev.agentloop.internal.telemetry;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Where a run's spans hang in its trace: the W3C {@code traceparent} of its {@code invoke_agent} span, stored with the
+ * run (process variable {@value RunTraces#VARIABLE}), and the agent's name.
+ *
+ * @param traceId 32 lower-case hex digits
+ * @param spanId 16 lower-case hex digits, the run's {@code invoke_agent} span
+ */
+record RunTrace(String traceId, String spanId, boolean sampled, String agent) {
+
+  private static final Pattern TRACEPARENT = Pattern.compile("00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})");
+
+  RunTrace {
+    Objects.requireNonNull(agent, "agent");
+    if (traceId == null || !traceId.matches("[0-9a-f]{32}") || traceId.chars().allMatch(c -> c == '0')) {
+      throw new IllegalArgumentException("traceId must be 32 hex digits, not all zero, but was '" + traceId + "'");
+    }
+    if (spanId == null || !spanId.matches("[0-9a-f]{16}") || spanId.chars().allMatch(c -> c == '0')) {
+      throw new IllegalArgumentException("spanId must be 16 hex digits, not all zero, but was '" + spanId + "'");
+    }
+  }
+
+  /** The stored form, W3C Trace Context version 00. */
+  String traceparent() {
+    return "00-" + traceId + "-" + spanId + (sampled ? "-01" : "-00");
+  }
+
+  /** A stored {@code traceparent}; {@code null} for anything that is not one, so a damaged variable starts no trace. */
+  static RunTrace parse(Object traceparent, String agent) {
+    if (!(traceparent instanceof String text)) {
+      return null;
+    }
+    var match = TRACEPARENT.matcher(text.trim().toLowerCase(Locale.ROOT));
+    if (!match.matches()) {
+      return null;
+    }
+    try {
+      boolean sampled = (Integer.parseInt(match.group(3), 16) & 1) == 1;
+      return new RunTrace(match.group(1), match.group(2), sampled, agent);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,273 @@
+package dev.agentloop.internal.trace;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Keeps the prompt of every model call in {@code agentloop_prompt} without storing the conversation
+ * again for each call: a prompt is stored as a change of the previous prompt of the same purpose on
+ * the run's active path (its base), as segments that are either a range of the base's messages
+ * ({@code {"ref": [from, to]}}) or a message of its own. A turn adds a thought, its calls and their
+ * results, so a call stores those and two ranges: storage grows with what the run added, not with the
+ * square of its length, and a sliding context window (older steps left out) stays a few ranges. The
+ * tools are stored only when they differ from the base's. Reading one prompt reads the rows of its
+ * run once and follows its ranges back through its bases, visiting only what it needs; writing one
+ * diffs against the run's last prompt, remembered in memory, and costs one insert (the base is read
+ * from the database only after a restart, or when another node ran the run's last step).
+ *
+ * <p>Why not rebuild prompts from the trace: what the model read also depended on the agent's
+ * settings, escape checks, warnings and the context window of that moment; storing it is the only
+ * way to show it as it was sent. Thread-safe.
+ */
+class PromptArchive {
+
+  private static final String REF = "ref";
+
+  /**
+   * How many runs' last prompts are kept in memory: a run's next call diffs against its last one.
+   * Twice the worker's default tasks in flight ({@code agentloop.worker.max-concurrency}), so that a
+   * node that runs that many at once finds every run's last prompt here instead of reading all of
+   * the run's prompts back from the database for each call.
+   */
+  private static final int REMEMBERED_RUNS = 2048;
+
+  private final JdbcTemplate jdbc;
+  private final ObjectMapper json;
+  private final Map<String, Last> lastPrompts = Collections.synchronizedMap(
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Last> eldest) {
+          return size() > REMEMBERED_RUNS;
+        }
+      });
+
+  PromptArchive(JdbcTemplate jdbc, ObjectMapper json) {
+    this.jdbc = jdbc;
+    this.json = json;
+  }
+
+  /** The last prompt written for a run, remembered once its transaction committed (rows never change after). */
+  private record Last(int stepNo, SentPrompt prompt) {}
+
+  /** Stores the prompt of the call that wrote step {@code stepNo}; joins the caller's transaction. */
+  void store(String runId, int stepNo, SentPrompt prompt) {
+    Last base = base(runId, stepNo, prompt.purpose());
+    ArrayNode segments = base == null ? literal(prompt.messages()) : diff(base.prompt().messages(), prompt.messages());
+    boolean sameTools = base != null && base.prompt().tools().equals(prompt.tools());
+    jdbc.update("INSERT INTO agentloop_prompt (run_id, step_no, purpose, base_step, segments, tools)"
+            + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, prompt.purpose(), base == null ? null : base.stepNo(),
+        write(segments), sameTools ? null : write(prompt.tools()));
+    remember(runId, new Last(stepNo, prompt));
+  }
+
+  /**
+   * The prompt to store a new one as a change of: the run's last prompt of the same purpose as
+   * remembered here, without a query; otherwise (after a restart, when another node ran the run's
+   * last step, for the first prompt of a purpose) the last one of that purpose on the active path.
+   * An edit may have superseded the remembered one since: it is a stored prompt all the same, so the
+   * change reads back exactly, only less compactly than against the new branch's last.
+   */
+  private Last base(String runId, int stepNo, String purpose) {
+    Last last = lastPrompts.get(runId);
+    if (last != null && last.prompt().purpose().equals(purpose) && last.stepNo() < stepNo) {
+      return last;
+    }
+    List<Integer> bases = jdbc.queryForList("SELECT p.step_no FROM agentloop_prompt p JOIN agentloop_step s"
+        + " ON s.run_id = p.run_id AND s.step_no = p.step_no WHERE p.run_id = ? AND p.purpose = ?"
+        + " AND s.status = 'ACTIVE' AND p.step_no < ? ORDER BY p.step_no DESC LIMIT 1",
+        Integer.class, runId, purpose, stepNo);
+    return bases.isEmpty() ? null
+        : read(runId, bases.get(0)).map(prompt -> new Last(bases.get(0), prompt)).orElse(null);
+  }
+
+  /** Only after the commit: a rolled-back step number is used again by the write that wins. */
+  private void remember(String runId, Last last) {
+    if (TransactionSynchronizationManager.isSynchronizationActive()) {
+      TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+        @Override
+        public void afterCommit() {
+          lastPrompts.put(runId, last);
+        }
+      });
+    } else {
+      lastPrompts.put(runId, last);
+    }
+  }
+
+  /** The prompt stored for the call that wrote step {@code stepNo}, if one is. */
+  Optional<SentPrompt> read(String runId, int stepNo) {
+    List<String> purposes = jdbc.queryForList("SELECT purpose FROM agentloop_prompt WHERE run_id = ? AND step_no = ?",
+        String.class, runId, stepNo);
+    if (purposes.isEmpty()) {
+      return Optional.empty();
+    }
+    String purpose = purposes.get(0);
+    Map<Integer, Row> rows = new HashMap<>();
+    jdbc.query("SELECT step_no, base_step, segments, tools FROM agentloop_prompt WHERE run_id = ? AND purpose = ?"
+        + " AND step_no <= ?", rs -> {
+          rows.put(rs.getInt(1), new Row(rs.getObject(2, Integer.class), rs.getString(3), rs.getString(4)));
+        }, runId, purpose, stepNo);
+    ArrayNode messages = json.createArrayNode();
+    emit(rows, stepNo, 0, Integer.MAX_VALUE, messages);
+    JsonNode tools = json.createArrayNode();
+    for (Row row = rows.get(stepNo); row != null; row = row.base() == null ? null : rows.get(row.base())) {
+      if (row.tools() != null) {
+        tools = read(row.tools());
+        break;
+      }
+    }
+    return Optional.of(new SentPrompt(purpose, messages, tools));
+  }
+
+  /**
+   * Adds messages {@code from} up to {@code to} of the prompt stored at {@code stepNo} to {@code out},
+   * following ranges into the base only for the messages asked for: reading a prompt costs its own
+   * length plus one visit per base in its chain, not the length of every prompt before it.
+   */
+  private void emit(Map<Integer, Row> rows, int stepNo, int from, int to, ArrayNode out) {
+    Row row = rows.get(stepNo);
+    if (row == null) {
+      throw new IllegalStateException("the stored prompt of step " + stepNo + " is missing from its chain");
+    }
+    int position = 0;
+    for (JsonNode segment : row.parsed(this)) {
+      boolean range = isRange(segment);
+      int length = range ? segment.get(REF).get(1).asInt() - segment.get(REF).get(0).asInt() : 1;
+      int start = Math.max(from, position);
+      int end = Math.min(to, position + length);
+      if (start < end) {
+        if (range) {
+          int offset = segment.get(REF).get(0).asInt() - position;
+          emit(rows, row.base(), start + offset, end + offset, out);
+        } else {
+          out.add(segment);
+        }
+      }
+      position += length;
+      if (position >= to) {
+        return;
+      }
+    }
+  }
+
+  private static boolean isRange(JsonNode segment) {
+    return segment.has(REF) && !segment.has("role");
+  }
+
+  /**
+   * The new messages as ranges of the base's and messages of their own: each message is looked up
+   * in the base after the end of the last range, and a range grows while both lists agree.
+   */
+  ArrayNode diff(JsonNode base, JsonNode messages) {
+    Map<JsonNode, List<Integer>> positions = new HashMap<>();
+    for (int i = 0; i < base.size(); i++) {
+      positions.computeIfAbsent(base.get(i), key -> new ArrayList<>()).add(i);
+    }
+    ArrayNode segments = json.createArrayNode();
+    int afterLastRange = 0;
+    int i = 0;
+    while (i < messages.size()) {
+      int from = firstAtOrAfter(positions.get(messages.get(i)), afterLastRange);
+      if (from < 0) {
+        segments.add(messages.get(i++));
+        continue;
+      }
+      int to = from;
+      while (i < messages.size() && to < base.size() && base.get(to).equals(messages.get(i))) {
+        to++;
+        i++;
+      }
+      segments.addObject().putArray(REF).add(from).add(to);
+      afterLastRange = to;
+    }
+    return segments;
+  }
+
+  static JsonNode apply(JsonNode base, JsonNode segments) {
+    ArrayNode messages = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+    for (JsonNode segment : segments) {
+      if (isRange(segment)) {
+        for (int i = segment.get(REF).get(0).asInt(); i < segment.get(REF).get(1).asInt(); i++) {
+          messages.add(base.get(i));
+        }
+      } else {
+        messages.add(segment);
+      }
+    }
+    return messages;
+  }
+
+  private static int firstAtOrAfter(List<Integer> positions, int start) {
+    if (positions != null) {
+      for (int position : positions) {
+        if (position >= start) {
+          return position;
+        }
+      }
+    }
+    return -1;
+  }
+
+  private ArrayNode literal(JsonNode messages) {
+    ArrayNode segments = json.createArrayNode();
+    messages.forEach(segments::add);
+    return segments;
+  }
+
+  private String write(JsonNode node) {
+    try {
+      return json.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("a prompt cannot be written as JSON", e);
+    }
+  }
+
+  private JsonNode read(String text) {
+    try {
+      return json.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a stored prompt is not JSON", e);
+    }
+  }
+
+  /** A stored row; its segments are parsed once per read, when the read first needs them. */
+  private static final class Row {
+    private final Integer base;
+    private final String segments;
+    private final String tools;
+    private JsonNode parsed;
+
+    Row(Integer base, String segments, String tools) {
+      this.base = base;
+      this.segments = segments;
+      this.tools = tools;
+    }
+
+    Integer base() {
+      return base;
+    }
+
+    String tools() {
+      return tools;
+    }
+
+    JsonNode parsed(PromptArchive archive) {
+      if (parsed == null) {
+        parsed = archive.read(segments);
+      }
+      return parsed;
+    }
+  }
+}

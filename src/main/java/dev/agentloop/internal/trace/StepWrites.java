@@ -1,0 +1,197 @@
+package dev.agentloop.internal.trace;
+
+import static dev.agentloop.internal.trace.StepStore.STEP_COLUMNS;
+
+import dev.agentloop.api.RunStatus;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The writes of a run's steps: a chain below the head (append), a new branch (branch), the head moved back
+ * (rewind), a late call's steps kept off the path, a copied path. Apart from the reads because each write is one
+ * transaction that moves the run's head only from the version its caller read, and so refuses a stale one.
+ * Thread-safe.
+ */
+final class StepWrites {
+
+  /** A step's row: the step, and what the call that wrote it cost ({@link RunInsights#costs}). */
+  private static final String ROW_COLUMNS = STEP_COLUMNS
+      + ", cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens"
+      + ", cost_cache_read_tokens, cost_cache_write_tokens, cost_model";
+
+  private final JdbcTemplate jdbc;
+  private final TransactionTemplate transaction;
+  private final StepRows rows;
+  private final PromptArchive prompts;
+  private final RunRecords runs;
+  private final PathReads paths;
+
+  StepWrites(JdbcTemplate jdbc, TransactionTemplate transaction, StepRows rows, PromptArchive prompts,
+      RunRecords runs, PathReads paths) {
+    this.jdbc = jdbc;
+    this.transaction = transaction;
+    this.rows = rows;
+    this.prompts = prompts;
+    this.runs = runs;
+    this.paths = paths;
+  }
+
+  Appended append(RunHead expected, List<NewStep> steps, Usage usage) {
+    if (steps.isEmpty()) {
+      throw new IllegalArgumentException("steps must not be empty");
+    }
+    return transaction.execute(status ->
+        chain(expected, expected.headStep(), expected.headTurn(), null, steps, usage));
+  }
+
+  boolean keepLate(RunHead madeOn, List<NewStep> steps, Usage usage, String reason) {
+    if (steps.isEmpty()) {
+      return false;
+    }
+    String runId = madeOn.runId();
+    Integer madeAfter = madeOn.headStep();
+    return Boolean.TRUE.equals(transaction.execute(status -> {
+      RunRecord run = runs.lock(runId);
+      RunHead head = run.head();
+      if (head.version() != madeOn.version() && run.status() != RunStatus.STOPPED) {
+        return false;
+      }
+      Integer parent = madeAfter;
+      int turn = madeAfter == null ? 0 : paths.find(runId, madeAfter).map(Step::turn).orElse(head.headTurn());
+      OffsetDateTime time = StepStore.now();
+      List<Object[]> stepRows = new ArrayList<>(steps.size());
+      for (int i = 0; i < steps.size(); i++) {
+        NewStep step = steps.get(i);
+        NewStep late = new NewStep(step.content(), step.author(), step.reason() == null ? reason : step.reason());
+        turn = step.kind().startsTurn() ? turn + 1 : turn;
+        int stepNo = head.stepCount() + i + 1;
+        stepRows.add(rows.row(late.at(runId, stepNo, parent, turn, time.toInstant()), usage.costOf(i)));
+        parent = stepNo;
+      }
+      jdbc.update("UPDATE agentloop_run SET step_count = step_count + ?, version = version + 1,"
+              + " model_calls = model_calls + ?, tool_calls = tool_calls + ?, tokens = tokens + ? WHERE run_id = ?",
+          steps.size(), usage.modelCalls(), usage.toolCalls(), usage.tokens(), runId);
+      insert(stepRows);
+      supersedeFrom(runId, head.stepCount() + 1, head.stepCount() + steps.size() + 1);
+      return true;
+    }));
+  }
+
+  Appended branch(RunHead expected, Step replaced, List<NewStep> steps) {
+    if (steps.isEmpty()) {
+      throw new IllegalArgumentException("steps must not be empty");
+    }
+    if (!replaced.isActive()) {
+      throw new IllegalArgumentException("step " + replaced.stepNo() + " is not on the active path of run "
+          + expected.runId());
+    }
+    // the step as read by the caller: had the path moved since, the head's version refuses the write
+    return transaction.execute(status -> {
+      int turnBefore = replaced.kind().startsTurn() ? replaced.turn() - 1 : replaced.turn();
+      Appended appended = chain(expected, replaced.parentNo(), turnBefore, replaced.stepNo(), steps, Usage.NONE);
+      supersedeFrom(expected.runId(), replaced.stepNo(), appended.steps().get(0).stepNo());
+      return appended;
+    });
+  }
+
+  RunHead rewind(RunHead expected, int toStep) {
+    return transaction.execute(status -> rewind(expected, requireActive(expected.runId(), toStep)));
+  }
+
+  RunHead rewind(RunHead expected, Step to) {
+    if (!to.isActive()) {
+      throw new IllegalArgumentException("step " + to.stepNo() + " is not on the active path of run "
+          + expected.runId());
+    }
+    return transaction.execute(status -> {
+      RunHead head = new RunHead(expected.runId(), expected.version() + 1, to.stepNo(), to.turn(),
+          expected.stepCount());
+      moveHead(expected, head, 0, Usage.NONE);
+      supersedeFrom(expected.runId(), to.stepNo() + 1, expected.stepCount() + 1);
+      return head;
+    });
+  }
+
+  RunHead copyPath(String runId, List<Step> path, RunRecord.Restart restart) {
+    return transaction.execute(status -> {
+      List<Step> copies = new ArrayList<>(path.size());
+      for (Step step : path) {
+        int stepNo = copies.size() + 1;
+        copies.add(NewStep.copyOf(step).at(runId, stepNo, stepNo == 1 ? null : stepNo - 1, step.turn(),
+            step.createdAt()));
+      }
+      Step last = copies.get(copies.size() - 1);
+      int updated = jdbc.update("UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = ?,"
+              + " version = version + 1, restarted_from = ?, restarted_from_step = ?, restarted_by = ?,"
+              + " restart_reason = ? WHERE run_id = ? AND step_count = 0",
+          last.stepNo(), last.turn(), copies.size(), restart.runId(), restart.fromStep(), StoredText.of(restart.by()),
+          StoredText.of(restart.reason()),
+          runId);
+      if (updated != 1) {
+        throw new IllegalStateException("run " + runId + " is not a new, empty run");
+      }
+      insert(copies.stream().map(rows::row).toList());
+      return runs.get(runId).head();
+    });
+  }
+
+  /** Writes steps as a chain below {@code parent} and moves the head from {@code expected} to the last of them. */
+  private Appended chain(RunHead expected, Integer parent, int turn, Integer supersedes, List<NewStep> steps,
+      Usage usage) {
+    OffsetDateTime time = StepStore.now();
+    List<Step> written = new ArrayList<>(steps.size());
+    for (NewStep step : steps) {
+      turn = step.kind().startsTurn() ? turn + 1 : turn;
+      int stepNo = expected.stepCount() + written.size() + 1;
+      Step stored = step.at(expected.runId(), stepNo, parent, turn, time.toInstant());
+      written.add(written.isEmpty() && supersedes != null ? stored.superseding(supersedes) : stored);
+      parent = stepNo;
+    }
+    RunHead head = new RunHead(expected.runId(), expected.version() + 1, parent, turn, parent);
+    moveHead(expected, head, steps.size(), usage);
+    List<Object[]> stepRows = new ArrayList<>(written.size());
+    for (int i = 0; i < written.size(); i++) {
+      stepRows.add(rows.row(written.get(i), usage.costOf(i)));
+    }
+    insert(stepRows);
+    if (usage.prompt() != null) {
+      prompts.store(expected.runId(), written.get(0).stepNo(), usage.prompt());
+    }
+    return new Appended(head, written);
+  }
+
+  private Step requireActive(String runId, int stepNo) {
+    return paths.find(runId, stepNo).filter(Step::isActive).orElseThrow(() -> new IllegalArgumentException(
+        "step " + stepNo + " is not on the active path of run " + runId));
+  }
+
+  /** Active steps numbered from {@code first} up to, not including, {@code end}: the path after a branch point. */
+  private void supersedeFrom(String runId, int first, int end) {
+    jdbc.update("UPDATE agentloop_step SET status = 'SUPERSEDED' WHERE run_id = ? AND status = 'ACTIVE'"
+        + " AND step_no >= ? AND step_no < ?", runId, first, end);
+  }
+
+  private void moveHead(RunHead expected, RunHead head, int added, Usage usage) {
+    int updated = jdbc.update(
+        "UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = step_count + ?, version = version + 1,"
+            + " model_calls = model_calls + ?, tool_calls = tool_calls + ?, tokens = tokens + ?"
+            + " WHERE run_id = ? AND version = ?",
+        head.headStep(), head.headTurn(), added, usage.modelCalls(), usage.toolCalls(), usage.tokens(),
+        expected.runId(), expected.version());
+    if (updated != 1) {
+      throw new StaleHeadException(expected.runId(), expected.version());
+    }
+  }
+
+  private void insert(List<Object[]> rows) {
+    String sql = "INSERT INTO agentloop_step (" + ROW_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    if (rows.size() == 1) {
+      jdbc.update(sql, rows.get(0));
+    } else {
+      jdbc.batchUpdate(sql, rows);
+    }
+  }
+}

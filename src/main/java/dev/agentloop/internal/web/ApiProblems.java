@@ -1,0 +1,142 @@
+package dev.agentloop.internal.web;
+
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.agentloop.internal.agent.run.ConversationInUseException;
+import dev.agentloop.api.UnknownAgentException;
+import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.internal.resume.InvalidEditException;
+import dev.agentloop.internal.resume.ResumeConflictException;
+import dev.agentloop.internal.resume.UnknownStepException;
+import dev.agentloop.internal.review.ReviewException;
+import dev.agentloop.internal.review.TaskDecidedException;
+import dev.agentloop.internal.trace.RunNotFinishedException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.stream.Collectors;
+import org.camunda.bpm.engine.AuthorizationException;
+import org.camunda.bpm.engine.OptimisticLockingException;
+import org.camunda.bpm.engine.exception.NotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Every error of {@code /api} as an RFC 9457 problem document whose {@code detail} says, in words,
+ * what was wrong and how to fix it. Ordered first, so an application's own problem handling
+ * (or Spring Boot's) does not replace these messages for AgentLoop's endpoints.
+ */
+@RestControllerAdvice(basePackageClasses = ApiProblems.class)
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class ApiProblems extends ResponseEntityExceptionHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiProblems.class);
+
+  @ExceptionHandler(UnknownRunException.class)
+  ProblemDetail unknownRun(UnknownRunException e) {
+    return problem(HttpStatus.NOT_FOUND, "Unknown run", e.getMessage());
+  }
+
+  @ExceptionHandler(UnknownAgentException.class)
+  ProblemDetail unknownAgent(UnknownAgentException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Unknown agent", e.getMessage());
+  }
+
+  /** Camunda's authorization said no; its message names the missing permission. */
+  @ExceptionHandler(AuthorizationException.class)
+  ProblemDetail forbidden(AuthorizationException e) {
+    return problem(HttpStatus.FORBIDDEN, "Forbidden", e.getMessage());
+  }
+
+  @ExceptionHandler(NotFoundException.class)
+  ProblemDetail notFound(NotFoundException e) {
+    return problem(HttpStatus.NOT_FOUND, "Not found", e.getMessage());
+  }
+
+  /** A submission a review task cannot use (unknown decision, empty plan, arguments that break a schema). */
+  @ExceptionHandler(ReviewException.class)
+  ProblemDetail badSubmission(ReviewException e, HttpServletRequest request) {
+    LOG.info("400 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+    return problem(HttpStatus.BAD_REQUEST, "Submission not accepted", e.getMessage());
+  }
+
+  @ExceptionHandler(UnknownStepException.class)
+  ProblemDetail unknownStep(UnknownStepException e) {
+    return problem(HttpStatus.NOT_FOUND, "Unknown step", e.getMessage());
+  }
+
+  @ExceptionHandler(NoPromptException.class)
+  ProblemDetail noPrompt(NoPromptException e) {
+    return problem(HttpStatus.NOT_FOUND, "No prompt for this step", e.getMessage());
+  }
+
+  /**
+   * An edit, regenerate, stop or restart that does not fit the run's state, a task completed by
+   * another request first, a start under a conversation id an open run holds, or a trace deleted while
+   * its run still runs; nothing was changed. Expected when people work on one run at once, so it is
+   * one line in the log, not a stack trace.
+   */
+  @ExceptionHandler({ResumeConflictException.class, TaskDecidedException.class, OptimisticLockingException.class,
+      RunNotFinishedException.class, ConversationInUseException.class})
+  ProblemDetail conflict(RuntimeException e, HttpServletRequest request) {
+    LOG.info("409 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+    return problem(HttpStatus.CONFLICT, "Conflict", e instanceof OptimisticLockingException
+        ? "the run changed at the same moment (another request, or the agent's own step); nothing of this request"
+            + " was applied: read the run again and retry"
+        : e.getMessage());
+  }
+
+  /** Content of an edit that cannot be used (wrong shape, arguments that break the tool's schema). */
+  @ExceptionHandler(InvalidEditException.class)
+  ProblemDetail invalidEdit(InvalidEditException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Edit not accepted", e.getMessage());
+  }
+
+  @ExceptionHandler(InvalidParameterException.class)
+  ProblemDetail badParameter(InvalidParameterException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", e.getMessage());
+  }
+
+  @Override
+  protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
+      HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    for (Throwable cause = e; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+      if (cause instanceof ApiBodyLimit.BodyTooLargeException) {
+        return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE)
+            .body(problem(HttpStatus.PAYLOAD_TOO_LARGE, "Request body too large", cause.getMessage()));
+      }
+      if (cause instanceof StreamConstraintsException limit) {
+        // Jackson's own limits (a string's length, a number's, nesting): its message names the limit
+        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Value too long",
+            "a value in the body is longer than the API reads: " + limit.getOriginalMessage()));
+      }
+    }
+    return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Unreadable request body",
+        UnreadableBodies.detail(e, request)));
+  }
+
+  @Override
+  protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e,
+      HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    String detail = e.getBindingResult().getFieldErrors().stream()
+        .map(error -> error.getField() + " " + error.getDefaultMessage())
+        .collect(Collectors.joining("; "));
+    return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Invalid request", detail));
+  }
+
+  static ProblemDetail problem(HttpStatus status, String title, String detail) {
+    ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+    problem.setTitle(title);
+    return problem;
+  }
+}

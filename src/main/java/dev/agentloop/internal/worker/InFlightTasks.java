@@ -1,0 +1,93 @@
+package dev.agentloop.internal.worker;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.camunda.bpm.engine.externaltask.LockedExternalTask;
+
+/**
+ * The tasks the worker has taken and not yet completed or failed, their locks kept meanwhile
+ * ({@link LockKeeper}), and whether it takes any more: a stop closes it, after which a task is refused
+ * (its dispatch unlocks it) and a late result is dropped. Apart from {@link ExternalTaskWorker} because
+ * taking, releasing, closing and waiting for the last one must agree whatever thread each runs on.
+ * Thread-safe.
+ */
+final class InFlightTasks {
+
+  private final LockKeeper locks;
+  private final AtomicInteger count = new AtomicInteger();
+  private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
+  private final Object drained = new Object();
+  /** Orders taking a task against closing: a task is either unlocked by the stop or by its own dispatch. */
+  private final Object closing = new Object();
+  /** Stopped past its grace period: what is still in flight was unlocked, and its late results are dropped. */
+  private volatile boolean closed;
+
+  InFlightTasks(LockKeeper locks) {
+    this.locks = locks;
+  }
+
+  /** Takes tasks again, after a stop closed it. */
+  void open() {
+    closed = false;
+  }
+
+  /** @return whether the task was taken; {@code false} once closed, and then the caller unlocks it */
+  boolean take(LockedExternalTask task) {
+    synchronized (closing) {
+      if (closed) {
+        return false;
+      }
+      count.incrementAndGet();
+      running.add(task);
+      locks.locked(task.getId());
+      return true;
+    }
+  }
+
+  /** @return how many tasks were in flight before this one was released */
+  int release(LockedExternalTask task) {
+    locks.released(task.getId());
+    running.remove(task);
+    int before = count.getAndDecrement();
+    if (before == 1) {
+      synchronized (drained) {
+        drained.notifyAll();
+      }
+    }
+    return before;
+  }
+
+  /** Takes no more tasks, and returns those still in flight, for the stop to unlock. */
+  List<LockedExternalTask> close() {
+    synchronized (closing) {
+      closed = true;
+      return List.copyOf(running);
+    }
+  }
+
+  boolean closed() {
+    return closed;
+  }
+
+  int count() {
+    return count.get();
+  }
+
+  Set<String> ids() {
+    return running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet());
+  }
+
+  /** Waits until none is in flight, or until the deadline ({@link System#nanoTime}). */
+  void awaitNone(long deadlineNanos) throws InterruptedException {
+    synchronized (drained) {
+      long left;
+      while (count.get() > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
+        TimeUnit.NANOSECONDS.timedWait(drained, left);
+      }
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package dev.agentloop.internal.worker;
+
+import dev.agentloop.internal.async.AsyncFailures;
+import dev.agentloop.internal.trace.StaleHeadException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.camunda.bpm.engine.BadUserRequestException;
+import org.camunda.bpm.engine.ExternalTaskService;
+import org.camunda.bpm.engine.OptimisticLockingException;
+import org.camunda.bpm.engine.ProcessEngineException;
+import org.camunda.bpm.engine.exception.NotFoundException;
+import org.camunda.bpm.engine.externaltask.LockedExternalTask;
+import org.camunda.bpm.engine.impl.interceptor.CommandContext;
+import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Applies a handler's result to the engine: trace steps and completion in one transaction, or a
+ * failure with retries and back-off. A task that is gone (cancelled by an edit, completed by another
+ * node after our lock expired) makes the whole result roll back: nothing half-written stays.
+ *
+ * <p>In the completing transaction it also locks the instance's next task on our topics, if any:
+ * the run continues on this worker without a fetch and with its state in hand.
+ */
+class TaskCompleter<S> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TaskCompleter.class);
+  private static final int ATTEMPTS_ON_CONFLICT = 3;
+  private static final int MAX_CAUSE = 540;
+
+  private final ExternalTaskService externalTasks;
+  private final TransactionTemplate transaction;
+  private final WorkerOptions settings;
+  private final Set<String> topics;
+  private final CommandExecutor commands;
+
+  TaskCompleter(ExternalTaskService externalTasks, CommandExecutor commands,
+      PlatformTransactionManager transactionManager, WorkerOptions settings, Set<String> topics) {
+    this.externalTasks = externalTasks;
+    this.commands = commands;
+    this.transaction = new TransactionTemplate(transactionManager);
+    this.settings = settings;
+    this.topics = Set.copyOf(topics);
+  }
+
+  /** What a completion handed on: the next tasks of the instance, locked for us, and the carried state. */
+  record Continuation<S>(List<LockedExternalTask> tasks, S carried) {
+    static <S> Continuation<S> none() {
+      return new Continuation<>(List.of(), null);
+    }
+  }
+
+  /**
+   * @param maxNext how many next tasks of the run may be locked for this worker (0: leave them to the fetcher)
+   */
+  Continuation<S> complete(LockedExternalTask task, TaskResult<S> result, int maxNext) {
+    for (int attempt = 1; attempt <= ATTEMPTS_ON_CONFLICT; attempt++) {
+      try {
+        return transaction.execute(status -> commands.execute(context -> apply(context, task, result, maxNext)));
+      } catch (NotFoundException e) {
+        // the task was cancelled (the run left the loop), or completed by another node after our lock expired
+        LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
+        keepWhatIsPaidFor(task, result);
+        return Continuation.none();
+      } catch (BadUserRequestException e) {
+        // another node holds the task now (our lock expired): it does the work again and writes it
+        LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
+        return Continuation.none();
+      } catch (StaleHeadException e) {
+        // the trace moved on (an edit, or a write we raced): if the task survived, run it again on the new head
+        LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
+        unlockQuietly(task);
+        return Continuation.none();
+      } catch (OptimisticLockingException e) {
+        LOG.debug("task {} hit a concurrent change, attempt {}", task.getId(), attempt, e);
+      }
+    }
+    LOG.warn("task {} ({}) kept conflicting with concurrent changes; unlocking it so it runs again",
+        task.getId(), task.getActivityId());
+    unlockQuietly(task);
+    return Continuation.none();
+  }
+
+  /**
+   * Completes several tasks in one command, and so in one transaction with one commit and one flush
+   * of the engine's changes, in which the engine reads what they share (the process definition) once.
+   * All or none: when any of them fails (a conflict, a stale head, a task gone, a broken write), the
+   * whole transaction rolls back, nothing of it is written, and the result is empty; the caller then
+   * completes each task {@link #complete alone}, where a failure is that task's and no other's.
+   *
+   * @return what each completion handed on, in the order of {@code batch}; empty when the batch rolled back
+   */
+  Optional<List<Continuation<S>>> completeTogether(List<GroupCommit.Completion<S>> batch, int maxNext) {
+    try {
+      return Optional.of(transaction.execute(status -> commands.execute(context -> batch.stream()
+          .map(completion -> ExternalTaskWorker.withMdc(completion.task(),
+              () -> apply(context, completion.task(), completion.result(), maxNext)))
+          .toList())));
+    } catch (RuntimeException | Error e) {
+      LOG.debug("a batch of {} completions rolled back; completing each alone", batch.size(), e);
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Reports a technical failure: the task's retries count down, and with none left the engine raises
+   * an incident. The message leads with the cause and says what happens next (the next attempt, or
+   * that an operator retries the incident), so that Cockpit shows it without the stack trace.
+   */
+  void fail(LockedExternalTask task, Throwable error) {
+    Throwable cause = AsyncFailures.unwrap(error);
+    int remaining = task.getRetries() == null ? settings.retries() : Math.max(task.getRetries() - 1, 0);
+    // this failure included: the first failure waits the base back-off, each further one twice as long
+    int failures = settings.retries() - remaining + 1;
+    Duration backoff = settings.backoffAfter(failures);
+    String message = message(cause, remaining, backoff);
+    if (remaining == 0) {
+      LOG.warn("task {} ({}) failed, no retries left, an incident is raised: {}", task.getId(), task.getActivityId(),
+          message, cause);
+    } else {
+      LOG.info("task {} ({}) failed, {} retries left: {}", task.getId(), task.getActivityId(), remaining, message);
+    }
+    try {
+      externalTasks.handleFailure(task.getId(), settings.workerId(), message, stackTrace(cause), remaining,
+          backoff.toMillis());
+    } catch (BadUserRequestException e) {
+      LOG.info("failure of task {} not reported, the task is gone: {}", task.getId(), e.getMessage());
+    }
+  }
+
+  /** The engine keeps 666 characters of a failure's message; the cause gets most, what comes next the rest. */
+  static String message(Throwable cause, int remaining, Duration backoff) {
+    String what = describe(cause);
+    if (what.length() > MAX_CAUSE) {
+      what = what.substring(0, MAX_CAUSE) + "…";
+    }
+    return what + (remaining == 0
+        ? " — no retries left: once the cause is fixed, an operator retries the incident (Cockpit)"
+        : " — AgentLoop tries again in " + readable(backoff) + " (" + remaining + (remaining == 1 ? " retry" : " retries")
+            + " left)");
+  }
+
+  /**
+   * The failure's message, or for one without (an Error from a static initialiser), its type and its cause's. The
+   * engine's own exceptions name the real cause too where their message does not ("An exception occurred in the
+   * persistence layer" for a database that refused a value), so that an incident says what went wrong.
+   */
+  static String describe(Throwable failure) {
+    String own = failure.getMessage();
+    if (own != null && !own.isBlank()) {
+      Throwable root = rootCause(failure);
+      boolean hidden = failure instanceof ProcessEngineException && root != failure && root.getMessage() != null
+          && !own.contains(root.getMessage());
+      return hidden ? own + " — caused by " + root.getClass().getSimpleName() + ": " + root.getMessage() : own;
+    }
+    Throwable cause = failure.getCause();
+    return failure.getClass().getSimpleName()
+        + (cause == null || cause == failure ? "" : ": " + (cause.getMessage() == null
+            ? describe(cause) : cause.getClass().getSimpleName() + ": " + cause.getMessage()));
+  }
+
+  private static Throwable rootCause(Throwable failure) {
+    Throwable root = failure;
+    for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 20; depth++) {
+      root = root.getCause();
+    }
+    return root;
+  }
+
+  private static String readable(Duration duration) {
+    return duration.toMillis() % 1000 != 0 ? duration.toMillis() + " ms"
+        : duration.toSeconds() < 120 ? duration.toSeconds() + " s" : duration.toMinutes() + " min";
+  }
+
+  /** The task is gone, but what its work cost (a model call's reply) is kept; a failure to keep it is logged only. */
+  private static void keepWhatIsPaidFor(LockedExternalTask task, TaskResult<?> result) {
+    try {
+      result.whenGone().run();
+    } catch (RuntimeException e) {
+      LOG.warn("what task {} ({}) cost could not be kept after it was gone: {}", task.getId(), task.getActivityId(),
+          e.getMessage(), e);
+    }
+  }
+
+  void unlockQuietly(LockedExternalTask task) {
+    unlockQuietly(task.getId());
+  }
+
+  void unlockQuietly(String taskId) {
+    try {
+      externalTasks.unlock(taskId);
+    } catch (RuntimeException e) {
+      LOG.debug("task {} could not be unlocked: {}", taskId, e.getMessage());
+    }
+  }
+
+  private Continuation<S> apply(CommandContext context, LockedExternalTask task, TaskResult<S> result, int maxNext) {
+    S carried = result.write().get();
+    List<LockedExternalTask> next = new CompleteAndContinueCmd(task, result, settings, topics, maxNext).execute(context);
+    return new Continuation<>(next, carried);
+  }
+
+  private static String stackTrace(Throwable error) {
+    StringWriter text = new StringWriter();
+    error.printStackTrace(new PrintWriter(text));
+    return text.toString();
+  }
+}

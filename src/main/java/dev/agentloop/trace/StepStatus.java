@@ -1,4 +1,0 @@
-package dev.agentloop.trace;
-
-/** A step is on the active path, or on a branch that an edit replaced. */
-public enum StepStatus { ACTIVE, SUPERSEDED }

@@ -1,5 +1,0 @@
-/**
- * How long a trace stays: it goes with its run's Camunda history (the history cleanup), or when an operator deletes a
- * finished run's trace, which leaves a tombstone.
- */
-package dev.agentloop.trace.retention;

@@ -1,0 +1,157 @@
+package dev.agentloop.internal.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+/**
+ * The transport every fake model endpoint shares, whatever wire it speaks: serves POST on one path on
+ * 127.0.0.1 with a random port, answers with queued replies in order (then with its responder, if it
+ * has one, else with the wire's "nothing queued" error) and records every request with its headers.
+ * The wire's bodies are made by the wire's fake ({@code FakeOpenAiServer}, {@code FakeAnthropicServer}).
+ */
+public final class FakeModelServer implements AutoCloseable {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One canned answer: status, body, how long to wait before sending it, extra headers (they win). */
+  public record Reply(int status, String body, Duration delay, Map<String, String> headers) {
+
+    public Reply {
+      headers = Map.copyOf(headers);
+    }
+  }
+
+  /** One request as received: its body as JSON (a text node when it is no JSON), headers by lower-case name. */
+  public record Received(JsonNode body, Map<String, String> headers) {
+
+    public String header(String name) {
+      return headers.get(name.toLowerCase(Locale.ROOT));
+    }
+  }
+
+  private final HttpServer server;
+  private final ExecutorService threads;
+  private final ConcurrentLinkedQueue<Reply> replies = new ConcurrentLinkedQueue<>();
+  private final List<Received> requests = new CopyOnWriteArrayList<>();
+  private final Reply nothingQueued;
+  private volatile Function<Received, Reply> responder;
+
+  /**
+   * @param nothingQueued what the server answers when no reply is queued and no responder set
+   */
+  public FakeModelServer(String path, String threadName, Reply nothingQueued) {
+    this.nothingQueued = nothingQueued;
+    this.threads = Executors.newCachedThreadPool(runnable -> {
+      Thread thread = new Thread(runnable, threadName);
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    server.createContext(path, this::handle);
+    server.setExecutor(threads);
+    server.start();
+  }
+
+  public String origin() {
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  public void queue(Reply reply) {
+    replies.add(reply);
+  }
+
+  public void answerWith(Function<Received, Reply> responder) {
+    this.responder = responder;
+  }
+
+  public List<Received> requests() {
+    return new ArrayList<>(requests);
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String raw;
+      try (InputStream in = exchange.getRequestBody()) {
+        raw = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      Map<String, String> headers = new java.util.HashMap<>();
+      exchange.getRequestHeaders().forEach((name, values) -> {
+        if (!values.isEmpty()) {
+          headers.put(name.toLowerCase(Locale.ROOT), values.get(0));
+        }
+      });
+      Received received = new Received(parse(raw), Map.copyOf(headers));
+      requests.add(received);
+      if (!"POST".equals(exchange.getRequestMethod())) {
+        send(exchange, new Reply(405, "{\"error\":{\"message\":\"method not allowed\"}}", Duration.ZERO, Map.of()));
+        return;
+      }
+      Reply reply = replies.poll();
+      Function<Received, Reply> answering = responder;
+      if (reply == null && answering != null) {
+        reply = answering.apply(received);
+      }
+      reply = reply == null ? nothingQueued : reply;
+      if (!reply.delay().isZero()) {
+        try {
+          Thread.sleep(reply.delay().toMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      send(exchange, reply);
+    } catch (IOException e) {
+      // the client gave up (timeout) before the answer went out
+    }
+  }
+
+  private static void send(HttpExchange exchange, Reply reply) throws IOException {
+    byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", reply.body().startsWith("{") ? "application/json" : "text/html");
+    reply.headers().forEach(exchange.getResponseHeaders()::set);
+    exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
+    if (bytes.length > 0) {
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    }
+  }
+
+  private static JsonNode parse(String raw) {
+    try {
+      return JSON.readTree(raw);
+    } catch (IOException e) {
+      return JSON.getNodeFactory().textNode(raw);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+  }
+}

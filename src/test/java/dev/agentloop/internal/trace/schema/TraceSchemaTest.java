@@ -1,0 +1,215 @@
+package dev.agentloop.internal.trace.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.internal.trace.ConversationClaims;
+import dev.agentloop.internal.trace.DatabaseSettings;
+import dev.agentloop.internal.trace.RunInsights;
+import dev.agentloop.internal.trace.StepCost;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+/**
+ * AgentLoop's tables at start, on H2: created from the versioned scripts, a database of the current
+ * release upgraded with its rows kept, no DDL at all when the tables are current (proved with a user
+ * that may only read and write rows), and, where AgentLoop must not change the schema, a start that
+ * fails naming what is missing and changes nothing.
+ */
+class TraceSchemaTest {
+
+  static final List<String> TABLES = List.of("agentloop_run", "agentloop_step", "agentloop_decision",
+      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation");
+
+  @Test
+  void should_create_every_table_on_an_empty_database_and_then_start_without_ddl() {
+    // given
+    String url = newDatabase();
+    DataSource owner = dataSource(url, "sa");
+
+    // when
+    TraceSchema.prepare(owner, true);
+
+    // then
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
+    DataSource application = dmlOnlyUser(jdbc, url);
+    TraceSchema.prepare(application, true);
+    TraceSchema.prepare(application, false);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+  }
+
+  @Test
+  void should_upgrade_a_database_of_the_current_release_and_keep_its_runs() {
+    // given the tables as the current release creates them (its idempotent script), with a run in them
+    String url = newDatabase();
+    DataSource owner = dataSource(url, "sa");
+    new ResourceDatabasePopulator(new ClassPathResource("dev/agentloop/internal/trace/schema.sql")).execute(owner);
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
+        + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'ANSWERED', 1, 0, 1,"
+        + " 0, 0, 0, CURRENT_TIMESTAMP)");
+    assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
+        .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version,"
+            + " table agentloop_conversation.");
+
+    // when
+    TraceSchema.prepare(owner, true);
+
+    // then
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
+        .isEqualTo("Why?");
+    TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
+  }
+
+  @Test
+  void should_move_the_costs_a_database_of_an_earlier_release_kept_in_a_table_of_their_own_onto_their_steps() {
+    // given a step, and its costs where a database of an earlier release kept them
+    DataSource owner = dataSource(newDatabase(), "sa");
+    new ResourceDatabasePopulator(new ClassPathResource("dev/agentloop/internal/trace/schema.sql")).execute(owner);
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    jdbc.update("INSERT INTO agentloop_step (run_id, step_no, kind, turn, content, status, author, created_at)"
+        + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP)");
+    jdbc.execute("CREATE TABLE agentloop_step_cost (run_id VARCHAR(64) NOT NULL, step_no INT NOT NULL,"
+        + " model_call BOOLEAN NOT NULL, latency_ms BIGINT, prompt_tokens BIGINT, completion_tokens BIGINT,"
+        + " total_tokens BIGINT, PRIMARY KEY (run_id, step_no))");
+    jdbc.update("INSERT INTO agentloop_step_cost VALUES ('r-1', 1, TRUE, 120, 30, 7, 37)");
+
+    // when
+    TraceSchema.prepare(owner, true);
+
+    // then
+    assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
+        .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L)));
+    assertThat(tables(jdbc)).doesNotContain("agentloop_step_cost");
+  }
+
+  @Test
+  void should_add_the_prompt_cache_columns_to_a_database_of_version_1_and_keep_the_costs_of_its_steps() {
+    // given a database with only version 1 of the scripts, and a step with its cost
+    String url = newDatabase();
+    DataSource owner = dataSource(url, "sa");
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/V1__agentloop_tables.sql"))
+        .execute(owner);
+    jdbc.update("INSERT INTO agentloop_step (run_id, step_no, kind, turn, content, status, author, created_at,"
+        + " cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens)"
+        + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
+    // a start that may not change the schema refuses it, naming what versions 2 and 3 add
+    assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
+        .hasMessageContaining("missing: column agentloop_step.cost_cache_read_tokens,"
+            + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
+            + " table agentloop_conversation.");
+
+    // when
+    TraceSchema.prepare(owner, true);
+
+    // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
+    assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
+        .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
+  }
+
+  @Test
+  void should_add_the_conversation_claims_to_a_database_of_version_2_and_keep_its_runs() {
+    // given a database with versions 1 and 2 of the scripts, and a run in it
+    String url = newDatabase();
+    DataSource owner = dataSource(url, "sa");
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/V1__agentloop_tables.sql"),
+        new ClassPathResource("META-INF/agentloop/db/h2/V2__prompt_cache_and_model_of_costs.sql")).execute(owner);
+    jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
+        + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
+        + " 0, 0, 0, CURRENT_TIMESTAMP)");
+    // a start that may not change the schema refuses it, naming what version 3 adds
+    assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
+        .hasMessageContaining("missing: table agentloop_conversation.");
+
+    // when
+    TraceSchema.prepare(owner, true);
+
+    // then the run is kept, holds no conversation id, and one can be claimed for it once only
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
+        .isEqualTo("Why?");
+    ConversationClaims claims = new ConversationClaims(jdbc);
+    assertThat(claims.holder("crm-1")).isEmpty();
+    assertThat(claims.claim("crm-1", "r-1", null)).isTrue();
+    assertThat(claims.claim("crm-1", "r-2", null)).as("a second claim of a held id").isFalse();
+    assertThat(claims.claim("crm-1", "r-2", "r-0")).as("a take-over from a run that does not hold it").isFalse();
+    assertThat(claims.holder("crm-1")).contains("r-1");
+    assertThat(claims.claim("crm-1", "r-2", "r-1")).as("a take-over from the run that holds it").isTrue();
+    assertThat(claims.holder("crm-1")).contains("r-2");
+    TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
+  }
+
+  @Test
+  void should_only_check_without_schema_update_and_name_every_missing_table_and_column() {
+    // given an empty database, and one whose step table lacks a column
+    DataSource empty = dataSource(newDatabase(), "sa");
+    DataSource lacking = dataSource(newDatabase(), "sa");
+    TraceSchema.prepare(lacking, true);
+    new JdbcTemplate(lacking).execute("ALTER TABLE agentloop_step DROP COLUMN cost_total_tokens");
+
+    // when / then
+    assertThatThrownBy(() -> TraceSchema.prepare(empty, false))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("missing: table agentloop_run, table agentloop_step, table agentloop_decision,"
+            + " table agentloop_prompt, table agentloop_schema_version")
+        .hasMessageContaining("META-INF/agentloop/db/h2/V*.sql")
+        .hasMessageContaining("agentloop.database.schema-update=true");
+    assertThat(tables(new JdbcTemplate(empty))).isEmpty();
+    assertThatThrownBy(() -> TraceSchema.prepare(lacking, false))
+        .hasMessageContaining("missing: column agentloop_step.cost_total_tokens.");
+  }
+
+  @Test
+  void should_follow_camundas_schema_update_unless_set() {
+    assertThat(new DatabaseSettings(null, false).updates("false")).isFalse();
+    assertThat(new DatabaseSettings(null, false).updates("true")).isTrue();
+    assertThat(new DatabaseSettings(null, false).updates("create-drop")).isTrue();
+    assertThat(new DatabaseSettings(null, false).updates(null)).isTrue();
+    assertThat(new DatabaseSettings(true, false).updates("false")).isTrue();
+    assertThat(new DatabaseSettings(false, false).updates("true")).isFalse();
+  }
+
+  private static String newDatabase() {
+    return "jdbc:h2:mem:schema-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+  }
+
+  private static DataSource dataSource(String url, String user) {
+    return new DriverManagerDataSource(url, user, user.equals("sa") ? "" : user);
+  }
+
+  /** A user that may read and write rows of the tables, and do nothing else (no DDL). */
+  private static DataSource dmlOnlyUser(JdbcTemplate owner, String url) {
+    owner.execute("CREATE USER app PASSWORD 'app'");
+    owner.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA PUBLIC TO app");
+    // (setting DB_CLOSE_DELAY needs admin rights too: the database stays open through the owner's setting)
+    DataSource application = dataSource(url.replace(";DB_CLOSE_DELAY=-1", ""), "app");
+    assertThatThrownBy(() -> new JdbcTemplate(application).execute("CREATE TABLE agentloop_probe (id INT)"))
+        .as("the user may not change the schema").isNotNull();
+    return application;
+  }
+
+  private static List<Integer> versions(JdbcTemplate jdbc) {
+    return jdbc.queryForList("SELECT version FROM agentloop_schema_version ORDER BY version", Integer.class);
+  }
+
+  private static List<String> tables(JdbcTemplate jdbc) {
+    return jdbc.queryForList("SELECT LOWER(TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES"
+        + " WHERE TABLE_SCHEMA = 'PUBLIC'", String.class);
+  }
+}

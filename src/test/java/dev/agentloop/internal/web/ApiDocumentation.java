@@ -1,0 +1,389 @@
+package dev.agentloop.internal.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What springdoc cannot read from AgentLoop's controllers, added to what it generated: a summary, an
+ * operation id and a description per operation, the status a success answers, the problem documents each
+ * operation may answer, request examples, parameter descriptions, the security schemes and the server.
+ * The library has no OpenAPI dependency (a host must not get one), so this lives beside the test that
+ * generates the document. An operation that is not described here fails {@link #describe}: a new endpoint
+ * cannot reach the checked-in document without its documentation.
+ */
+final class ApiDocumentation {
+
+  /** The version of the API's contract, raised by hand when the contract changes. */
+  static final String VERSION = "0.1";
+  /** Where the API is served unless {@code agentloop.api.base-path} says otherwise. */
+  static final String DEFAULT_BASE_PATH = "/api";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * One operation's documentation.
+   *
+   * @param success the status of a success, with what it answers
+   * @param problems the statuses of the problem documents it may answer besides 401 and 403, which any may
+   * @param example a request body as a client sends it, or {@code null} when the operation takes none
+   */
+  record Operation(String operationId, String tag, String summary, String description, int success,
+      String successDescription, List<Integer> problems, String example) {}
+
+  private static final Map<String, Operation> OPERATIONS = new LinkedHashMap<>();
+
+  static {
+    add("POST /runs", new Operation("startRun", "runs", "Start a run",
+        "Starts a run of an agent (default `react-agent`) on a question and answers the run as it stands right after"
+            + " the start; `Location` names it. The caller needs the right to start the agent.",
+        201, "The run, started", List.of(400, 413),
+        "{\"question\": \"What is 17 * 23?\", \"agent\": \"react-agent\"}"));
+    add("GET /runs", new Operation("listRuns", "runs", "Search runs",
+        "The runs of an agent that the caller may read, newest first, one page of them: by status, start date,"
+            + " who wrote steps in them and a piece of their question. `X-Total-Count` tells how many runs the"
+            + " caller may read match, on all pages. `finished=true` and `limit` are older spellings of a finished"
+            + " status and of `size`.",
+        200, "One page of runs, newest first", List.of(400), null));
+    add("GET /runs/{id}", new Operation("getRun", "runs", "Read a run",
+        "How the run stands: status (from the step store and the engine), what it waits for, the newest answer,"
+            + " its turns, budgets and costs, and `version`, the `baseVersion` of an edit made on what was read.",
+        200, "The run", List.of(404), null));
+    add("GET /runs/{id}/trace", new Operation("getTrace", "runs", "Read a run's trace",
+        "The run's steps, each with what its call cost and whether its prompt can be read, and the decisions"
+            + " people took. `branches=active` is the path the model sees; `all` adds superseded branches.",
+        200, "The trace", List.of(400, 404), null));
+    add("DELETE /runs/{id}/trace", new Operation("deleteTrace", "runs", "Delete a finished run's trace",
+        "Deletes a finished run's steps, question and the reasons people gave, for operators (the right to delete"
+            + " traces); the run keeps a tombstone saying who deleted it, when and why. A run still running is a 409.",
+        200, "The tombstone", List.of(400, 404, 409), null));
+    add("GET /runs/{id}/steps/{no}/prompt", new Operation("getPrompt", "runs", "Read the prompt of a step",
+        "The messages and tools the model received in the call that wrote step `no`: only the first step a model"
+            + " call wrote (a plan, a thought or a final answer) has one.",
+        200, "The prompt", List.of(404), null));
+    add("GET /runs/{id}/tasks", new Operation("listTasks", "runs", "List a run's open tasks",
+        "The run's open user tasks (plan review, a question for a person, an action to approve, an answer to review,"
+            + " agent stuck) with their form data.",
+        200, "The open tasks", List.of(404), null));
+    add("POST /runs/{id}/tasks/{taskId}/complete", new Operation("completeTask", "runs", "Complete a task",
+        "Completes an open task with the fields its Tasklist form would submit; the fields depend on the task"
+            + " (`decision` and what the decision needs). In an answer review, `regenerate` may redo an earlier turn"
+            + " of a conversation: `regenerateTurn` (numbered as `turns` of `GET /runs/{id}`; left out, or the turn"
+            + " under review: this answer; the task's `regenerateTurnOptions` lists them) and `replayLaterTurns`"
+            + " (whether the later questions, the reviewed one's among them, are asked again on the new branch;"
+            + " default false; only with an earlier turn of a conversation).",
+        200, "The run after the decision", List.of(400, 404, 409, 413),
+        "{\"decision\": \"accept\"}"));
+    add("POST /runs/{id}/steps/{stepId}/edit", new Operation("editStep", "resume", "Edit a step and resume",
+        "Supersedes step `stepId` with the edited content and continues the run from it; `baseVersion` is the"
+            + " run's `version` as read before editing (another change in between is a 409, nothing applied). The"
+            + " answer lists the side effects that happened on the superseded branch.",
+        200, "What the edit did", List.of(400, 404, 409, 413),
+        "{\"content\": {\"text\": \"Use the calculator for 17 * 23.\"}, \"reason\": \"the plan skipped the tool\","
+            + " \"baseVersion\": 7}"));
+    add("POST /runs/{id}/regenerate", new Operation("regenerateAnswer", "resume", "Regenerate an answer",
+        "Asks the model for a new answer: without a body or `turn`, the newest answer; with `turn`, that turn's"
+            + " answer of a conversation, its later turns' questions asked again when `replayLaterTurns` is true.",
+        200, "What the regenerate did", List.of(400, 404, 409, 413),
+        "{\"turn\": 1, \"replayLaterTurns\": false, \"reason\": \"the answer missed the discount\"}"));
+    add("POST /runs/{id}/stop", new Operation("stopRun", "resume", "Stop a run",
+        "Ends a running or waiting run with the stated reason (status STOPPED).",
+        200, "The run, stopped", List.of(400, 404, 409, 413), "{\"reason\": \"the customer withdrew the request\"}"));
+    add("POST /runs/{id}/restart", new Operation("restartRun", "resume", "Restart a finished run from a step",
+        "Starts a new run whose trace is a copy of this one's path up to `fromStep`, and continues it from there;"
+            + " `Location` names the new run.",
+        201, "The new run", List.of(400, 404, 409, 413),
+        "{\"fromStep\": 3, \"reason\": \"retry with the corrected plan\"}"));
+    add("GET /runs/{id}/actions", new Operation("getActions", "resume", "What the caller may do with a run now",
+        "Which of edit, regenerate, stop and restart the caller may do with the run in its present state, and why"
+            + " not where not.",
+        200, "The actions", List.of(404), null));
+    add("POST /runs/{id}/messages", new Operation("askFollowUp", "conversations", "Ask a conversation's next question",
+        "Accepted: the run plans and answers the question as its next turn (a run of an agent with conversations,"
+            + " waiting for its next question).",
+        202, "The question is taken; the run as it stands", List.of(400, 404, 409, 413),
+        "{\"question\": \"And 17 * 24?\"}"));
+    add("POST /runs/{id}/close", new Operation("closeConversation", "conversations", "Close a conversation",
+        "Closes a conversation waiting for its next question; the run ends ANSWERED. The body (a reason) is optional.",
+        200, "The run, ended", List.of(400, 404, 409, 413), "{\"reason\": \"the customer has no more questions\"}"));
+    add("GET /breakers", new Operation("listBreakers", "breakers", "List the circuit breakers",
+        "The circuit breakers of this node, one per tool and per model endpoint, and their states. Any"
+            + " authenticated user may read them (they name tools and endpoints, nothing of any run).",
+        200, "The breakers", List.of(), null));
+    add("GET /openapi.json", new Operation("getOpenApiDocument", "openapi", "This document",
+        "The OpenAPI document of AgentLoop's API, its server set to where this application serves the API.",
+        200, "The OpenAPI document", List.of(), null));
+  }
+
+  /** The request records' simple names, said in the document as what they are. */
+  private static final Map<String, String> REQUESTS = Map.of("Edit", "EditRequest", "Reason", "ReasonRequest",
+      "Regenerate", "RegenerateRequest", "Restart", "RestartRequest", "Message", "MessageRequest");
+
+  /** One line per schema, as its record's javadoc says it. */
+  private static final Map<String, String> SCHEMAS = Map.ofEntries(
+      Map.entry("ActiveStep", "What a run does at this moment: a model call, tool calls, a remote tool call, a"
+          + " person's task, a failed call waiting for its retry"),
+      Map.entry("BreakerView", "A circuit breaker: `tool:<tool>`, `mcp:<server>` or `model:<endpoint>`, and its state"),
+      Map.entry("Budget", "One budget of a run: used, and the limit (`null` where the agent has none)"),
+      Map.entry("ConversationTurn", "One turn of a conversation: a question and the answer the agent gave to it"),
+      Map.entry("Decision", "What a person (or AgentLoop, for an agent that accepts automatically) decided on a step"
+          + " without writing one: a plan accepted unchanged, an answer accepted or regenerated, a run stopped"),
+      Map.entry("EditRequest", "The edited content of a step, why, and the run's version the edit was made on"),
+      Map.entry("JsonNode", "Any JSON value; a step's content is an object whose fields depend on its kind"),
+      Map.entry("MessageRequest", "A conversation's next question"),
+      Map.entry("Problem", "An RFC 9457 problem document"),
+      Map.entry("PromptView", "What the model received in the call that wrote a step: messages and tools as"
+          + " AgentLoop handed them to the model adapter (no endpoint, header or key)"),
+      Map.entry("ReasonRequest", "Why (a stop must say it; a close may)"),
+      Map.entry("RegenerateRequest", "Which turn's answer is regenerated (default the newest) and why"),
+      Map.entry("RestartRequest", "The step a finished run is restarted from, and why"),
+      Map.entry("ResumeResult", "What an edit or a regenerate did, with the side effects of the superseded branch"),
+      Map.entry("ReviewTaskView", "An open user task of a run, with the form data it was given"),
+      Map.entry("RunActions", "What the caller may do with a run now (the service checks again on every call)"),
+      Map.entry("BudgetUse", "What a run used of its agent's budgets"),
+      Map.entry("RunCosts", "What a run's calls cost altogether, superseded branches included"),
+      Map.entry("RunMoney", "What a run's model calls cost by the price table (`agentloop.llm.prices`), and what they"
+          + " would have cost without the prompt cache; calls the table cannot price are counted apart"),
+      Map.entry("Money", "What one step's model call cost by the price table, and what it would have cost without the"
+          + " prompt cache"),
+      Map.entry("Child", "A child run answering one of the run's calls of an agent, and what it does now"),
+      Map.entry("RunView", "A run as people see it: status, what it waits for, the newest answer, its turns, what"
+          + " it used, and `version` for edits"),
+      Map.entry("SideEffect", "A call of a side-effecting tool that ran on a branch an edit abandoned"),
+      Map.entry("StartRunRequest", "The question, and the agent (default `react-agent`)"),
+      Map.entry("StepCost", "What writing a step cost: the model call's latency and tokens, or the tool call's"
+          + " latency; `null` counts were not reported"),
+      Map.entry("StepView", "One step of a trace, with its cost and whether its prompt can be read"),
+      Map.entry("TraceDeletion", "The tombstone of a trace deleted on purpose: which run, when, by whom, why"),
+      Map.entry("TraceView", "A run's steps (the active path or all branches) and the decisions people took"));
+
+  private static final Map<String, String> TAGS = Map.of(
+      "runs", "Start runs, search and read them, their traces, prompts and open tasks",
+      "resume", "Change a run's course: edit a step, regenerate, stop, restart",
+      "conversations", "Follow-up questions of a run that is a conversation",
+      "breakers", "The circuit breakers of tools and model endpoints",
+      "openapi", "This document");
+
+  private static final Map<String, String> PARAMETERS = Map.ofEntries(
+      Map.entry("id", "the run's id (its process instance id)"),
+      Map.entry("stepId", "the step's number in the trace (`stepNo`)"),
+      Map.entry("no", "the step's number in the trace (`stepNo`)"),
+      Map.entry("taskId", "the task's id, as `GET /runs/{id}/tasks` lists it"),
+      Map.entry("agent", "the agent's process key"),
+      Map.entry("finished", "only finished runs (ANSWERED, REJECTED, STOPPED, CANCELLED); older spelling of `status`"),
+      Map.entry("limit", "older spelling of `size`"),
+      Map.entry("status", "one run status (RUNNING, WAITING, FAILED, ANSWERED, REJECTED, STOPPED, CANCELLED), any case"),
+      Map.entry("from", "runs started from then: a date (`2026-11-24`, from its start, UTC) or an instant"
+          + " (`2026-11-24T12:00:00Z`)"),
+      Map.entry("to", "runs started before then: a date (its whole day included) or an instant"),
+      Map.entry("editedBy", "runs in which this user wrote a step (an edit, a decision, an answer)"),
+      Map.entry("q", "a piece of the run's question, any case, at most 200 characters"),
+      Map.entry("page", "the page, from 0"),
+      Map.entry("size", "runs per page, 1 to 500 (default 50)"),
+      Map.entry("conversationId", "the runs started under this conversation id (`POST /runs` with `conversationId`),"
+          + " of any agent unless `agent` is given"),
+      Map.entry("branches", "`active` (the path the model sees) or `all` (superseded branches too)"),
+      Map.entry("reason", "why the trace is deleted, for the audit"));
+
+  private static final Map<Integer, String[]> PROBLEMS = new TreeMap<>(Map.of(
+      400, new String[] {"BadRequest", "The request is not valid; `detail` names the field or parameter and what it"
+          + " must be", "Invalid request", "question must not be blank: say what the agent should answer"},
+      401, new String[] {"Unauthorized", "No credentials, or wrong ones", "Unauthorized",
+          "send HTTP Basic credentials of a Camunda user (curl -u user:password), or log in to the Camunda webapps"},
+      403, new String[] {"Forbidden", "The caller may not do this (a right on the agent, a webapp session's CSRF"
+          + " token, a user of agent-workers)", "Forbidden",
+          "The user with id 'mary' does not have 'CREATE_INSTANCE' permission on resource 'react-agent'"},
+      404, new String[] {"NotFound", "No such run (or one the caller may not read), step, task or prompt",
+          "Unknown run", "no run with id 3f2a9c1e-8b1d-11ef-9c2a-0242ac120002"},
+      409, new String[] {"Conflict", "The run's state does not allow it, or it changed at the same moment; nothing"
+          + " was applied", "Conflict", "the run changed at the same moment (another request, or the agent's own"
+          + " step); nothing of this request was applied: read the run again and retry"},
+      413, new String[] {"PayloadTooLarge", "The body is larger than the API reads (4 MiB)",
+          "Request body too large", "the request body may have at most 4194304 bytes (4 MiB)"}));
+
+  private ApiDocumentation() {}
+
+  private static void add(String key, Operation operation) {
+    OPERATIONS.put(key, operation);
+  }
+
+  /** {@code METHOD path} (path below the base path) of every documented operation. */
+  static List<String> operations() {
+    return List.copyOf(OPERATIONS.keySet());
+  }
+
+  /**
+   * The document springdoc generated for the API under {@code basePath}, documented and in a stable order.
+   *
+   * @throws IllegalStateException naming every operation springdoc found that is not documented here
+   */
+  static ObjectNode describe(JsonNode generated, String basePath) {
+    ObjectNode document = JSON.createObjectNode();
+    document.put("openapi", generated.path("openapi").asText("3.1.0"));
+    ObjectNode info = document.putObject("info");
+    info.put("title", "AgentLoop API");
+    info.put("version", VERSION);
+    info.put("description", "LLM ReAct agents as BPMN processes on Camunda 7: start runs, read their traces, change"
+        + " their course. Every error is an RFC 9457 problem document (`application/problem+json`) whose `detail`"
+        + " says what was wrong and how to fix it. Paths are relative to the server, `" + DEFAULT_BASE_PATH
+        + "` unless the application sets `agentloop.api.base-path`; `GET " + DEFAULT_BASE_PATH
+        + "/openapi.json` of a running application names its own.");
+    document.putArray("servers").addObject().put("url", DEFAULT_BASE_PATH)
+        .put("description", "AgentLoop's API in the application (agentloop.api.base-path)");
+    ArrayNode security = document.putArray("security");
+    security.addObject().putArray("basicAuth");
+    security.addObject().putArray("camundaSession");
+    ArrayNode tags = document.putArray("tags");
+    List.of("runs", "resume", "conversations", "breakers", "openapi")
+        .forEach(tag -> tags.addObject().put("name", tag).put("description", TAGS.get(tag)));
+
+    List<String> undocumented = new ArrayList<>();
+    // springdoc's order of paths follows Spring's handler map; sorted, the document is the same at every run
+    Map<String, Map<String, JsonNode>> paths = new TreeMap<>();
+    generated.path("paths").fields().forEachRemaining(path -> {
+      if (!path.getKey().startsWith(basePath + "/")) {
+        undocumented.add("a path outside " + basePath + ": " + path.getKey());
+        return;
+      }
+      String relative = path.getKey().substring(basePath.length());
+      path.getValue().fields().forEachRemaining(method -> {
+        String key = method.getKey().toUpperCase() + " " + relative;
+        Operation operation = OPERATIONS.get(key);
+        if (operation == null) {
+          undocumented.add(key);
+        } else {
+          paths.computeIfAbsent(relative, p -> new TreeMap<>())
+              .put(method.getKey(), operation((ObjectNode) method.getValue(), operation));
+        }
+      });
+    });
+    if (!undocumented.isEmpty()) {
+      throw new IllegalStateException("operations without documentation: " + undocumented + "; describe them in "
+          + ApiDocumentation.class.getName());
+    }
+    ObjectNode documentedPaths = document.putObject("paths");
+    paths.forEach((path, methods) -> methods.forEach(documentedPaths.putObject(path)::set));
+
+    ObjectNode components = document.putObject("components");
+    Map<String, JsonNode> schemas = new TreeMap<>();
+    generated.path("components").path("schemas").fields().forEachRemaining(schema ->
+        schemas.put(REQUESTS.getOrDefault(schema.getKey(), schema.getKey()), renamed(schema.getValue())));
+    schemas.put("Problem", problemSchema());
+    List<String> unexplained = schemas.keySet().stream().filter(name -> !SCHEMAS.containsKey(name)).toList();
+    if (!unexplained.isEmpty()) {
+      throw new IllegalStateException("schemas without description: " + unexplained + "; describe them in "
+          + ApiDocumentation.class.getName());
+    }
+    schemas.forEach((name, schema) -> ((ObjectNode) schema).put("description", SCHEMAS.get(name)));
+    schemas.forEach(components.putObject("schemas")::set);
+    components.set("responses", problemResponses());
+    ObjectNode schemes = components.putObject("securitySchemes");
+    schemes.putObject("basicAuth").put("type", "http").put("scheme", "basic")
+        .put("description", "HTTP Basic credentials of a Camunda user (or, where the application has Spring"
+            + " Security, of one of its own users with a Camunda user of the same id)");
+    schemes.putObject("camundaSession").put("type", "apiKey").put("in", "cookie").put("name", "JSESSIONID")
+        .put("description", "A session of the Camunda webapps (the Cockpit plugin); a change (POST, DELETE) must"
+            + " carry the session's CSRF token in the `X-XSRF-TOKEN` header");
+    return document;
+  }
+
+  private static ObjectNode operation(ObjectNode generated, Operation operation) {
+    ObjectNode documented = JSON.createObjectNode();
+    documented.putArray("tags").add(operation.tag());
+    documented.put("operationId", operation.operationId());
+    documented.put("summary", operation.summary());
+    documented.put("description", operation.description());
+    if (generated.has("parameters")) {
+      ArrayNode parameters = documented.putArray("parameters");
+      for (JsonNode parameter : generated.get("parameters")) {
+        ObjectNode copy = parameter.deepCopy();
+        String name = parameter.get("name").asText();
+        String description = PARAMETERS.get(name);
+        if (description == null) {
+          throw new IllegalStateException("parameter " + name + " of " + operation.operationId()
+              + " has no description in " + ApiDocumentation.class.getName());
+        }
+        copy.put("description", description);
+        parameters.add(copy);
+      }
+    }
+    if (generated.has("requestBody")) {
+      ObjectNode body = renamed(generated.get("requestBody")).deepCopy();
+      if (operation.example() == null) {
+        throw new IllegalStateException(operation.operationId() + " takes a body but has no example");
+      }
+      try {
+        ((ObjectNode) body.path("content").path("application/json")).set("example", JSON.readTree(operation.example()));
+      } catch (Exception e) {
+        throw new IllegalStateException("the example of " + operation.operationId() + " is no JSON", e);
+      }
+      documented.set("requestBody", body);
+    }
+    ObjectNode responses = documented.putObject("responses");
+    JsonNode ok = renamed(generated.path("responses").path("200")).deepCopy();
+    ((ObjectNode) ok).put("description", operation.successDescription());
+    if (operation.success() == 201) {
+      ((ObjectNode) ok).putObject("headers").putObject("Location").put("description", "the run's URL")
+          .putObject("schema").put("type", "string");
+    }
+    if (operation.operationId().equals("listRuns")) {
+      ((ObjectNode) ok).putObject("headers").putObject("X-Total-Count")
+          .put("description", "how many runs the caller may read match, on all pages")
+          .putObject("schema").put("type", "integer");
+    }
+    responses.set(String.valueOf(operation.success()), ok);
+    List<Integer> problems = new ArrayList<>(operation.problems());
+    problems.addAll(List.of(401, 403));
+    problems.stream().sorted().distinct().forEach(status -> responses.putObject(String.valueOf(status))
+        .put("$ref", "#/components/responses/" + PROBLEMS.get(status)[0]));
+    return documented;
+  }
+
+  /** A copy whose references to the request records (Edit, Reason, ...) use their names in the document. */
+  private static JsonNode renamed(JsonNode node) {
+    JsonNode copy = node.deepCopy();
+    copy.findParents("$ref").forEach(parent -> {
+      String ref = parent.get("$ref").asText();
+      String name = ref.substring(ref.lastIndexOf('/') + 1);
+      if (REQUESTS.containsKey(name)) {
+        ((ObjectNode) parent).put("$ref", "#/components/schemas/" + REQUESTS.get(name));
+      }
+    });
+    return copy;
+  }
+
+  private static ObjectNode problemSchema() {
+    ObjectNode schema = JSON.createObjectNode();
+    schema.put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    properties.putObject("type").put("type", "string").put("format", "uri-reference").put("default", "about:blank");
+    properties.putObject("title").put("type", "string").put("description", "what kind of problem, in a few words");
+    properties.putObject("status").put("type", "integer").put("description", "the HTTP status");
+    properties.putObject("detail").put("type", "string")
+        .put("description", "what was wrong and how to fix it, in words");
+    properties.putObject("instance").put("type", "string").put("format", "uri-reference")
+        .put("description", "the path of the request");
+    schema.putArray("required").add("status").add("detail");
+    return schema;
+  }
+
+  private static ObjectNode problemResponses() {
+    ObjectNode responses = JSON.createObjectNode();
+    PROBLEMS.forEach((status, problem) -> {
+      ObjectNode response = responses.putObject(problem[0]);
+      response.put("description", problem[1]);
+      ObjectNode content = response.putObject("content").putObject("application/problem+json");
+      content.putObject("schema").put("$ref", "#/components/schemas/Problem");
+      content.putObject("example").put("type", "about:blank").put("title", problem[2]).put("status", status)
+          .put("detail", problem[3]);
+    });
+    return responses;
+  }
+
+}

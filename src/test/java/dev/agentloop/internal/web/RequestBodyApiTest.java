@@ -1,0 +1,62 @@
+package dev.agentloop.internal.web;
+
+import static dev.agentloop.ApiClient.assertProblem;
+import static dev.agentloop.ApiClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.AgentLoopTest;
+import dev.agentloop.ApiClient;
+import dev.agentloop.TestAgent;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * AgentLoop reads request bodies with its own JSON mapper: a field it does not know is refused by name
+ * (never silently dropped), a value of the wrong type or broken JSON is named, each with the endpoint's
+ * example, and nothing is started or changed by a body that was refused.
+ */
+@AgentLoopTest
+class RequestBodyApiTest {
+
+  @LocalServerPort int port;
+
+  @Test
+  void should_refuse_an_unknown_field_by_name_and_start_nothing() {
+    // given
+    ApiClient operator = ApiClient.as(port, "operator");
+    String question = "unknown field " + System.nanoTime();
+
+    // when
+    var response = operator.post("/api/runs", "{\"question\": \"" + question + "\", \"previousRun\": \"r-1\"}");
+
+    // then
+    assertProblem(response, 400, "unknown field \"previousRun\"");
+    assertThat(body(response, 400).get("detail").asText())
+        .contains("this endpoint takes agent, conversationId, question")
+        .contains("{\"question\": \"What is 17 * 23?\", \"agent\": \"react-agent\"}");
+    JsonNode started = body(operator.get("/api/runs?agent=" + TestAgent.KEY + "&q="
+        + URLEncoder.encode(question, StandardCharsets.UTF_8)), 200);
+    assertThat(started).isEmpty();
+  }
+
+  @Test
+  void should_name_a_field_of_the_wrong_type_and_broken_json_with_the_endpoints_example() {
+    // given
+    ApiClient operator = ApiClient.as(port, "operator");
+    String run = body(operator.post("/api/runs", "{\"question\": \"multi-step: wrong types\", \"agent\": \""
+        + TestAgent.KEY + "\"}"), 201).get("id").asText();
+
+    // when / then
+    assertProblem(operator.post("/api/runs/" + run + "/restart", "{\"fromStep\": \"three\", \"reason\": \"r\"}"), 400,
+        "field \"fromStep\" cannot be read as a number; send e.g. {\"fromStep\": 3");
+    assertProblem(operator.post("/api/runs/" + run + "/restart", "{\"fromStep\": 3, \"reason\": \"r\", \"step\": 2}"),
+        400, "unknown field \"step\": this endpoint takes fromStep, reason");
+    assertProblem(operator.post("/api/runs/" + run + "/steps/2/edit", "{\"content\": {\"text\": \"x\"}, \"reason\": \"r\","),
+        400, "the body is not valid JSON at line 1, column 42: unexpected end-of-input");
+    assertProblem(operator.post("/api/runs/" + run + "/stop", ""), 400, "the body is missing; send e.g. {\"reason\"");
+    assertProblem(operator.post("/api/runs/" + run + "/stop", "[\"why\"]"), 400, "{\"reason\": \"the tool was down\"}");
+  }
+}
