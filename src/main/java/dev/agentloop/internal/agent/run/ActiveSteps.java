@@ -26,7 +26,7 @@ import org.camunda.bpm.model.bpmn.instance.FlowElement;
  * (which leaves out the agent's step tasks, see package {@code history}): a person's task when one is
  * open, else the external task the run waits at (locked: its call is under way; failed: it waits for
  * a retry) and, in {@code act}, the calls of the current turn without an observation; the child runs it waits
- * for, with what each does; else the activity the token is in. Callers run it without authorization checks: how a run stands is the same
+ * for, with what each does (a child stuck in {@code agentStuck} with why); else the activity the token is in. Callers run it without authorization checks: how a run stands is the same
  * for everyone who may read it.
  */
 final class ActiveSteps {
@@ -47,7 +47,7 @@ final class ActiveSteps {
       // the diagram's name: the task's own name carries the run's question too, for Tasklist's list
       String name = nameOf(person.getProcessDefinitionId(), person.getTaskDefinitionKey());
       return step("person", person.getTaskDefinitionKey(), name == null ? person.getName() : name, List.of(),
-          person.getId(), person.getCreateTime(), null);
+          person.getId(), person.getCreateTime(), stuckBecause(person));
     }
     ExternalTask task = engine.getExternalTaskService().createExternalTaskQuery().processInstanceId(runId).list()
         .stream().max(Comparator.comparing(ExternalTask::getCreateTime)).orElse(null);
@@ -109,6 +109,16 @@ final class ActiveSteps {
     }
     return runs.stream().sorted(Comparator.comparing(RunRecord::createdAt))
         .map(run -> new ActiveStep.Child(run.runId(), run.agentKey(), of(run.runId()))).toList();
+  }
+
+  /** Why a run waits in {@code agentStuck}, in words ("LOOP_DETECTED: …"); {@code null} at any other task. */
+  private String stuckBecause(Task task) {
+    if (!ReactAgentProcess.AGENT_STUCK.equals(task.getTaskDefinitionKey())) {
+      return null;
+    }
+    Object code = engine.getTaskService().getVariable(task.getId(), ReactAgentProcess.ESCAPE_CODE.name());
+    Object reason = engine.getTaskService().getVariable(task.getId(), ReactAgentProcess.ESCAPE_REASON.name());
+    return (code == null ? "stuck" : code) + ": " + (reason == null ? "(no reason given)" : reason);
   }
 
   /** The newest leaf of the activity instance tree: the activity the token is in, not the scopes around it. */
