@@ -65,7 +65,7 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version,"
-            + " table agentloop_conversation, column agentloop_run.callers");
+            + " table agentloop_conversation, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
@@ -110,11 +110,11 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_step (run_id, step_no, kind, turn, content, status, author, created_at,"
         + " cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens)"
         + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
-    // a start that may not change the schema refuses it, naming what versions 2 and 3 add
+    // a start that may not change the schema refuses it, naming what versions 2, 3 and 5 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: column agentloop_step.cost_cache_read_tokens,"
+        .hasMessageContaining("column agentloop_step.cost_cache_read_tokens,"
             + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
-            + " table agentloop_conversation, column agentloop_run.callers");
+            + " table agentloop_conversation, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
@@ -137,9 +137,11 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
-    // a start that may not change the schema refuses it, naming what version 3 adds
+    // a start that may not change the schema refuses it, naming what versions 3 and 5 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: table agentloop_conversation, column agentloop_run.callers");
+        .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
+            + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
+            + " column agentloop_run.max_tokens, table agentloop_conversation, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
