@@ -137,7 +137,9 @@ class AgentStuckReview implements Review {
             answered.get(action.callId()), settings), action.tool())
         : Steps.observation(Observation.error(action, "no result: the run left its agent loop before this call was"
             + " done (" + why + ")", Observation.NOT_RUN), Steps.AGENTLOOP)).toList();
-    return run.after(store.append(run.head(), observations, Usage.NONE));
+    // a call of an agent that answered counts as one tool call of this run, as when its answer is observed in the loop
+    int answeredCalls = (int) open.stream().filter(action -> answered.containsKey(action.callId())).count();
+    return run.after(store.append(run.head(), observations, new Usage(0, answeredCalls, 0)));
   }
 
   /** The tool calls of the newest turn that made some, in their order. */

@@ -41,8 +41,8 @@ import org.springframework.beans.factory.ObjectProvider;
  * budget, which is at most what the caller has left, and whose use counts against the caller's budget as it happens
  * ({@link TreeCharges}) — and when it ends, its id comes back through the output mapping {@code runId → childRunId},
  * and {@link #endListener()} writes the call's observation from the child's trace: its answer, or why there is none
- * (rejected, stopped, failed, out of time: {@link ChildAnswers}). The observation links to the child run ({@code childRun}), and the child's run record knows
- * its caller through Camunda's super process instance.
+ * (rejected, stopped, failed, out of time: {@link ChildAnswers}). The observation links to the child run
+ * ({@code childRun}), and the child's run record knows its caller through Camunda's super process instance.
  *
  * <p>Calls of agents run only where the agent's {@code allowedTools} name the agent (a {@code *} offers no agents),
  * and not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run. Thread-safe.

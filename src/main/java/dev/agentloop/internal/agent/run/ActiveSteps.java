@@ -1,9 +1,9 @@
 package dev.agentloop.internal.agent.run;
 
-import dev.agentloop.internal.agent.ReactAgentProcess;
-import dev.agentloop.internal.agent.loop.Turn;
 import dev.agentloop.api.ActiveStep;
 import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.loop.Turn;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Action;
@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.exception.NullValueException;
 import org.camunda.bpm.engine.externaltask.ExternalTask;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.ActivityInstance;
@@ -54,12 +55,12 @@ final class ActiveSteps {
     if (task == null) {
       List<ActiveStep.Child> children = children(runId);
       if (!children.isEmpty()) {
-        ActivityInstance waiting = leaf(engine.getRuntimeService().getActivityInstance(runId));
+        ActivityInstance waiting = leaf(activityInstance(runId));
         String id = waiting == null ? ReactAgentProcess.CALL_AGENT : waiting.getActivityId();
         return step("agents", id, waiting == null ? null : waiting.getActivityName(), List.of(), null, null, null,
             children);
       }
-      ActivityInstance leaf = leaf(engine.getRuntimeService().getActivityInstance(runId));
+      ActivityInstance leaf = leaf(activityInstance(runId));
       return leaf == null ? null
           : step("engine", leaf.getActivityId(), leaf.getActivityName(), List.of(), null, null, null);
     }
@@ -119,6 +120,18 @@ final class ActiveSteps {
     Object code = engine.getTaskService().getVariable(task.getId(), ReactAgentProcess.ESCAPE_CODE.name());
     Object reason = engine.getTaskService().getVariable(task.getId(), ReactAgentProcess.ESCAPE_REASON.name());
     return (code == null ? "stuck" : code) + ": " + (reason == null ? "(no reason given)" : reason);
+  }
+
+  /**
+   * The run's activity instance tree, or {@code null} when it has just ended: a child run shown with its caller may
+   * end between two of these queries, when the engine finds no execution of it to restore the tree from.
+   */
+  private ActivityInstance activityInstance(String runId) {
+    try {
+      return engine.getRuntimeService().getActivityInstance(runId);
+    } catch (NullValueException e) {
+      return null;
+    }
   }
 
   /** The newest leaf of the activity instance tree: the activity the token is in, not the scopes around it. */

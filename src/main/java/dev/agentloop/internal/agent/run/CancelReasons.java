@@ -16,7 +16,8 @@ import org.camunda.bpm.engine.impl.pvm.process.ActivityImpl;
 final class CancelReasons {
 
   /** The engine's reason when a boundary event cancels its scope, naming the event. */
-  private static final Pattern SCOPE_CANCELLED = Pattern.compile("Cancel scope activity Activity\\((.+)\\) executed\\.");
+  private static final Pattern SCOPE_CANCELLED =
+      Pattern.compile("Cancel scope activity Activity\\((.+)\\) executed\\.");
 
   private CancelReasons() {}
 

@@ -187,11 +187,11 @@ final class RunViews {
     Budget limits = run.budget() != null ? run.budget() : agents;
     Spending calls = run.tree().calls();
     return new BudgetUse(
-        new BudgetUse.Amount(run.modelCalls() + calls.modelCalls(), limits == null ? null : (long) limits.maxModelCalls(),
-            run.modelCalls()),
-        new BudgetUse.Amount(run.toolCalls() + calls.toolCalls(), limits == null ? null : (long) limits.maxToolCalls(),
-            run.toolCalls()),
-        new BudgetUse.Amount(run.tokens() + calls.tokens(), limits == null || !limits.limitsTokens() ? null
-            : limits.maxTokens(), run.tokens()));
+        new BudgetUse.Amount(run.modelCalls() + calls.modelCalls(),
+            limits == null ? null : (long) limits.maxModelCalls(), run.modelCalls()),
+        new BudgetUse.Amount(run.toolCalls() + calls.toolCalls(),
+            limits == null ? null : (long) limits.maxToolCalls(), run.toolCalls()),
+        new BudgetUse.Amount(run.tokens() + calls.tokens(),
+            limits == null || !limits.limitsTokens() ? null : limits.maxTokens(), run.tokens()));
   }
 }

@@ -223,7 +223,8 @@ class ChaosTest {
   private static Map<String, String> chaosAgent(Map<String, String> more) {
     Map<String, String> settings = new HashMap<>(Map.of(AgentSettings.ALLOWED_TOOLS, "flaky",
         AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true",
-        AgentSettings.MAX_STEPS, String.valueOf(MAX_STEPS), AgentSettings.MAX_TOOL_CALLS, String.valueOf(MAX_TOOL_CALLS),
+        AgentSettings.MAX_STEPS, String.valueOf(MAX_STEPS),
+        AgentSettings.MAX_TOOL_CALLS, String.valueOf(MAX_TOOL_CALLS),
         AgentSettings.MAX_MODEL_CALLS, String.valueOf(MAX_MODEL_CALLS)));
     settings.putAll(more);
     return settings;
@@ -245,7 +246,8 @@ class ChaosTest {
       return "ANSWERED";
     }
     if (view.waitingFor().contains(ReactAgentProcess.AGENT_STUCK)) {
-      String reason = (String) engine.getRuntimeService().getVariable(view.id(), ReactAgentProcess.ESCAPE_REASON.name());
+      String reason = (String) engine.getRuntimeService().getVariable(view.id(),
+          ReactAgentProcess.ESCAPE_REASON.name());
       assertThat(reason).as(view.id()).isNotBlank();
       return reason.startsWith("The budget of this run and the agents it called is used up")
           ? "tree budget spent, naming the child" : "escaped " + engine.getRuntimeService().getVariable(view.id(),
