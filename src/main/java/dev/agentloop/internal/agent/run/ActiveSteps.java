@@ -12,10 +12,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.exception.NullValueException;
 import org.camunda.bpm.engine.externaltask.ExternalTask;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.cmd.GetActivityInstanceCmd;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.ActivityInstance;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
@@ -117,18 +121,25 @@ final class ActiveSteps {
     if (!ReactAgentProcess.AGENT_STUCK.equals(task.getTaskDefinitionKey())) {
       return null;
     }
-    Object code = engine.getTaskService().getVariable(task.getId(), ReactAgentProcess.ESCAPE_CODE.name());
-    Object reason = engine.getTaskService().getVariable(task.getId(), ReactAgentProcess.ESCAPE_REASON.name());
+    // a query, not a read of the task: the task may be decided while the view is read
+    Map<String, Object> why = new HashMap<>();
+    engine.getRuntimeService().createVariableInstanceQuery().processInstanceIdIn(task.getProcessInstanceId())
+        .variableNameIn(ReactAgentProcess.ESCAPE_CODE.name(), ReactAgentProcess.ESCAPE_REASON.name()).list()
+        .forEach(variable -> why.put(variable.getName(), variable.getValue()));
+    Object code = why.get(ReactAgentProcess.ESCAPE_CODE.name());
+    Object reason = why.get(ReactAgentProcess.ESCAPE_REASON.name());
     return (code == null ? "stuck" : code) + ": " + (reason == null ? "(no reason given)" : reason);
   }
 
   /**
    * The run's activity instance tree, or {@code null} when it has just ended: a child run shown with its caller may
-   * end between two of these queries, when the engine finds no execution of it to restore the tree from.
+   * end between two of these queries, and then the engine finds no execution of it to restore the tree from. Read in
+   * a command of its own, so that the engine's refusal does not roll back the command that reads the whole view.
    */
   private ActivityInstance activityInstance(String runId) {
     try {
-      return engine.getRuntimeService().getActivityInstance(runId);
+      return ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequiresNew()
+          .execute(context -> context.runWithoutAuthorization(() -> new GetActivityInstanceCmd(runId).execute(context)));
     } catch (NullValueException e) {
       return null;
     }
