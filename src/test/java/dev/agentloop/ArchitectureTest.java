@@ -55,14 +55,15 @@ class ArchitectureTest {
           INTERNAL + "config..", INTERNAL + "llm..", INTERNAL + "resilience..", INTERNAL + "resume..",
           INTERNAL + "review..", INTERNAL + "security..", INTERNAL + "tool..", INTERNAL + "trace..",
           INTERNAL + "web..", INTERNAL + "worker..", INTERNAL + "history..", INTERNAL + "telemetry..",
-          AGENTLOOP + "api..", AGENTLOOP + "spi..");
+          INTERNAL + "budget..", AGENTLOOP + "api..", AGENTLOOP + "spi..");
 
   private static final ArchRule EVERY_PACKAGE_HAS_ITS_PLACE = classes()
       .that().resideInAPackage(INTERNAL + "*..")
       .should().resideInAnyPackage(INTERNAL + "config..", INTERNAL + "web..", INTERNAL + "review..",
           INTERNAL + "resume..", INTERNAL + "security..", INTERNAL + "agent..", INTERNAL + "resilience..",
           INTERNAL + "worker..", INTERNAL + "telemetry..", INTERNAL + "llm..", INTERNAL + "tool..",
-          INTERNAL + "trace..", INTERNAL + "history..", INTERNAL + "async..", INTERNAL + "cockpit..",
+          INTERNAL + "trace..", INTERNAL + "history..", INTERNAL + "async..", INTERNAL + "budget..",
+          INTERNAL + "cockpit..",
           AGENTLOOP + "api..", AGENTLOOP + "spi..")
       .because("the layers below only judge the packages they name: a new one is placed in them first");
 
@@ -148,6 +149,7 @@ class ArchitectureTest {
       .layer("tool").definedBy(INTERNAL + "tool..")
       .layer("trace").definedBy(INTERNAL + "trace..")
       .layer("async").definedBy(INTERNAL + "async..")
+      .layer("budget").definedBy(INTERNAL + "budget..")
       .layer("history").definedBy(INTERNAL + "history..")
       .layer("cockpit").definedBy(INTERNAL + "cockpit..")
       // below every other layer, which may all use them (THE_HOST_API_USES_NOTHING_INTERNAL keeps them below)
@@ -171,6 +173,8 @@ class ArchitectureTest {
       .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry")
       .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+          "resilience", "worker", "telemetry", "llm", "tool", "trace")
+      .whereLayer("budget").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry", "llm", "tool", "trace");
 
   @ArchTest

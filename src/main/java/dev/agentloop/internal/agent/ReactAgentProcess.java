@@ -148,6 +148,17 @@ public final class ReactAgentProcess {
   public static final ProcessVariable<String> ESCAPE_CODE = ProcessVariable.string("escapeCode");
   /** What happened, in words: the BPMN error's message (errorMessageVariable) or the timer's. */
   public static final ProcessVariable<String> ESCAPE_REASON = ProcessVariable.string("escapeReason");
+  /**
+   * The calls of agents whose child runs had answered when {@link #CALL_AGENT} was cancelled (the run's time ran out,
+   * its tree's budget was spent), one {@code <call id> <child run>} a line: their answers are kept as observations
+   * when the open calls are closed in {@link #AGENT_STUCK}. Absent otherwise.
+   */
+  public static final ProcessVariable<String> ANSWERS_IN = ProcessVariable.string("agentAnswersIn");
+  /**
+   * Why AgentLoop stops the child runs this run waits for, in words, set just before it cancels them (its tree's
+   * budget is spent, it failed): each child ends with it as its reason.
+   */
+  public static final ProcessVariable<String> CALLS_STOPPED = ProcessVariable.string("agentCallsStopped");
 
   /**
    * Local to every review task: the run's question cut to one line, so that Tasklist's list (the filter

@@ -2,6 +2,7 @@ package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.AgentConfiguration;
 import dev.agentloop.internal.agent.compose.ChildRuns;
+import dev.agentloop.internal.agent.compose.FailedChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import dev.agentloop.internal.agent.loop.RemoteToolTasks;
 import dev.agentloop.internal.agent.loop.RunTimeRanOut;
@@ -48,10 +49,10 @@ public class AgentLoopConfiguration {
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
       AgentDiagramRules rules, RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut,
-      TraceRetention retention, AgentLoopProperties properties) {
+      FailedChildRuns failedChildRuns, TraceRetention retention, AgentLoopProperties properties) {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
     return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteToolTasks, childRuns, runTimeRanOut,
-        retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
+        failedChildRuns, retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
   }
 
   /** Runs as traces: the listeners that store a run's trace context and make spans of decisions and remote calls. */

@@ -2,6 +2,7 @@ package dev.agentloop.internal.trace;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.budget.Budget;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
@@ -45,10 +46,25 @@ public class StepStore {
   }
 
   public void createRun(String runId, String agentKey, String question) {
-    runs.create(runId, agentKey, question);
+    runs.create(runId, agentKey, question, List.of(), null);
   }
 
-  Optional<RunRecord> findRun(String runId) {
+  /**
+   * A run that another agent's call starts, or one with a budget of its own.
+   *
+   * @param callers the runs whose calls led to it, the top-level run first; empty for a run no agent called
+   * @param budget its budget where it is not its agent's, else {@code null}
+   */
+  public void createRun(String runId, String agentKey, String question, List<String> callers, Budget budget) {
+    runs.create(runId, agentKey, question, callers, budget);
+  }
+
+  /** A person raised the run's budget (in {@code agentStuck}): it holds for all the run's later turns. */
+  public void raiseBudget(String runId, Budget budget) {
+    runs.raiseBudget(runId, budget);
+  }
+
+  public Optional<RunRecord> findRun(String runId) {
     return runs.find(runId);
   }
 

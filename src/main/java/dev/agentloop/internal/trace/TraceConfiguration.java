@@ -39,6 +39,11 @@ public class TraceConfiguration {
   }
 
   @Bean
+  TreeCharges treeCharges(DataSource dataSource, PlatformTransactionManager transactionManager) {
+    return new TreeCharges(new JdbcTemplate(dataSource), transactionManager);
+  }
+
+  @Bean
   ConversationClaims conversationClaims(DataSource dataSource) {
     return new ConversationClaims(new JdbcTemplate(dataSource));
   }

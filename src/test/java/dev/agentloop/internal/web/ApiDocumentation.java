@@ -130,7 +130,8 @@ final class ApiDocumentation {
       Map.entry("ActiveStep", "What a run does at this moment: a model call, tool calls, a remote tool call, a"
           + " person's task, a failed call waiting for its retry"),
       Map.entry("BreakerView", "A circuit breaker: `tool:<tool>`, `mcp:<server>` or `model:<endpoint>`, and its state"),
-      Map.entry("Budget", "One budget of a run: used, and the limit (`null` where the agent has none)"),
+      Map.entry("Amount", "One budget of a run: what the run and the agents it called used (`used`) against its limit"
+          + " (`null` where the run has none), and what the run used itself (`own`)"),
       Map.entry("ConversationTurn", "One turn of a conversation: a question and the answer the agent gave to it"),
       Map.entry("Decision", "What a person (or AgentLoop, for an agent that accepts automatically) decided on a step"
           + " without writing one: a plan accepted unchanged, an answer accepted or regenerated, a run stopped"),
@@ -146,7 +147,8 @@ final class ApiDocumentation {
       Map.entry("ResumeResult", "What an edit or a regenerate did, with the side effects of the superseded branch"),
       Map.entry("ReviewTaskView", "An open user task of a run, with the form data it was given"),
       Map.entry("RunActions", "What the caller may do with a run now (the service checks again on every call)"),
-      Map.entry("BudgetUse", "What a run used of its agent's budgets"),
+      Map.entry("BudgetUse", "What a run used of its budget, over all its turns and the runs it called, as they used"
+          + " it"),
       Map.entry("RunCosts", "What a run's calls cost altogether, superseded branches included"),
       Map.entry("RunMoney", "What a run's model calls cost by the price table (`agentloop.llm.prices`), and what they"
           + " would have cost without the prompt cache; calls the table cannot price are counted apart"),

@@ -23,9 +23,9 @@ import java.util.concurrent.CompletionStage;
  * One model turn: shows the model the recent active path and the agent's tools, and interprets what
  * it answered.
  *
- * <p>Before the model is called, the run's {@link EscapeChecks escape checks} run: a used-up budget or
- * a loop that went on after a warning leaves the loop (BPMN error), a nearly used-up budget asks the
- * model for its final answer, a loop warning goes into the prompt. Calls that are still open (a
+ * <p>Before the model is called, the run's {@link EscapeChecks escape checks} run: a used-up budget (the run's, or
+ * that of a run whose call led to it) or a loop that went on after a warning leaves the loop (BPMN error), a nearly
+ * used-up budget asks the model for its final answer, a loop warning goes into the prompt. Calls that are still open (a
  * person asked to retry them) go to {@code act} without asking the model.
  *
  * <p>A turn that asks for the final answer offers the model no tools; a call it makes all the same is
@@ -77,7 +77,11 @@ public class Thinking {
         finalTurn ? List.of() : toolSpecs(settings),
         new RunInfo(state.run().runId(), state.question(), turn, state.attempt()), prompt.stable());
     long started = CallCosts.start();
-    return model.chat(request).thenApply(reply -> {
+    return model.chat(request).whenComplete((reply, failure) -> {
+      if (failure != null) {
+        checks.modelCallFailed(state);
+      }
+    }).thenApply(reply -> {
       ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
       ModelTurn result = repeats.mark(state.run().runId(),
           finalTurn ? interpreted.refusingCalls(withheld(before.finalAnswerRequest())) : interpreted);
