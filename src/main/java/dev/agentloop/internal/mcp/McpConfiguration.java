@@ -1,5 +1,6 @@
 package dev.agentloop.internal.mcp;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.internal.agent.definition.AgentsAsTools;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.events.RunEvents;
@@ -16,6 +17,7 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
@@ -57,9 +59,9 @@ public class McpConfiguration {
 
   @Bean
   HttpServletStreamableServerTransportProvider agentLoopMcpTransport(McpEndpointSettings settings, ProcessEngine engine,
-      org.springframework.beans.factory.ObjectProvider<McpAsyncServer> server, McpAgentTools tools) {
+      ObjectProvider<McpAsyncServer> server, McpAgentTools tools) {
     return HttpServletStreamableServerTransportProvider.builder()
-        .jsonMapper(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()))
+        .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper()))
         .mcpEndpoint(settings.path())
         .keepAliveInterval(KEEP_ALIVE)
         .maxRequestSize(settings.maxRequestBytes())

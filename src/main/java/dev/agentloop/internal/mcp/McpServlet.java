@@ -10,8 +10,10 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import org.camunda.bpm.engine.IdentityService;
 import org.slf4j.Logger;
@@ -143,9 +145,8 @@ final class McpServlet extends HttpServlet {
     }
 
     @Override
-    public java.io.BufferedReader getReader() {
-      return new java.io.BufferedReader(new java.io.InputStreamReader(new ByteArrayInputStream(body),
-          StandardCharsets.UTF_8));
+    public BufferedReader getReader() {
+      return new BufferedReader(new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8));
     }
   }
 }

@@ -135,6 +135,33 @@ class McpServerTest {
   }
 
   @Test
+  void should_ask_a_conversations_next_question_in_its_open_run() {
+    TestAgent.deployConversationAgents(engine, "mcp-chat", "mcp-chat-reviewed");
+    try (McpSyncClient client = client("reviewer", null, List.of())) {
+      // given a first question under the client's conversation id
+      McpSchema.CallToolResult first = client.callTool(new McpSchema.CallToolRequest("mcp-chat",
+          Map.of("question", "conv: first over MCP", "conversationId", "mcp-conversation-1")));
+      String run = (String) first.meta().get(McpAnswers.RUN_META);
+      assertThat(text(first)).contains("conv: first over MCP");
+
+      // when the next question comes under the same id
+      McpSchema.CallToolResult second = client.callTool(new McpSchema.CallToolRequest("mcp-chat",
+          Map.of("question", "conv: second over MCP", "conversationId", "mcp-conversation-1")));
+
+      // then it is the same run's next turn, answered in its own words
+      assertThat(second.meta()).containsEntry(McpAnswers.RUN_META, run);
+      assertThat(text(second)).contains("conv: second over MCP");
+      assertThat(body(ApiClient.as(port, "reviewer").get("/api/runs/" + run), 200).get("turns")).hasSize(2);
+
+      // and another agent's tool with that id is refused in words
+      McpSchema.CallToolResult other = client.callTool(new McpSchema.CallToolRequest("mcp-chat-reviewed",
+          Map.of("question", "conv: third", "conversationId", "mcp-conversation-1")));
+      assertThat(other.isError()).isTrue();
+      assertThat(text(other)).contains("mcp-conversation-1", "mcp-chat");
+    }
+  }
+
+  @Test
   void should_stop_the_run_when_the_client_cancels_the_call() {
     RecordingTransport transport = new RecordingTransport(transport("operator"));
     try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120)).build()) {
