@@ -55,11 +55,11 @@ class ArchitectureTest {
           INTERNAL + "config..", INTERNAL + "llm..", INTERNAL + "resilience..", INTERNAL + "resume..",
           INTERNAL + "review..", INTERNAL + "security..", INTERNAL + "tool..", INTERNAL + "trace..",
           INTERNAL + "web..", INTERNAL + "worker..", INTERNAL + "history..", INTERNAL + "telemetry..",
-          AGENTLOOP + "api..", AGENTLOOP + "spi..");
+          INTERNAL + "events..", AGENTLOOP + "api..", AGENTLOOP + "spi..");
 
   private static final ArchRule EVERY_PACKAGE_HAS_ITS_PLACE = classes()
       .that().resideInAPackage(INTERNAL + "*..")
-      .should().resideInAnyPackage(INTERNAL + "config..", INTERNAL + "web..", INTERNAL + "review..",
+      .should().resideInAnyPackage(INTERNAL + "config..", INTERNAL + "web..", INTERNAL + "events..", INTERNAL + "review..",
           INTERNAL + "resume..", INTERNAL + "security..", INTERNAL + "agent..", INTERNAL + "resilience..",
           INTERNAL + "worker..", INTERNAL + "telemetry..", INTERNAL + "llm..", INTERNAL + "tool..",
           INTERNAL + "trace..", INTERNAL + "history..", INTERNAL + "async..", INTERNAL + "cockpit..",
@@ -137,6 +137,7 @@ class ArchitectureTest {
   private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layeredArchitecture().consideringOnlyDependenciesInLayers()
       .layer("config").definedBy(INTERNAL + "config..")
       .layer("web").definedBy(INTERNAL + "web..")
+      .layer("events").definedBy(INTERNAL + "events..")
       .layer("review").definedBy(INTERNAL + "review..")
       .layer("resume").definedBy(INTERNAL + "resume..")
       .layer("security").definedBy(INTERNAL + "security..")
@@ -157,10 +158,11 @@ class ArchitectureTest {
       .whereLayer("cockpit").mayNotBeAccessedByAnyLayer()
       .whereLayer("history").mayOnlyBeAccessedByLayers("config")
       .whereLayer("web").mayOnlyBeAccessedByLayers("config")
+      .whereLayer("events").mayOnlyBeAccessedByLayers("config", "web")
       .whereLayer("review").mayOnlyBeAccessedByLayers("config", "web")
       .whereLayer("resume").mayOnlyBeAccessedByLayers("config", "web", "review")
       .whereLayer("security").mayOnlyBeAccessedByLayers("config", "web", "review", "resume")
-      .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security")
+      .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "events", "review", "resume", "security")
       .whereLayer("resilience").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
       .whereLayer("worker").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
       .whereLayer("telemetry").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
@@ -168,10 +170,10 @@ class ArchitectureTest {
           "resilience", "worker", "telemetry")
       .whereLayer("tool").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry")
-      .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
-          "resilience", "worker", "telemetry")
-      .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
-          "resilience", "worker", "telemetry", "llm", "tool", "trace");
+      .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "events", "review", "resume", "security",
+          "agent", "resilience", "worker", "telemetry")
+      .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "events", "review", "resume", "security",
+          "agent", "resilience", "worker", "telemetry", "llm", "tool", "trace");
 
   @ArchTest
   static void dependencies_run_one_way(JavaClasses classes) {

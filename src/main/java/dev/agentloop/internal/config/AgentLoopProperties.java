@@ -5,6 +5,7 @@ import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
+import dev.agentloop.internal.events.RunEventsSettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
 import dev.agentloop.internal.tool.ToolSettings;
 import dev.agentloop.internal.trace.DatabaseSettings;
@@ -40,7 +41,8 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
-    @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry) {
+    @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry,
+    @NotNull @Valid @NestedConfigurationProperty RunEventsSettings events) {
 
   /**
    * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms

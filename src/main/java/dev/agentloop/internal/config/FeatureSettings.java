@@ -5,6 +5,7 @@ import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
+import dev.agentloop.internal.events.RunEventsSettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
 import dev.agentloop.internal.tool.ToolSettings;
 import dev.agentloop.internal.trace.DatabaseSettings;
@@ -63,5 +64,10 @@ class FeatureSettings {
   @Bean
   TelemetrySettings agentLoopTelemetrySettings(AgentLoopProperties properties) {
     return properties.telemetry();
+  }
+
+  @Bean
+  RunEventsSettings agentLoopEventsSettings(AgentLoopProperties properties) {
+    return properties.events();
   }
 }

@@ -15,9 +15,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public class DecisionLog {
 
   private final JdbcTemplate jdbc;
+  private final RunChanges changes;
 
   public DecisionLog(JdbcTemplate jdbc) {
+    this(jdbc, new RunChanges());
+  }
+
+  /** @param changes told of every decision kept here, for those who follow runs in this JVM */
+  public DecisionLog(JdbcTemplate jdbc, RunChanges changes) {
     this.jdbc = jdbc;
+    this.changes = changes;
   }
 
   /**
@@ -30,6 +37,7 @@ public class DecisionLog {
             + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, decision, StoredText.of(author),
         reason == null || reason.isBlank() ? null : StoredText.of(reason),
         ClockUtil.getCurrentTime().toInstant().atOffset(ZoneOffset.UTC));
+    changes.changed(runId);
   }
 
   /** The decisions on the run's steps, in the order they were made. */

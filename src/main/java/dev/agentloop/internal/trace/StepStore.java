@@ -35,8 +35,16 @@ public class StepStore {
   private final RunRecords runs;
   private final PathReads paths;
   private final StepWrites writes;
+  private final RunChanges changes;
 
   public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json) {
+    this(jdbc, transactionManager, json, new RunChanges());
+  }
+
+  /** @param changes told of every change of a run written here, for those who follow runs in this JVM */
+  public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json,
+      RunChanges changes) {
+    this.changes = changes;
     StepRows rows = new StepRows(json);
     this.runs = new RunRecords(jdbc, rows);
     this.paths = new PathReads(jdbc, rows);
@@ -46,6 +54,7 @@ public class StepStore {
 
   public void createRun(String runId, String agentKey, String question) {
     runs.create(runId, agentKey, question);
+    changes.changed(runId);
   }
 
   Optional<RunRecord> findRun(String runId) {
@@ -116,6 +125,19 @@ public class StepStore {
     return paths.countChildren(runId, parentNo, kind);
   }
 
+  /**
+   * The steps written after step {@code stepNo} (by number, so in the order they were written), superseded ones
+   * included: what a follower of the run has not seen yet.
+   */
+  public List<Step> stepsAfter(String runId, int stepNo) {
+    return paths.stepsAfter(runId, stepNo);
+  }
+
+  /** Who is told of the changes written here, to follow a run in this JVM. */
+  public RunChanges changes() {
+    return changes;
+  }
+
   /** Every step of the run, superseded branches included, in the order they were written. */
   public List<Step> allSteps(String runId) {
     return paths.allSteps(runId);
@@ -128,7 +150,9 @@ public class StepStore {
    * @throws StaleHeadException when the head is no longer {@code expected}; nothing is written
    */
   public Appended append(RunHead expected, List<NewStep> steps, Usage usage) {
-    return writes.append(expected, steps, usage);
+    var written = writes.append(expected, steps, usage);
+    changes.changed(expected.runId());
+    return written;
   }
 
   /**
@@ -143,7 +167,9 @@ public class StepStore {
    * @return whether the steps were kept
    */
   public boolean keepLate(RunHead madeOn, List<NewStep> steps, Usage usage, String reason) {
-    return writes.keepLate(madeOn, steps, usage, reason);
+    var written = writes.keepLate(madeOn, steps, usage, reason);
+    changes.changed(madeOn.runId());
+    return written;
   }
 
   /**
@@ -155,7 +181,9 @@ public class StepStore {
    * @throws IllegalArgumentException when {@code replaced} is not on the active path
    */
   public Appended branch(RunHead expected, Step replaced, List<NewStep> steps) {
-    return writes.branch(expected, replaced, steps);
+    var written = writes.branch(expected, replaced, steps);
+    changes.changed(expected.runId());
+    return written;
   }
 
   /**
@@ -166,7 +194,9 @@ public class StepStore {
    * @throws IllegalArgumentException when {@code toStep} is not on the active path
    */
   public RunHead rewind(RunHead expected, int toStep) {
-    return writes.rewind(expected, toStep);
+    var written = writes.rewind(expected, toStep);
+    changes.changed(expected.runId());
+    return written;
   }
 
   /**
@@ -176,7 +206,9 @@ public class StepStore {
    * @throws IllegalArgumentException when {@code to} was not on the active path
    */
   public RunHead rewind(RunHead expected, Step to) {
-    return writes.rewind(expected, to);
+    var written = writes.rewind(expected, to);
+    changes.changed(expected.runId());
+    return written;
   }
 
   /**
@@ -185,7 +217,9 @@ public class StepStore {
    * must have been created and be empty.
    */
   public RunHead copyPath(String runId, List<Step> path, RunRecord.Restart restart) {
-    return writes.copyPath(runId, path, restart);
+    var written = writes.copyPath(runId, path, restart);
+    changes.changed(runId);
+    return written;
   }
 
   /** The runs restarted from this one, oldest first. */
@@ -210,6 +244,7 @@ public class StepStore {
   /** Records how a run ended; the trace itself is untouched. */
   public void markEnded(String runId, RunStatus status, String reason) {
     runs.markEnded(runId, status, reason);
+    changes.changed(runId);
   }
 
   /** Now by Camunda's clock, as every time the trace stores. */

@@ -19,18 +19,24 @@ import org.springframework.transaction.PlatformTransactionManager;
 @Configuration(proxyBeanMethods = false)
 public class TraceConfiguration {
 
+  /** Who follows runs in this JVM hears of their changes here, see {@link RunChanges}. */
   @Bean
-  StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json,
-      DatabaseSettings database, ObjectProvider<CamundaBpmProperties> camunda) {
-    CamundaBpmProperties engine = camunda.getIfAvailable();
-    TraceSchema.prepare(dataSource,
-        database.updates(engine == null ? null : engine.getDatabase().getSchemaUpdate()));
-    return new StepStore(new JdbcTemplate(dataSource), transactionManager, json);
+  RunChanges runChanges() {
+    return new RunChanges();
   }
 
   @Bean
-  DecisionLog decisionLog(DataSource dataSource) {
-    return new DecisionLog(new JdbcTemplate(dataSource));
+  StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json,
+      DatabaseSettings database, ObjectProvider<CamundaBpmProperties> camunda, RunChanges changes) {
+    CamundaBpmProperties engine = camunda.getIfAvailable();
+    TraceSchema.prepare(dataSource,
+        database.updates(engine == null ? null : engine.getDatabase().getSchemaUpdate()));
+    return new StepStore(new JdbcTemplate(dataSource), transactionManager, json, changes);
+  }
+
+  @Bean
+  DecisionLog decisionLog(DataSource dataSource, RunChanges changes) {
+    return new DecisionLog(new JdbcTemplate(dataSource), changes);
   }
 
   @Bean
