@@ -3,6 +3,7 @@ package dev.agentloop.internal.config;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
+import dev.agentloop.internal.security.A2aSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
 import dev.agentloop.internal.events.RunEventsSettings;
@@ -33,6 +34,7 @@ import org.springframework.validation.annotation.Validated;
 public record AgentLoopProperties(
     boolean enabled,
     @NotNull @Valid @NestedConfigurationProperty ApiSettings api,
+    @NotNull @Valid @NestedConfigurationProperty A2aSettings a2a,
     @NotNull @Valid Deployment deployment,
     @NotNull @Valid @NestedConfigurationProperty SecuritySettings security,
     @NotNull @Valid @NestedConfigurationProperty LlmSettings llm,

@@ -3,6 +3,7 @@ package dev.agentloop.internal.config;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
+import dev.agentloop.internal.security.A2aSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
 import dev.agentloop.internal.events.RunEventsSettings;
@@ -24,6 +25,11 @@ class FeatureSettings {
   @Bean
   ApiSettings agentLoopApiSettings(AgentLoopProperties properties) {
     return properties.api();
+  }
+
+  @Bean
+  A2aSettings agentLoopA2aSettings(AgentLoopProperties properties) {
+    return properties.a2a();
   }
 
   @Bean

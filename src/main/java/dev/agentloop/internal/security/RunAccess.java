@@ -64,6 +64,33 @@ public class RunAccess {
         || (user.getGroupIds() != null && user.getGroupIds().stream().anyMatch(adminGroups::contains));
   }
 
+  /**
+   * Whether the current user may start runs of the agent: code without a user, engine admins, and users with
+   * CREATE_INSTANCE on its process definition and CREATE on process instances, as starting asks the engine.
+   */
+  public boolean mayStart(String agentKey) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null || !engine.getProcessEngineConfiguration().isAuthorizationEnabled() || isAdmin(user)) {
+      return true;
+    }
+    var authorizations = engine.getAuthorizationService();
+    return authorizations.isUserAuthorized(user.getUserId(), user.getGroupIds(),
+        ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, agentKey)
+        && authorizations.isUserAuthorized(user.getUserId(), user.getGroupIds(),
+            org.camunda.bpm.engine.authorization.Permissions.CREATE, Resources.PROCESS_INSTANCE);
+  }
+
+  /** Whether the current user started the run (its process instance's start user). */
+  public boolean startedRun(String runId) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null) {
+      return false;
+    }
+    HistoricProcessInstance instance = engine.getHistoryService().createHistoricProcessInstanceQuery()
+        .processInstanceId(runId).singleResult();
+    return instance != null && user.getUserId().equals(instance.getStartUserId());
+  }
+
   /** Whether the current user may edit, regenerate or stop the run. */
   public boolean mayChange(String runId) {
     Authentication user = engine.getIdentityService().getCurrentAuthentication();

@@ -41,7 +41,8 @@ public class SecurityConfiguration {
   }
 
   @Bean
-  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api) {
+  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api,
+      A2aSettings a2a) {
     boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
         SecurityConfiguration.class.getClassLoader());
     boolean springSecurity = ClassUtils.isPresent(SPRING_SECURITY, SecurityConfiguration.class.getClassLoader());
@@ -49,8 +50,13 @@ public class SecurityConfiguration {
     registration.setName("agentloop-api-authentication");
     // AgentLoop's resources only: the application's own paths under the same base path (a host's
     // /api/orders) stay untouched
-    registration.setUrlPatterns(api.urlPatterns());
+    registration.setUrlPatterns(paths(api, a2a));
     return registration;
+  }
+
+  /** The servlet URL patterns AgentLoop authenticates: its REST API's resources and its A2A server. */
+  public static java.util.List<String> paths(ApiSettings api, A2aSettings a2a) {
+    return java.util.stream.Stream.concat(api.urlPatterns().stream(), a2a.urlPatterns().stream()).toList();
   }
 
   /**
@@ -86,9 +92,9 @@ public class SecurityConfiguration {
 
     @Bean
     @Order(Ordered.HIGHEST_PRECEDENCE)
-    SecurityFilterChain agentLoopApiSecurity(HttpSecurity http, ApiSettings api, ProcessEngine engine,
+    SecurityFilterChain agentLoopApiSecurity(HttpSecurity http, ApiSettings api, A2aSettings a2a, ProcessEngine engine,
         ObjectProvider<AuthenticationConfiguration> hostAuthentication) throws Exception {
-      return ApiSecurityChain.build(http, api, engine, hostAuthentication);
+      return ApiSecurityChain.build(http, paths(api, a2a), engine, hostAuthentication);
     }
   }
 
