@@ -14,11 +14,11 @@ import java.util.regex.Pattern;
  */
 public record EventCursor(int step, String state) {
 
-  /** Nothing seen yet: a follower starting here is sent the run from its first step. */
-  public static final EventCursor START = new EventCursor(0, "N");
-
   private static final Pattern STATE = Pattern.compile("[NRE]|[WF][0-9a-f]{8}");
   private static final Pattern ID = Pattern.compile("(\\d{1,9})-(" + STATE.pattern() + ")");
+
+  /** Nothing seen yet: a follower starting here is sent the run from its first step. */
+  public static final EventCursor START = new EventCursor(0, "N");
 
   public EventCursor {
     if (step < 0) {

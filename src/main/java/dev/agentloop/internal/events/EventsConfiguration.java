@@ -4,6 +4,7 @@ import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.trace.StepStore;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -15,5 +16,32 @@ public class EventsConfiguration {
   RunEvents runEvents(ProcessEngine engine, StepStore store, RunService runs, RunEventsSettings settings,
       ApplicationContext context) {
     return new RunEvents(engine, store, runs, settings, context.getClassLoader());
+  }
+
+  /**
+   * Ends every following when the application begins to stop, before the web server's graceful shutdown waits for
+   * open requests: a stream would otherwise keep it waiting until its time-out. Clients resume on another node.
+   */
+  @Bean
+  SmartLifecycle runEventsShutdown(RunEvents events) {
+    return new SmartLifecycle() {
+      private volatile boolean running;
+
+      @Override
+      public void start() {
+        running = true;
+      }
+
+      @Override
+      public void stop() {
+        running = false;
+        events.close();
+      }
+
+      @Override
+      public boolean isRunning() {
+        return running;
+      }
+    };
   }
 }

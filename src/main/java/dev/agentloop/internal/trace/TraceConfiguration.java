@@ -21,7 +21,7 @@ public class TraceConfiguration {
 
   /** Who follows runs in this JVM hears of their changes here, see {@link RunChanges}. */
   @Bean
-  RunChanges runChanges() {
+  RunChanges agentLoopRunChanges() {
     return new RunChanges();
   }
 
