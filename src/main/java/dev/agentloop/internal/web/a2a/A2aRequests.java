@@ -140,7 +140,8 @@ final class A2aRequests {
     } catch (IOException | TooManyFollowersException e) {
       emitter.completeWithError(e);
     }
-    return done(ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).body(emitter));
+    // the emitter itself, not in a ResponseEntity: only so does Spring MVC stream an asynchronous result
+    return done(emitter);
   }
 
   private static TaskRef ref(String agent, JsonNode params) {
