@@ -45,7 +45,6 @@ public final class A2aPeers {
         throw new IllegalStateException("client.mjs did not end: " + line);
       }
       String text = new String(out, StandardCharsets.UTF_8).strip();
-      System.err.println("A2A-DEBUG " + command[0] + " -> " + text);
       return JSON.readTree(text.substring(text.lastIndexOf('\n') + 1));
     } catch (IOException e) {
       throw new IllegalStateException(e);

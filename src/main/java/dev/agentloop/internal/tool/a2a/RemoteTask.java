@@ -9,7 +9,9 @@ import java.util.List;
 /**
  * What a remote agent said about a task, read strictly from its answer: an id and a state it must give, the
  * words of its status message and the text of its artifacts. A reply that is a message and no task (the
- * agent answered at once) counts as a completed task without an id. Immutable.
+ * agent answered at once) counts as a completed task without an id. A task that waits for input its callers may
+ * not give (an AgentLoop agent waiting for its reviewers says so: {@code callersMayAnswer: false}) counts as working.
+ * Immutable.
  *
  * @param id the task's id; empty for an answer that was a message
  * @param contextId its context, or empty
@@ -41,6 +43,12 @@ record RemoteTask(String id, String contextId, TaskState state, String text) {
     TaskState state = TaskState.fromWire(wire).orElseThrow(() -> new A2aPeerException("remote agent '" + agent
         + "' answered with task state '" + abbreviate(wire) + "', which A2A " + A2aProtocol.VERSION + " does not know"));
     String status = parts(task.path("status").path("message").path("parts"));
+    if (state == TaskState.INPUT_REQUIRED
+        && task.path("status").path("message").path("metadata").path("callersMayAnswer").isBoolean()
+        && !task.path("status").path("message").path("metadata").path("callersMayAnswer").asBoolean()) {
+      // an AgentLoop agent waiting for its own people: nothing to ask here, it goes on when they have decided
+      return new RemoteTask(id, context, TaskState.WORKING, status);
+    }
     if (state != TaskState.COMPLETED) {
       return new RemoteTask(id, context, state, status);
     }

@@ -132,10 +132,10 @@ final class A2aRequests {
     RunView view = runs.view(ref.runId());
     try {
       if (!stream.begin(view, history)) {
-        RunEvents.Following following = events.follow(ref.runId(), new EventCursor(view.steps(), "N"), stream);
-        emitter.onCompletion(following::close);
-        emitter.onTimeout(following::close);
-        emitter.onError(error -> following.close());
+        emitter.onCompletion(stream::end);
+        emitter.onTimeout(stream::end);
+        emitter.onError(error -> stream.end());
+        events.follow(ref.runId(), new EventCursor(view.steps(), "N"), stream);
       }
     } catch (IOException | TooManyFollowersException e) {
       emitter.completeWithError(e);

@@ -15,7 +15,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * A task's events as A2A streams them (section 3.1.2): the task first, then a status update at each change of its
  * state and at each tool call of the agent, the answer as an artifact update, and the stream closes when the task
  * ended. Every event is a JSON-RPC response to the request, as the JSON-RPC binding asks. Called by one thread at a
- * time ({@link RunEventSink}).
+ * time ({@link RunEventSink}); a call after the stream is over throws, which ends the following.
  */
 final class A2aStream implements RunEventSink {
 
@@ -27,6 +27,8 @@ final class A2aStream implements RunEventSink {
   private final RunService runs;
   private final A2aTasks tasks;
   private TaskState last;
+  /** Set when the stream is over (the task ended, the client went away): the next call ends the following. */
+  private volatile boolean over;
 
   A2aStream(SseEmitter emitter, Object requestId, TaskRef ref, RunService runs, A2aTasks tasks) {
     this.emitter = emitter;
@@ -47,8 +49,18 @@ final class A2aStream implements RunEventSink {
     return false;
   }
 
+  /**
+   * The stream is over. Called from the emitter's callbacks, which hold the response's lock: it only marks the
+   * stream, and the following ends at its next event or keep-alive, on its own thread (closing it here, under that
+   * lock, while the following sends under its own, would deadlock).
+   */
+  void end() {
+    over = true;
+  }
+
   @Override
   public void send(RunEvent event) throws IOException {
+    requireOpen();
     if (event instanceof RunEvent.TextDelta) {
       return;
     }
@@ -77,18 +89,27 @@ final class A2aStream implements RunEventSink {
     }
     send(statusUpdate(view, tasks.status(ref, view, state)));
     if (state.terminal()) {
+      over = true;
       emitter.complete();
+      throw new IOException("the task has ended");
     }
   }
 
   @Override
   public void keepAlive() throws IOException {
+    requireOpen();
     emitter.send(SseEmitter.event().comment("keep-alive"));
   }
 
   @Override
   public void closed(Throwable failure) {
     emitter.complete();
+  }
+
+  private void requireOpen() throws IOException {
+    if (over) {
+      throw new IOException("the stream is over");
+    }
   }
 
   private ObjectNode statusUpdate(RunView view, ObjectNode status) {
