@@ -107,12 +107,18 @@ final class A2aAgentTool implements AgentTool {
   public String execute(JsonNode arguments) throws Exception {
     Instant deadline = Instant.now().plus(timeout);
     RemoteCard remote = card(deadline);
-    RemoteTask task = RemoteTask.ofSendResult(
-        client.call(remote.endpoint(), A2aProtocol.SEND_MESSAGE, sendParams(arguments), deadline), name);
+    String continued = arguments.path("taskId").isTextual() ? arguments.get("taskId").asText() : "";
+    RemoteTask task;
+    try {
+      task = RemoteTask.ofSendResult(client.call(remote.endpoint(), A2aProtocol.SEND_MESSAGE,
+          sendParams(arguments, continued.isEmpty()), deadline), name);
+    } catch (TimeoutException e) {
+      throw continued.isEmpty() ? e : timedOut(remote, continued);
+    }
     Duration wait = FIRST_POLL;
     while (!task.state().terminal() && !task.state().interrupted()) {
       if (!Instant.now().plus(wait).isBefore(deadline)) {
-        throw timedOut(remote, task);
+        throw timedOut(remote, task.id());
       }
       Thread.sleep(wait.toMillis());
       wait = wait.multipliedBy(2).compareTo(settings.pollInterval()) > 0 ? settings.pollInterval() : wait.multipliedBy(2);
@@ -139,7 +145,12 @@ final class A2aAgentTool implements AgentTool {
     }
   }
 
-  private ObjectNode sendParams(JsonNode arguments) {
+  /**
+   * @param returnImmediately for a new task: its id at once, so that a task past the time-out can be cancelled by it.
+   *     A message to a task that waits for input waits for the answer instead: at once, the task would still read
+   *     as waiting for input.
+   */
+  private ObjectNode sendParams(JsonNode arguments, boolean returnImmediately) {
     ObjectNode message = JSON.createObjectNode().put("messageId", UUID.randomUUID().toString())
         .put("role", A2aProtocol.ROLE_USER);
     message.putArray("parts").addObject().put("text", arguments.path("message").asText());
@@ -151,8 +162,8 @@ final class A2aAgentTool implements AgentTool {
     }
     ObjectNode params = JSON.createObjectNode();
     params.set("message", message);
-    // the task at once, so that a task past the time-out can be cancelled by its id
-    params.putObject("configuration").put("returnImmediately", true).putArray("acceptedOutputModes").add("text/plain");
+    params.putObject("configuration").put("returnImmediately", returnImmediately).putArray("acceptedOutputModes")
+        .add("text/plain");
     return params;
   }
 
@@ -161,16 +172,16 @@ final class A2aAgentTool implements AgentTool {
   }
 
   /** Cancels the remote task, as far as that is possible in a moment, and says so. */
-  private TimeoutException timedOut(RemoteCard remote, RemoteTask task) {
+  private TimeoutException timedOut(RemoteCard remote, String taskId) {
     String cancelled = "";
-    if (!task.id().isEmpty()) {
+    if (!taskId.isEmpty()) {
       try {
-        client.call(remote.endpoint(), A2aProtocol.CANCEL_TASK, idParams(task.id()), Instant.now().plus(CANCEL_TIME));
-        cancelled = "; its task " + task.id() + " was cancelled";
+        client.call(remote.endpoint(), A2aProtocol.CANCEL_TASK, idParams(taskId), Instant.now().plus(CANCEL_TIME));
+        cancelled = "; its task " + taskId + " was cancelled";
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (Exception e) {
-        cancelled = "; cancelling its task " + task.id() + " failed: " + e.getMessage();
+        cancelled = "; cancelling its task " + taskId + " failed: " + e.getMessage();
       }
     }
     return new TimeoutException("remote agent '" + name + "' did not finish within " + timeout.toSeconds() + " s"

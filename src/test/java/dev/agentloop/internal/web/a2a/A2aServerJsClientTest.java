@@ -153,7 +153,7 @@ class A2aServerJsClientTest {
     assertThat(events).isNotEmpty();
     assertThat(events.get(0).has("task")).as("the stream begins with the task: %s", events).isTrue();
     assertThat(events).anySatisfy(event -> assertThat(event.path("artifactUpdate").path("artifact").path("parts")
-        .get(0).path("text").asText()).isEqualTo("A2A says hello"));
+        .path(0).path("text").asText()).isEqualTo("A2A says hello"));
     assertThat(state(events.get(events.size() - 1).path("statusUpdate"))).isEqualTo("TASK_STATE_COMPLETED");
   }
 
