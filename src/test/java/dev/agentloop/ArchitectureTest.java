@@ -55,11 +55,12 @@ class ArchitectureTest {
           INTERNAL + "config..", INTERNAL + "llm..", INTERNAL + "resilience..", INTERNAL + "resume..",
           INTERNAL + "review..", INTERNAL + "security..", INTERNAL + "tool..", INTERNAL + "trace..",
           INTERNAL + "web..", INTERNAL + "worker..", INTERNAL + "history..", INTERNAL + "telemetry..",
-          INTERNAL + "events..", AGENTLOOP + "api..", AGENTLOOP + "spi..");
+          INTERNAL + "events..", INTERNAL + "mcp..", AGENTLOOP + "api..", AGENTLOOP + "spi..");
 
   private static final ArchRule EVERY_PACKAGE_HAS_ITS_PLACE = classes()
       .that().resideInAPackage(INTERNAL + "*..")
-      .should().resideInAnyPackage(INTERNAL + "config..", INTERNAL + "web..", INTERNAL + "events..", INTERNAL + "review..",
+      .should().resideInAnyPackage(INTERNAL + "config..", INTERNAL + "web..", INTERNAL + "mcp..", INTERNAL + "events..",
+          INTERNAL + "review..",
           INTERNAL + "resume..", INTERNAL + "security..", INTERNAL + "agent..", INTERNAL + "resilience..",
           INTERNAL + "worker..", INTERNAL + "telemetry..", INTERNAL + "llm..", INTERNAL + "tool..",
           INTERNAL + "trace..", INTERNAL + "history..", INTERNAL + "async..", INTERNAL + "cockpit..",
@@ -137,6 +138,7 @@ class ArchitectureTest {
   private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layeredArchitecture().consideringOnlyDependenciesInLayers()
       .layer("config").definedBy(INTERNAL + "config..")
       .layer("web").definedBy(INTERNAL + "web..")
+      .layer("mcp").definedBy(INTERNAL + "mcp..")
       .layer("events").definedBy(INTERNAL + "events..")
       .layer("review").definedBy(INTERNAL + "review..")
       .layer("resume").definedBy(INTERNAL + "resume..")
@@ -158,11 +160,12 @@ class ArchitectureTest {
       .whereLayer("cockpit").mayNotBeAccessedByAnyLayer()
       .whereLayer("history").mayOnlyBeAccessedByLayers("config")
       .whereLayer("web").mayOnlyBeAccessedByLayers("config")
-      .whereLayer("events").mayOnlyBeAccessedByLayers("config", "web")
+      .whereLayer("mcp").mayOnlyBeAccessedByLayers("config")
+      .whereLayer("events").mayOnlyBeAccessedByLayers("config", "web", "mcp")
       .whereLayer("review").mayOnlyBeAccessedByLayers("config", "web")
-      .whereLayer("resume").mayOnlyBeAccessedByLayers("config", "web", "review")
-      .whereLayer("security").mayOnlyBeAccessedByLayers("config", "web", "review", "resume")
-      .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "events", "review", "resume", "security")
+      .whereLayer("resume").mayOnlyBeAccessedByLayers("config", "web", "mcp", "review")
+      .whereLayer("security").mayOnlyBeAccessedByLayers("config", "web", "mcp", "review", "resume")
+      .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "mcp", "events", "review", "resume", "security")
       .whereLayer("resilience").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
       .whereLayer("worker").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
       .whereLayer("telemetry").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
@@ -170,7 +173,7 @@ class ArchitectureTest {
           "resilience", "worker", "telemetry")
       .whereLayer("tool").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry")
-      .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "events", "review", "resume", "security",
+      .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "mcp", "events", "review", "resume", "security",
           "agent", "resilience", "worker", "telemetry")
       .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "events", "review", "resume", "security",
           "agent", "resilience", "worker", "telemetry", "llm", "tool", "trace");

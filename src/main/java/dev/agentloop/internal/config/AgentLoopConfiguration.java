@@ -8,6 +8,7 @@ import dev.agentloop.internal.agent.loop.RunTimeRanOut;
 import dev.agentloop.internal.agent.run.RunLifecycle;
 import dev.agentloop.internal.events.EventsConfiguration;
 import dev.agentloop.internal.llm.LlmConfiguration;
+import dev.agentloop.internal.mcp.McpConfiguration;
 import dev.agentloop.internal.resilience.ResilienceConfiguration;
 import dev.agentloop.internal.resume.ResumeConfiguration;
 import dev.agentloop.internal.review.ReviewConfiguration;
@@ -40,7 +41,8 @@ import org.springframework.context.annotation.Import;
 @Import({FeatureSettings.class, TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
-    WebConfiguration.class, A2aConfiguration.class, TelemetryConfiguration.class, EventsConfiguration.class})
+    WebConfiguration.class, A2aConfiguration.class, TelemetryConfiguration.class, EventsConfiguration.class,
+    McpConfiguration.class})
 public class AgentLoopConfiguration {
 
   AgentLoopConfiguration() {

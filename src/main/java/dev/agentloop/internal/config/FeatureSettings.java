@@ -3,13 +3,14 @@ package dev.agentloop.internal.config;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
-import dev.agentloop.internal.security.A2aSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
 import dev.agentloop.internal.events.RunEventsSettings;
+import dev.agentloop.internal.mcp.McpEndpointSettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
 import dev.agentloop.internal.tool.ToolSettings;
 import dev.agentloop.internal.trace.DatabaseSettings;
+import dev.agentloop.internal.web.a2a.A2aSettings;
 import dev.agentloop.internal.worker.WorkerSettings;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -75,5 +76,10 @@ class FeatureSettings {
   @Bean
   RunEventsSettings agentLoopEventsSettings(AgentLoopProperties properties) {
     return properties.events();
+  }
+
+  @Bean
+  McpEndpointSettings agentLoopMcpSettings(AgentLoopProperties properties) {
+    return properties.mcp();
   }
 }

@@ -3,7 +3,7 @@ package dev.agentloop.internal.events;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.internal.agent.run.RunService;
-import dev.agentloop.internal.trace.RunChanges;
+import dev.agentloop.internal.trace.RunWatchers;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.StepKind;
 import dev.agentloop.internal.trace.StepStore;
@@ -42,7 +42,7 @@ final class RunFollower implements RunEvents.Following {
   private boolean warned;
   private volatile boolean closed;
   private ScheduledFuture<?> ticks;
-  private RunChanges.Registration registration;
+  private RunWatchers.Registration registration;
   private ScheduledExecutorService timer;
 
   RunFollower(String runId, EventCursor from, RunEventSink sink, RunMoments moments, StepStore store, RunService runs,
@@ -61,7 +61,7 @@ final class RunFollower implements RunEvents.Following {
 
   synchronized void start(ScheduledExecutorService timer) {
     this.timer = timer;
-    registration = store.changes().listen(runId, this::wake);
+    registration = store.watchers().watch(runId, this::wake);
     ticks = timer.scheduleWithFixedDelay(this::tick, 0, settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
   }
 

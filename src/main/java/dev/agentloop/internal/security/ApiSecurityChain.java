@@ -35,6 +35,7 @@ final class ApiSecurityChain {
 
   private ApiSecurityChain() {}
 
+  /** @param urlPatterns the servlet URL patterns of the API's resources and AgentLoop's protocols */
   static SecurityFilterChain build(HttpSecurity http, List<String> urlPatterns, ProcessEngine engine,
       ObjectProvider<AuthenticationConfiguration> hostAuthentication) throws Exception {
     AuthenticationManager host = hostManager(hostAuthentication);

@@ -42,7 +42,7 @@ public class SecurityConfiguration {
 
   @Bean
   FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api,
-      A2aSettings a2a) {
+      ObjectProvider<ProtocolPath> protocols) {
     boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
         SecurityConfiguration.class.getClassLoader());
     boolean springSecurity = ClassUtils.isPresent(SPRING_SECURITY, SecurityConfiguration.class.getClassLoader());
@@ -50,13 +50,8 @@ public class SecurityConfiguration {
     registration.setName("agentloop-api-authentication");
     // AgentLoop's resources only: the application's own paths under the same base path (a host's
     // /api/orders) stay untouched
-    registration.setUrlPatterns(paths(api, a2a));
+    registration.setUrlPatterns(ProtocolPath.urlPatterns(api, protocols.orderedStream()));
     return registration;
-  }
-
-  /** The servlet URL patterns AgentLoop authenticates: its REST API's resources and its A2A server. */
-  public static java.util.List<String> paths(ApiSettings api, A2aSettings a2a) {
-    return java.util.stream.Stream.concat(api.urlPatterns().stream(), a2a.urlPatterns().stream()).toList();
   }
 
   /**
@@ -92,9 +87,11 @@ public class SecurityConfiguration {
 
     @Bean
     @Order(Ordered.HIGHEST_PRECEDENCE)
-    SecurityFilterChain agentLoopApiSecurity(HttpSecurity http, ApiSettings api, A2aSettings a2a, ProcessEngine engine,
-        ObjectProvider<AuthenticationConfiguration> hostAuthentication) throws Exception {
-      return ApiSecurityChain.build(http, paths(api, a2a), engine, hostAuthentication);
+    SecurityFilterChain agentLoopApiSecurity(HttpSecurity http, ApiSettings api, ProcessEngine engine,
+        ObjectProvider<AuthenticationConfiguration> hostAuthentication, ObjectProvider<ProtocolPath> protocols)
+        throws Exception {
+      return ApiSecurityChain.build(http, ProtocolPath.urlPatterns(api, protocols.orderedStream()), engine,
+          hostAuthentication);
     }
   }
 

@@ -35,16 +35,16 @@ public class StepStore {
   private final RunRecords runs;
   private final PathReads paths;
   private final StepWrites writes;
-  private final RunChanges changes;
+  private final RunWatchers watchers;
 
   public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json) {
-    this(jdbc, transactionManager, json, new RunChanges());
+    this(jdbc, transactionManager, json, new RunWatchers());
   }
 
-  /** @param changes told of every change of a run written here, for those who follow runs in this JVM */
+  /** @param watchers told of every change of a run written here, for those who follow runs in this JVM */
   public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json,
-      RunChanges changes) {
-    this.changes = changes;
+      RunWatchers watchers) {
+    this.watchers = watchers;
     StepRows rows = new StepRows(json);
     this.runs = new RunRecords(jdbc, rows);
     this.paths = new PathReads(jdbc, rows);
@@ -54,7 +54,7 @@ public class StepStore {
 
   public void createRun(String runId, String agentKey, String question) {
     runs.create(runId, agentKey, question);
-    changes.changed(runId);
+    watchers.changed(runId);
   }
 
   Optional<RunRecord> findRun(String runId) {
@@ -134,8 +134,8 @@ public class StepStore {
   }
 
   /** Who is told of the changes written here, to follow a run in this JVM. */
-  public RunChanges changes() {
-    return changes;
+  public RunWatchers watchers() {
+    return watchers;
   }
 
   /** Every step of the run, superseded branches included, in the order they were written. */
@@ -151,7 +151,7 @@ public class StepStore {
    */
   public Appended append(RunHead expected, List<NewStep> steps, Usage usage) {
     var written = writes.append(expected, steps, usage);
-    changes.changed(expected.runId());
+    watchers.changed(expected.runId());
     return written;
   }
 
@@ -168,7 +168,7 @@ public class StepStore {
    */
   public boolean keepLate(RunHead madeOn, List<NewStep> steps, Usage usage, String reason) {
     var written = writes.keepLate(madeOn, steps, usage, reason);
-    changes.changed(madeOn.runId());
+    watchers.changed(madeOn.runId());
     return written;
   }
 
@@ -182,7 +182,7 @@ public class StepStore {
    */
   public Appended branch(RunHead expected, Step replaced, List<NewStep> steps) {
     var written = writes.branch(expected, replaced, steps);
-    changes.changed(expected.runId());
+    watchers.changed(expected.runId());
     return written;
   }
 
@@ -195,7 +195,7 @@ public class StepStore {
    */
   public RunHead rewind(RunHead expected, int toStep) {
     var written = writes.rewind(expected, toStep);
-    changes.changed(expected.runId());
+    watchers.changed(expected.runId());
     return written;
   }
 
@@ -207,7 +207,7 @@ public class StepStore {
    */
   public RunHead rewind(RunHead expected, Step to) {
     var written = writes.rewind(expected, to);
-    changes.changed(expected.runId());
+    watchers.changed(expected.runId());
     return written;
   }
 
@@ -218,7 +218,7 @@ public class StepStore {
    */
   public RunHead copyPath(String runId, List<Step> path, RunRecord.Restart restart) {
     var written = writes.copyPath(runId, path, restart);
-    changes.changed(runId);
+    watchers.changed(runId);
     return written;
   }
 
@@ -244,7 +244,7 @@ public class StepStore {
   /** Records how a run ended; the trace itself is untouched. */
   public void markEnded(String runId, RunStatus status, String reason) {
     runs.markEnded(runId, status, reason);
-    changes.changed(runId);
+    watchers.changed(runId);
   }
 
   /** Now by Camunda's clock, as every time the trace stores. */

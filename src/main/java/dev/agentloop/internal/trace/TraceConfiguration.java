@@ -19,15 +19,15 @@ import org.springframework.transaction.PlatformTransactionManager;
 @Configuration(proxyBeanMethods = false)
 public class TraceConfiguration {
 
-  /** Who follows runs in this JVM hears of their changes here, see {@link RunChanges}. */
+  /** Who follows runs in this JVM hears of their changes here, see {@link RunWatchers}. */
   @Bean
-  RunChanges agentLoopRunChanges() {
-    return new RunChanges();
+  RunWatchers agentLoopRunWatchers() {
+    return new RunWatchers();
   }
 
   @Bean
   StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json,
-      DatabaseSettings database, ObjectProvider<CamundaBpmProperties> camunda, RunChanges changes) {
+      DatabaseSettings database, ObjectProvider<CamundaBpmProperties> camunda, RunWatchers changes) {
     CamundaBpmProperties engine = camunda.getIfAvailable();
     TraceSchema.prepare(dataSource,
         database.updates(engine == null ? null : engine.getDatabase().getSchemaUpdate()));
@@ -35,7 +35,7 @@ public class TraceConfiguration {
   }
 
   @Bean
-  DecisionLog decisionLog(DataSource dataSource, RunChanges changes) {
+  DecisionLog decisionLog(DataSource dataSource, RunWatchers changes) {
     return new DecisionLog(new JdbcTemplate(dataSource), changes);
   }
 

@@ -6,7 +6,7 @@ import dev.agentloop.internal.events.RunEvents;
 import dev.agentloop.internal.resume.Conversations;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.review.ReviewTasks;
-import dev.agentloop.internal.security.A2aSettings;
+import dev.agentloop.internal.security.ProtocolPath;
 import dev.agentloop.internal.security.RunAccess;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -19,6 +19,12 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnProperty(name = "agentloop.a2a.enabled", havingValue = "true")
 public class A2aConfiguration {
+
+  /** The agents' path behind the REST API's authentication. */
+  @Bean
+  ProtocolPath agentLoopA2aPath(A2aSettings settings) {
+    return new ProtocolPath(settings.path());
+  }
 
   @Bean
   A2aController a2aController(A2aSettings settings, ProcessEngine engine, RunService runs, ReviewTasks reviews,

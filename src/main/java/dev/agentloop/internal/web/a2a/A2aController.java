@@ -3,7 +3,6 @@ package dev.agentloop.internal.web.a2a;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.internal.security.A2aSettings;
 import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.internal.tool.a2a.A2aProtocol;
 import jakarta.servlet.http.HttpServletRequest;

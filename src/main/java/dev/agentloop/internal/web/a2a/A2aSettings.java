@@ -1,16 +1,14 @@
-package dev.agentloop.internal.security;
+package dev.agentloop.internal.web.a2a;
 
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
-import java.util.List;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * AgentLoop's A2A server ({@code agentloop.a2a.*}, bound and validated by package {@code config}): each agent at
- * {@code <path>/<agent key>}, behind the same authentication as the REST API. Here rather than in {@code web},
- * which serves it, because security, below web, must know its path too. Immutable.
+ * {@code <path>/<agent key>}, behind the same authentication as the REST API. Immutable.
  *
  * @param enabled whether agents are served over A2A at all (only in a servlet web application)
  * @param path where the agents are served, e.g. {@code /a2a} ({@code /a2a/react-agent}, its card at
@@ -28,10 +26,5 @@ public record A2aSettings(
     if (maxWait != null && (maxWait.isNegative() || maxWait.isZero())) {
       throw new IllegalArgumentException("max-wait must be positive, was " + maxWait);
     }
-  }
-
-  /** Servlet URL patterns of the A2A server; none when it is off. */
-  public List<String> urlPatterns() {
-    return enabled ? List.of(path + "/*") : List.of();
   }
 }

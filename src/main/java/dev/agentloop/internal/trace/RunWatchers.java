@@ -18,9 +18,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * <p>Thread-safe. Listeners run on the writing thread after its commit: they must only hand the news on
  * (schedule a read), never read or block there.
  */
-public final class RunChanges {
+public final class RunWatchers {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RunChanges.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RunWatchers.class);
 
   private final Map<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
 
@@ -28,7 +28,7 @@ public final class RunChanges {
    * Calls {@code onChange} after each change of the run written in this JVM, until the returned registration is
    * closed.
    */
-  public Registration listen(String runId, Runnable onChange) {
+  public Registration watch(String runId, Runnable onChange) {
     listeners.computeIfAbsent(runId, id -> new CopyOnWriteArraySet<>()).add(onChange);
     return () -> listeners.computeIfPresent(runId, (id, set) -> {
       set.remove(onChange);
