@@ -23,6 +23,7 @@ import dev.agentloop.internal.tool.ToolConfiguration;
 import dev.agentloop.internal.trace.TraceConfiguration;
 import dev.agentloop.internal.trace.retention.TraceRetention;
 import dev.agentloop.internal.web.WebConfiguration;
+import dev.agentloop.internal.web.a2a.A2aConfiguration;
 import dev.agentloop.internal.worker.TaskArrivals;
 import dev.agentloop.internal.worker.WorkerConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -41,7 +42,7 @@ import org.springframework.context.annotation.Import;
 @Import({FeatureSettings.class, TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
-    WebConfiguration.class, TelemetryConfiguration.class, EventsConfiguration.class,
+    WebConfiguration.class, A2aConfiguration.class, TelemetryConfiguration.class, EventsConfiguration.class,
     McpConfiguration.class})
 public class AgentLoopConfiguration {
 

@@ -10,6 +10,7 @@ import dev.agentloop.internal.mcp.McpEndpointSettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
 import dev.agentloop.internal.tool.ToolSettings;
 import dev.agentloop.internal.trace.DatabaseSettings;
+import dev.agentloop.internal.web.a2a.A2aSettings;
 import dev.agentloop.internal.worker.WorkerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -34,6 +35,7 @@ import org.springframework.validation.annotation.Validated;
 public record AgentLoopProperties(
     boolean enabled,
     @NotNull @Valid @NestedConfigurationProperty ApiSettings api,
+    @NotNull @Valid @NestedConfigurationProperty A2aSettings a2a,
     @NotNull @Valid Deployment deployment,
     @NotNull @Valid @NestedConfigurationProperty SecuritySettings security,
     @NotNull @Valid @NestedConfigurationProperty LlmSettings llm,

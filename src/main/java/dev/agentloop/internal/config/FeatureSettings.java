@@ -10,6 +10,7 @@ import dev.agentloop.internal.mcp.McpEndpointSettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
 import dev.agentloop.internal.tool.ToolSettings;
 import dev.agentloop.internal.trace.DatabaseSettings;
+import dev.agentloop.internal.web.a2a.A2aSettings;
 import dev.agentloop.internal.worker.WorkerSettings;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -25,6 +26,11 @@ class FeatureSettings {
   @Bean
   ApiSettings agentLoopApiSettings(AgentLoopProperties properties) {
     return properties.api();
+  }
+
+  @Bean
+  A2aSettings agentLoopA2aSettings(AgentLoopProperties properties) {
+    return properties.a2a();
   }
 
   @Bean

@@ -152,6 +152,19 @@ public class ResumeService {
     stops.stop(runId, reason, author);
   }
 
+  /**
+   * {@link #stop} by the run's client: who started the run may stop it too (as it may ask it follow-ups), besides
+   * those who may change its course, e.g. an A2A client cancelling its task.
+   *
+   * @throws ResumeConflictException when the run has ended, as for {@link #stop}
+   */
+  public void cancel(String runId, String reason, String author) {
+    if (!access.startedRun(runId)) {
+      access.requireChange(runId);
+    }
+    stops.stop(runId, reason, author);
+  }
+
   /** The new answer of a child run started again after an edit replaces its caller's observation of the call. */
   @TransactionalEventListener(fallbackExecution = true)
   public void onChildRunEnded(ChildRunEnded ended) {

@@ -83,6 +83,17 @@ public class RunAccess {
             ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, agentKey);
   }
 
+  /** Whether the current user started the run (its process instance's start user). */
+  public boolean startedRun(String runId) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null) {
+      return false;
+    }
+    HistoricProcessInstance instance = engine.getHistoryService().createHistoricProcessInstanceQuery()
+        .processInstanceId(runId).singleResult();
+    return instance != null && user.getUserId().equals(instance.getStartUserId());
+  }
+
   /** Whether the current user may edit, regenerate or stop the run. */
   public boolean mayChange(String runId) {
     Authentication user = engine.getIdentityService().getCurrentAuthentication();
