@@ -1,6 +1,5 @@
 package dev.agentloop.internal.config;
 
-import dev.agentloop.internal.agent.AgentConfiguration;
 import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.compose.FailedChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDiagramRules;
@@ -8,7 +7,6 @@ import dev.agentloop.internal.agent.loop.RemoteToolTasks;
 import dev.agentloop.internal.agent.loop.RunTimeRanOut;
 import dev.agentloop.internal.agent.run.RunLifecycle;
 import dev.agentloop.internal.events.EventsConfiguration;
-import dev.agentloop.internal.llm.LlmConfiguration;
 import dev.agentloop.internal.mcp.McpConfiguration;
 import dev.agentloop.internal.resilience.ResilienceConfiguration;
 import dev.agentloop.internal.resume.ResumeConfiguration;
@@ -19,8 +17,6 @@ import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.telemetry.RunTraces;
 import dev.agentloop.internal.telemetry.TelemetryConfiguration;
 import dev.agentloop.internal.telemetry.ToolSpans;
-import dev.agentloop.internal.tool.ToolConfiguration;
-import dev.agentloop.internal.trace.TraceConfiguration;
 import dev.agentloop.internal.trace.retention.TraceRetention;
 import dev.agentloop.internal.web.WebConfiguration;
 import dev.agentloop.internal.web.a2a.A2aConfiguration;

@@ -5,7 +5,7 @@ import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.trace.RunWatchers;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import java.io.IOException;

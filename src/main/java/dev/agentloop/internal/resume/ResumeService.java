@@ -12,7 +12,7 @@ import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;

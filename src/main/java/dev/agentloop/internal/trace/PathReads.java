@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepKind;
+
 import static dev.agentloop.internal.trace.StepStore.FOLLOW_UP_PATTERN;
 import static dev.agentloop.internal.trace.StepStore.STEP_COLUMNS;
 

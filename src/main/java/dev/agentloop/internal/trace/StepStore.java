@@ -1,5 +1,9 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepJson;
+
+import dev.agentloop.internal.trace.step.StepKind;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.budget.Budget;

@@ -10,7 +10,7 @@ import dev.agentloop.internal.resume.ResumeConflictException;
 import dev.agentloop.internal.resume.UnknownStepException;
 import dev.agentloop.internal.review.ReviewException;
 import dev.agentloop.internal.review.TaskDecidedException;
-import dev.agentloop.internal.trace.RunNotFinishedException;
+import dev.agentloop.internal.trace.retention.RunNotFinishedException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationException;

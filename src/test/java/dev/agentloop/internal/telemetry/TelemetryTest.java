@@ -17,7 +17,7 @@ import dev.agentloop.internal.resume.Conversations;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.resume.StepEdit;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

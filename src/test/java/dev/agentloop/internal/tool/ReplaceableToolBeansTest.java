@@ -1,5 +1,9 @@
 package dev.agentloop.internal.tool;
 
+import dev.agentloop.internal.config.ToolSettings;
+
+import dev.agentloop.internal.config.ToolConfiguration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentloop.internal.tool.builtin.CalculatorTool;

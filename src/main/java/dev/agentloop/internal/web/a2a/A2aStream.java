@@ -7,7 +7,7 @@ import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.events.RunEvent;
 import dev.agentloop.internal.events.RunEventSink;
 import dev.agentloop.internal.tool.a2a.A2aProtocol.TaskState;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.io.IOException;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 

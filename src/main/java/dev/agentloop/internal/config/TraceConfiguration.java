@@ -1,4 +1,18 @@
-package dev.agentloop.internal.trace;
+package dev.agentloop.internal.config;
+
+import dev.agentloop.internal.trace.TreeCharges;
+
+import dev.agentloop.internal.trace.StepStore;
+
+import dev.agentloop.internal.trace.RunWatchers;
+
+import dev.agentloop.internal.trace.RunInsights;
+
+import dev.agentloop.internal.trace.DecisionLog;
+
+import dev.agentloop.internal.trace.DatabaseSettings;
+
+import dev.agentloop.internal.trace.ConversationClaims;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.internal.trace.retention.TraceRetention;

@@ -1,4 +1,9 @@
-package dev.agentloop.internal.llm;
+package dev.agentloop.internal.config;
+
+import dev.agentloop.internal.llm.ModelPrices;
+
+
+import dev.agentloop.internal.llm.LlmSettings;
 
 import dev.agentloop.internal.async.AgentLoopThreads;
 import dev.agentloop.internal.llm.anthropic.AnthropicMessagesChatModel;

@@ -1,4 +1,4 @@
-package dev.agentloop.internal.agent;
+package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.compose.FailedChildRuns;
@@ -35,7 +35,6 @@ import dev.agentloop.internal.tool.ToolApprovals;
 import dev.agentloop.internal.tool.ToolCallGuard;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.tool.ToolRunner;
-import dev.agentloop.internal.tool.ToolSettings;
 import dev.agentloop.internal.trace.ConversationClaims;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunInsights;

@@ -1,4 +1,4 @@
-package dev.agentloop.internal.trace;
+package dev.agentloop.internal.trace.retention;
 
 /** The run still runs, so its trace is still being written and cannot be deleted. */
 public class RunNotFinishedException extends RuntimeException {

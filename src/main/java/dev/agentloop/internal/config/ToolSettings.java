@@ -1,4 +1,4 @@
-package dev.agentloop.internal.tool;
+package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.tool.a2a.A2aAgentSettings;
 import dev.agentloop.internal.tool.mcp.McpServerSettings;

@@ -1,4 +1,7 @@
-package dev.agentloop.internal.llm;
+package dev.agentloop.internal.config;
+
+import dev.agentloop.internal.llm.LlmSettings;
+
 
 import dev.agentloop.spi.ChatModel;
 import org.springframework.beans.BeansException;

@@ -1,20 +1,13 @@
-package dev.agentloop.internal.trace;
+package dev.agentloop.internal.trace.step;
+
+
+
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.agentloop.internal.trace.step.Action;
-import dev.agentloop.internal.trace.step.Approval;
-import dev.agentloop.internal.trace.step.Approvals;
-import dev.agentloop.internal.trace.step.FinalAnswer;
-import dev.agentloop.internal.trace.step.FollowUp;
-import dev.agentloop.internal.trace.step.HumanInput;
-import dev.agentloop.internal.trace.step.Observation;
-import dev.agentloop.internal.trace.step.Plan;
-import dev.agentloop.internal.trace.step.StepContent;
-import dev.agentloop.internal.trace.step.Thought;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -59,8 +52,8 @@ public final class StepJson {
   private static final String APPROVALS = "approvals";
   private static final String DECISION = "decision";
   private static final String REASON = "reason";
-  /** Marks the HUMAN_INPUT that opens a turn of a conversation; also what {@link StepStore} looks for. */
-  static final String FOLLOW_UP = "followUp";
+  /** Marks the HUMAN_INPUT that opens a turn of a conversation; also what the step store looks for. */
+  public static final String FOLLOW_UP = "followUp";
 
   private StepJson() {}
 
@@ -120,21 +113,21 @@ public final class StepJson {
    *
    * @throws IllegalArgumentException saying what to fix
    */
-  public static StepContent edited(Step original, JsonNode json) {
+  public static StepContent edited(StepContent original, int stepNo, JsonNode json) {
     return switch (original.kind()) {
       case THOUGHT -> new Thought(editedText(json, false));
       case HUMAN_INPUT -> {
-        if (original.content() instanceof Approvals) {
-          throw new IllegalArgumentException("step " + original.stepNo() + " holds approval decisions; edit the"
+        if (original instanceof Approvals) {
+          throw new IllegalArgumentException("step " + stepNo + " holds approval decisions; edit the"
               + " action instead, and it is approved again");
         }
         // an edited follow-up stays the question that opens its turn
-        yield original.content() instanceof FollowUp ? new FollowUp(editedText(json, true))
+        yield original instanceof FollowUp ? new FollowUp(editedText(json, true))
             : new HumanInput(editedText(json, true));
       }
       case PLAN -> new Plan(editedPlan(json));
       case ACTION -> {
-        Action action = (Action) original.content();
+        Action action = (Action) original;
         // arguments that are no JSON object come back as written, so that the refusal can quote them
         JsonNode arguments = json.has(ARGUMENTS) || !json.has(RAW_ARGUMENTS) ? json.get(ARGUMENTS)
             : TextNode.valueOf(text(json, RAW_ARGUMENTS));
@@ -142,7 +135,7 @@ public final class StepJson {
             null);
       }
       case OBSERVATION -> {
-        Observation observation = (Observation) original.content();
+        Observation observation = (Observation) original;
         boolean result = json.has(RESULT);
         if (result == json.has(ERROR)) {
           throw new IllegalArgumentException("an edited observation has either \"result\" or \"error\"");

@@ -1,4 +1,11 @@
-package dev.agentloop.internal.tool;
+package dev.agentloop.internal.config;
+
+
+import dev.agentloop.internal.tool.ToolRegistry;
+
+import dev.agentloop.internal.tool.ToolApprovals;
+
+import dev.agentloop.internal.tool.RemoteTool;
 
 import dev.agentloop.internal.async.AgentLoopThreads;
 import dev.agentloop.spi.AgentTool;
