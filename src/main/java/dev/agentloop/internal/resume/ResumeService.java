@@ -49,9 +49,9 @@ public class ResumeService {
     this.access = access;
     this.changes = changes;
     LoopJump jump = new LoopJump(engine.getRuntimeService(), engine.getRepositoryService());
-    this.edits = new StepEdits(engine.getRuntimeService(), store, surgery, contents, jump, changes, spans);
+    this.edits = new StepEdits(engine.getRuntimeService(), surgery, contents, jump, changes, spans);
     this.regenerations = new AnswerRegenerations(engine.getRuntimeService(), surgery, jump, changes, decisions, spans);
-    this.stops = new RunStops(engine.getRuntimeService(), store, reader, jump, changes, decisions, spans);
+    this.stops = new RunStops(engine.getRuntimeService(), store, jump, changes, decisions, spans);
     this.treeStops = new TreeStops(engine.getRuntimeService(), store, jump, changes, stops, escapes);
   }
 
@@ -73,12 +73,10 @@ public class ResumeService {
    */
   public ResumeResult edit(StepEdit edit) {
     access.requireChange(edit.runId());
-    // a finished run that answered another agent's call is started again from the edit, for its caller
-    Optional<ResumeResult> reopened = childEdits.reopen(edit, this);
-    if (reopened.isPresent()) {
-      return reopened.get();
-    }
-    return edits.edit(edit);
+    // read once and locked; a finished run that answered another agent's call is started again from the edit, for
+    // its caller, and any other finished run refused
+    return edits.edit(edit).or(() -> childEdits.reopen(edit, this))
+        .orElseThrow(() -> RunChanges.ended(store.run(edit.runId()), "be edited"));
   }
 
   /**

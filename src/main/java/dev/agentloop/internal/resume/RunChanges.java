@@ -82,13 +82,23 @@ class RunChanges {
     return new RunState(unfinished(runId, what), store.allSteps(runId));
   }
 
+  /** The run and its steps, read once and locked for this change, ended or not. */
+  RunState lockedState(String runId) {
+    return new RunState(store.lockRun(runId), store.allSteps(runId));
+  }
+
   private static RunRecord requireUnfinished(RunRecord run, String what) {
-    String runId = run.runId();
     if (run.status().isFinished()) {
-      throw new ResumeConflictException("run " + runId + " has ended (" + run.status() + ") and cannot " + what
-          + "; restart it from a step instead: POST /api/runs/" + runId + "/restart {\"fromStep\": n, \"reason\": ...}");
+      throw ended(run, what);
     }
     return run;
+  }
+
+  /** The refusal of a change of a run that has ended, naming the restart that a change of it takes instead. */
+  static ResumeConflictException ended(RunRecord run, String what) {
+    String runId = run.runId();
+    return new ResumeConflictException("run " + runId + " has ended (" + run.status() + ") and cannot " + what
+        + "; restart it from a step instead: POST /api/runs/" + runId + "/restart {\"fromStep\": n, \"reason\": ...}");
   }
 
   String definitionId(String runId) {

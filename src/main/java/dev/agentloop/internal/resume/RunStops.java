@@ -2,13 +2,13 @@ package dev.agentloop.internal.resume;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
-import dev.agentloop.internal.agent.loop.LoopStateReader;
 import dev.agentloop.internal.agent.loop.Turn;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunRecord;
+import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Observation;
@@ -25,17 +25,15 @@ final class RunStops {
 
   private final RuntimeService runtime;
   private final StepStore store;
-  private final LoopStateReader reader;
   private final LoopJump jump;
   private final RunChanges changes;
   private final DecisionLog decisions;
   private final DecisionSpans spans;
 
-  RunStops(RuntimeService runtime, StepStore store, LoopStateReader reader, LoopJump jump, RunChanges changes,
+  RunStops(RuntimeService runtime, StepStore store, LoopJump jump, RunChanges changes,
       DecisionLog decisions, DecisionSpans spans) {
     this.runtime = runtime;
     this.store = store;
-    this.reader = reader;
     this.jump = jump;
     this.changes = changes;
     this.decisions = decisions;
@@ -45,7 +43,8 @@ final class RunStops {
   /** {@link ResumeService#stop}; the reason and access were checked. */
   void stop(String runId, String reason, String author) {
     changes.apply(runId, () -> {
-      RunRecord run = changes.unfinished(runId, "be stopped");
+      RunState state = changes.unfinishedState(runId, "be stopped");
+      RunRecord run = state.run();
       if (run.head().headStep() != null) {
         decisions.record(runId, run.head().headStep(), "stop", author, reason);
       }
@@ -53,7 +52,7 @@ final class RunStops {
       spans.decided(runId, "stop", author, reason);
       String stopped = "stopped by " + author + ": " + reason;
       List<NewStep> steps = new ArrayList<>();
-      reader.read(runId, Turn.WINDOW).turn().open().forEach(call -> steps.add(Steps.observation(
+      Turn.newest(state.activePath()).open().forEach(call -> steps.add(Steps.observation(
           Observation.error(call, "no result: the run was " + stopped), Steps.AGENTLOOP)));
       steps.add(Steps.humanInput("Stopped: " + reason, author, "run stopped"));
       store.append(run.head(), steps, Usage.NONE);

@@ -7,8 +7,8 @@ import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepStore;
 import java.util.List;
+import java.util.Optional;
 import org.camunda.bpm.engine.RuntimeService;
 
 /**
@@ -20,17 +20,15 @@ import org.camunda.bpm.engine.RuntimeService;
 final class StepEdits {
 
   private final RuntimeService runtime;
-  private final StepStore store;
   private final TraceSurgery surgery;
   private final EditedContent contents;
   private final LoopJump jump;
   private final RunChanges changes;
   private final DecisionSpans spans;
 
-  StepEdits(RuntimeService runtime, StepStore store, TraceSurgery surgery, EditedContent contents, LoopJump jump,
+  StepEdits(RuntimeService runtime, TraceSurgery surgery, EditedContent contents, LoopJump jump,
       RunChanges changes, DecisionSpans spans) {
     this.runtime = runtime;
-    this.store = store;
     this.surgery = surgery;
     this.contents = contents;
     this.jump = jump;
@@ -38,27 +36,33 @@ final class StepEdits {
     this.spans = spans;
   }
 
-  /** {@link ResumeService#edit} of a run that is not a finished child run; access was checked. */
-  ResumeResult edit(StepEdit edit) {
-    ResumeResult edited = changes.apply(edit.runId(), () -> {
-      RunRecord run = changes.unfinished(edit.runId(), "be edited");
-      Step original = activeStep(run.runId(), edit.stepNo());
+  /**
+   * {@link ResumeService#edit} of a run that has not ended, its state read once and locked; empty, with nothing
+   * changed, when the run has ended (a finished child run is started again for its caller instead). Access was checked.
+   */
+  Optional<ResumeResult> edit(StepEdit edit) {
+    Optional<ResumeResult> edited = changes.apply(edit.runId(), () -> {
+      RunState state = changes.lockedState(edit.runId());
+      if (state.run().status().isFinished()) {
+        return Optional.empty();
+      }
+      RunRecord run = state.run();
+      Step original = activeStep(state, edit.stepNo());
       if (run.head().version() != edit.baseVersion()) {
         throw new ResumeConflictException("run " + run.runId() + " moved on since version " + edit.baseVersion()
             + " (it is at version " + run.head().version() + " now): read its trace again and edit on that");
       }
       AgentSettings settings = changes.settings(run.runId());
-      TraceSurgery.Outcome outcome = surgery.replace(run,
+      TraceSurgery.Outcome outcome = surgery.replace(state,
           original, contents.replacement(original, edit.content(), edit.author(), edit.reason(), settings), settings);
       jump.to(run.runId(), outcome.continuation(), LoopJump.variablesFor(outcome.continuation(), settings));
-      List<ReplayQueue.Question> later = TurnRegeneration.laterQuestions(store, run.runId(), original,
-          outcome.superseded());
+      List<ReplayQueue.Question> later = TurnRegeneration.laterQuestions(state, original, outcome.superseded());
       if (!later.isEmpty()) {
         TurnRegeneration.queue(runtime, run.runId(), edit.replayLaterTurns() ? later : List.of());
       }
-      return outcome.result(run.runId(), original.stepNo());
+      return Optional.of(outcome.result(run.runId(), original.stepNo()));
     });
-    spans.decided(edit.runId(), "edit", edit.author(), edit.reason());
+    edited.ifPresent(result -> spans.decided(edit.runId(), "edit", edit.author(), edit.reason()));
     return edited;
   }
 
@@ -76,9 +80,9 @@ final class StepEdits {
         .continuation();
   }
 
-  private Step activeStep(String runId, int stepNo) {
-    return requireActive(store.findStep(runId, stepNo)
-        .orElseThrow(() -> new UnknownStepException("run " + runId + " has no step " + stepNo)));
+  private static Step activeStep(RunState state, int stepNo) {
+    return requireActive(state.step(stepNo)
+        .orElseThrow(() -> new UnknownStepException("run " + state.runId() + " has no step " + stepNo)));
   }
 
   private static Step requireActive(Step step) {

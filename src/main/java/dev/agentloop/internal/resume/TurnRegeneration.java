@@ -50,11 +50,10 @@ final class TurnRegeneration {
    * The follow-up questions among the steps an edit of {@code edited} took off the path, oldest first,
    * the edited step itself left out: the later turns the edit may ask again.
    */
-  static List<ReplayQueue.Question> laterQuestions(StepStore store, String runId, Step edited,
-      List<Integer> superseded) {
+  static List<ReplayQueue.Question> laterQuestions(RunState state, Step edited, List<Integer> superseded) {
     java.util.Set<Integer> off = new java.util.HashSet<>(superseded);
     off.remove(edited.stepNo());
-    return store.questionsAndAnswers(runId, false).stream()
+    return state.questionsAndAnswers(false).stream()
         .filter(step -> off.contains(step.stepNo()) && step.content() instanceof FollowUp)
         .map(step -> new ReplayQueue.Question(((FollowUp) step.content()).text(), step.author()))
         .toList();

@@ -13,6 +13,7 @@ import dev.agentloop.api.RunView;
 import dev.agentloop.internal.resume.StepStatements.Statement;
 import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -168,6 +169,39 @@ class OneReadOneWriteTest {
     submit(stuck, Map.of("decision", "guide", "note", "Stop calling noop and answer."));
 
     assertOneReadOneWrite(StepStatements.ofThisThread());
+  }
+
+  @Test
+  void an_edit_through_the_api_reads_the_run_once_and_writes_once() {
+    // given an answer after two calculations, waiting for review
+    String run = engine.getRuntimeService().startProcessInstanceByKey(TestAgent.ANSWER_REVIEWED,
+        ReactAgentProcess.QUESTION.with("multi-step: counted api edit")).getId();
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+    int version = store.run(run).head().version();
+
+    // when an operator edits the second calculation's arguments through the API
+    StepStatements.watch(run);
+    resume.edit(new StepEdit(run, 6, JsonNodeFactory.instance.objectNode().set("arguments",
+        JsonNodeFactory.instance.objectNode().put("expression", "391 + 365")), "not a leap year", version, "olga",
+        false));
+
+    // then the run was locked and read with its steps once, the edited step taken from them, and branched once;
+    // no scan for a conversation's later questions in a run that is none
+    assertOneReadOneWrite(StepStatements.ofThisThread());
+  }
+
+  @Test
+  void a_stop_reads_the_run_once_and_writes_once() {
+    String run = startWithAcceptedPlan("feedback: please");
+    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
+
+    StepStatements.watch(run);
+    resume.stop(run, "not needed any more", "olga");
+
+    List<Statement> statements = StepStatements.ofThisThread();
+    count(statements, Statement::readsRun, "run reads").hasSize(1);
+    count(statements, Statement::readsSteps, "steps reads").hasSizeLessThanOrEqualTo(1);
+    count(statements, Statement::writesSteps, "writes").hasSize(1);
   }
 
   @Test
