@@ -164,7 +164,8 @@ public class AgentConfiguration {
   @Bean
   ChildRuns childRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
-    return new ChildRuns(definitions, reader, store, tools, engine, defaults.maxAgentDepth());
+    return new ChildRuns(definitions, reader, store, tools, engine, defaults.maxAgentDepth(),
+        new AgentStartRights(engine));
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.agentloop.internal.agent.compose;
 
+import dev.agentloop.internal.agent.AgentStartRights;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentAsTool;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
@@ -20,6 +21,7 @@ import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,7 +48,8 @@ import org.springframework.beans.factory.ObjectProvider;
  * its caller through Camunda's super process instance.
  *
  * <p>Calls of agents run only where the agent's {@code allowedTools} name the agent (a {@code *} offers no agents),
- * and not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run. Thread-safe.
+ * not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run, and only where the person the run acts
+ * for may start the called agent ({@link #refusals}). Thread-safe.
  */
 public class ChildRuns {
 
@@ -59,9 +62,11 @@ public class ChildRuns {
   private final ObjectProvider<ProcessEngine> engine;
   private final int maxDepth;
   private final ParallelChildRuns parallel;
+  private final AgentStartRights rights;
 
   public ChildRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ObjectProvider<ProcessEngine> engine, int maxDepth) {
+      ObjectProvider<ProcessEngine> engine, int maxDepth, AgentStartRights rights) {
+    this.rights = rights;
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
@@ -96,6 +101,27 @@ public class ChildRuns {
         .filter(call -> callsAgent(call.tool(), settings)
             && tools.refusal(call.tool(), call.argumentsAsWritten(), settings::allows).isEmpty())
         .toList();
+  }
+
+  /**
+   * Why calls of agents may not run, by call id: every call where this run is too deep ({@link #tooDeep}); each call of
+   * an agent that the person this run acts for may not start ({@link AgentStartRights}). A call activity starts its
+   * child as the engine, so without this a child would run, and its answer land in this run's trace, where its
+   * starter could not have started it.
+   */
+  public Map<String, String> refusals(String runId, List<Action> calls) {
+    Optional<String> tooDeep = tooDeep(runId);
+    Optional<String> user = tooDeep.isPresent() ? Optional.empty() : rights.actingFor(runId);
+    Map<String, String> refused = new HashMap<>();
+    for (Action call : calls) {
+      tooDeep.or(() -> user.flatMap(starter -> rights.refusal(starter, call.tool())))
+          .ifPresent(reason -> refused.put(call.callId(), reason));
+    }
+    if (!refused.isEmpty() && tooDeep.isEmpty()) {
+      LOG.info("AGENTLOOP-105 run {} acts for {}: calls of agents not run: {}", runId, user.orElse(null),
+          refused.values());
+    }
+    return refused;
   }
 
   /**
