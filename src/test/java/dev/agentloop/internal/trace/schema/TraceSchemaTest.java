@@ -27,7 +27,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 class TraceSchemaTest {
 
   static final List<String> TABLES = List.of("agentloop_run", "agentloop_step", "agentloop_decision",
-      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation");
+      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation", "agentloop_agent_owner");
 
   @Test
   void should_create_every_table_on_an_empty_database_and_then_start_without_ddl() {
@@ -41,12 +41,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4);
   }
 
   @Test
@@ -61,13 +61,13 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version,"
-            + " table agentloop_conversation.");
+            + " table agentloop_conversation, table agentloop_agent_owner.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -110,7 +110,7 @@ class TraceSchemaTest {
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("missing: column agentloop_step.cost_cache_read_tokens,"
             + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
-            + " table agentloop_conversation.");
+            + " table agentloop_conversation, table agentloop_agent_owner.");
 
     // when
     TraceSchema.prepare(owner, true);
@@ -118,7 +118,7 @@ class TraceSchemaTest {
     // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4);
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -135,13 +135,13 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     // a start that may not change the schema refuses it, naming what version 3 adds
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: table agentloop_conversation.");
+        .hasMessageContaining("missing: table agentloop_conversation, table agentloop_agent_owner.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept, holds no conversation id, and one can be claimed for it once only
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     ConversationClaims claims = new ConversationClaims(jdbc);
