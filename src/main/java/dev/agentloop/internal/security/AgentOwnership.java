@@ -24,7 +24,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * The one answer to "may this user change agent key K": deploy a new version of it, and whatever else changes what a
  * key's runs run (promoting a candidate version, moving runs to another version). Every feature that changes a key asks
- * {@link #mayChange} or {@link #refusal}.
+ * {@link #mayChange} or {@link #refusal} (the latter for the engine's current user, too), and refuses in the words of
+ * the refusal; the bean is always there (AgentLoop's security configuration), with or without AgentLoop's groups.
  *
  * <p>The rule, by who asks ({@link DeployRights}):
  * <ul>
@@ -93,7 +94,7 @@ public class AgentOwnership {
     String ownCopy = "give your copy a process id of its own (Modeler: the process's ID)";
     return switch (owner.owner()) {
       case NOBODY -> Optional.empty();
-      case GROUP -> groups.contains(owner.group()) ? Optional.empty() : Optional.of("the agent '" + key
+      case GROUP -> groups != null && groups.contains(owner.group()) ? Optional.empty() : Optional.of("the agent '" + key
           + "' belongs to the group " + owner.group() + ", which deployed it first; " + ownCopy + ", or ask an"
           + " administrator to hand the key to your group");
       case APPLICATION -> Optional.of("the agent '" + key + "' is the application's (deployed by it or by an"
@@ -101,6 +102,15 @@ public class AgentOwnership {
       case AGENTLOOP -> Optional.of("the agent '" + key + "' is AgentLoop's default agent, which only the application"
           + " deploys; " + ownCopy);
     };
+  }
+
+  /**
+   * Why the user the engine acts for now (Camunda's current authentication: the REST API's, Cockpit's, or one a caller
+   * set) may not change the key; empty where it may. Code without a user may.
+   */
+  public Optional<String> refusal(String key) {
+    Authentication user = configuration().getIdentityService().getCurrentAuthentication();
+    return user == null ? Optional.empty() : refusal(user.getUserId(), user.getGroupIds(), key);
   }
 
   /** An analyst deployed a key nobody owned: from now on it is the analyst's group's. */
