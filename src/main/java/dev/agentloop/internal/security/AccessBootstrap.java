@@ -71,15 +71,19 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   private final boolean grantWorkers;
   private final Set<String> forms;
   private final AgentOwnership owners;
+  private final java.util.function.Predicate<String> beans;
 
   /**
    * @param grantWorkers whether {@code agent-workers} get rights on agents, see {@link AgentGrants#ensure}
    * @param forms the ids of AgentLoop's forms, the only ones an analyst's tasks may show
+   * @param beans whether a name is a bean of the application, which an expression would reach by that name
    */
-  AccessBootstrap(boolean grantWorkers, Set<String> forms, AgentOwnership owners) {
+  AccessBootstrap(boolean grantWorkers, Set<String> forms, AgentOwnership owners,
+      java.util.function.Predicate<String> beans) {
     this.grantWorkers = grantWorkers;
     this.forms = Set.copyOf(forms);
     this.owners = owners;
+    this.beans = beans;
   }
 
   /** Camunda accepts only alphanumeric group ids by default; ours have a hyphen, as users expect them. */
@@ -90,7 +94,7 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     configuration.setGroupResourceWhitelistPattern(
         groups + "|" + REVIEWERS + "|" + OPERATORS + "|" + WORKERS + "|" + ANALYSTS);
     List<Deployer> deployers = new ArrayList<>(Objects.requireNonNullElse(configuration.getCustomPreDeployers(), List.of()));
-    deployers.add(new AnalystDeployments(forms, owners));
+    deployers.add(new AnalystDeployments(forms, owners, beans));
     configuration.setCustomPreDeployers(deployers);
     // one interceptor per chain: an interceptor knows the next of its chain, and two chains would share it
     configuration.setCustomPreCommandInterceptorsTxRequired(

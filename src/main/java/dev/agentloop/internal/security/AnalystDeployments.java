@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.camunda.bpm.engine.AuthorizationException;
@@ -41,9 +43,12 @@ class AnalystDeployments implements Deployer {
   private final DiagramSandbox sandbox;
   private final AgentOwnership owners;
 
-  /** @param forms the ids of AgentLoop's forms, the only ones an analyst's tasks may show */
-  AnalystDeployments(Set<String> forms, AgentOwnership owners) {
-    this.sandbox = new DiagramSandbox(forms);
+  /**
+   * @param forms the ids of AgentLoop's forms, the only ones an analyst's tasks may show
+   * @param beans whether a name is a bean of the application's context; the engine's own beans are asked too
+   */
+  AnalystDeployments(Set<String> forms, AgentOwnership owners, Predicate<String> beans) {
+    this.sandbox = new DiagramSandbox(forms, beans.or(AnalystDeployments::isEngineBean));
     this.owners = owners;
   }
 
@@ -113,6 +118,13 @@ class AnalystDeployments implements Deployer {
         + " code; this deployment has " + problems.size() + (problems.size() == 1 ? " problem: " : " problems: ")
         + listed + " Nothing was deployed; an administrator deploys what an analyst may not (see docs/users-and-"
         + "rights.md, what an analyst's diagram may hold)";
+  }
+
+  /** A bean of the engine's configuration ({@code beans}), which its expressions resolve like the application's. */
+  private static boolean isEngineBean(String name) {
+    Map<Object, Object> beans = Context.getProcessEngineConfiguration() == null ? null
+        : Context.getProcessEngineConfiguration().getBeans();
+    return beans != null && beans.containsKey(name);
   }
 
   private static boolean isDiagram(String name) {

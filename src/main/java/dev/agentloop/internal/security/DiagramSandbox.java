@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Attr;
@@ -31,10 +32,15 @@ final class DiagramSandbox {
       + " operators, e.g. ${route == 'done'} or ${decision == 'accept' && conversation}";
 
   private final Set<String> forms;
+  private final Predicate<String> beans;
 
-  /** @param forms the ids of AgentLoop's forms, the only ones an analyst's tasks show */
-  DiagramSandbox(Set<String> forms) {
+  /**
+   * @param forms the ids of AgentLoop's forms, the only ones an analyst's tasks show
+   * @param beans whether a name is a bean of the application or the engine, which no variable of a diagram may shadow
+   */
+  DiagramSandbox(Set<String> forms, Predicate<String> beans) {
     this.forms = Set.copyOf(forms);
+    this.beans = beans;
   }
 
   List<SandboxProblem> check(String file, byte[] xml) {
@@ -45,7 +51,7 @@ final class DiagramSandbox {
           + " too)", "save the diagram from Camunda Modeler as it is"));
     }
     Element root = document.get().getDocumentElement();
-    Walk walk = new Walk(file, new SafeExpressions(declaredVariables(root)));
+    Walk walk = new Walk(file, new SafeExpressions(declaredVariables(root), beans));
     walk.element(root, null);
     return walk.problems;
   }

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.camunda.bpm.impl.juel.AstBinary;
 import org.camunda.bpm.impl.juel.AstBoolean;
 import org.camunda.bpm.impl.juel.AstBracket;
@@ -53,12 +54,26 @@ final class SafeExpressions {
   private static final String JVM_CLASS = "class";
 
   private final Set<String> variables;
+  /** Names the diagram declares that are also beans or the engine's objects: where unset, they read those. */
+  private final Set<String> shadowing;
 
-  /** @param declared the variables the diagram names itself, beside AgentLoop's */
-  SafeExpressions(Set<String> declared) {
+  /**
+   * @param declared the variables the diagram names itself, beside AgentLoop's
+   * @param beans whether a name is a bean of the application or the engine: a variable of that name reads the bean
+   *     wherever it is not set (before the element that sets it ran, in another scope), so it may not be read
+   */
+  SafeExpressions(Set<String> declared, Predicate<String> beans) {
     Set<String> all = new HashSet<>(AGENT_VARIABLES);
-    all.addAll(declared);
+    Set<String> shadows = new HashSet<>();
+    for (String name : declared) {
+      if (AGENT_VARIABLES.contains(name) || !(ENGINE_OBJECTS.contains(name) || beans.test(name))) {
+        all.add(name);
+      } else {
+        shadows.add(name);
+      }
+    }
     this.variables = Set.copyOf(all);
+    this.shadowing = Set.copyOf(shadows);
   }
 
   /**
@@ -114,6 +129,11 @@ final class SafeExpressions {
   }
 
   private String unknown(String name) {
+    if (shadowing.contains(name)) {
+      return "reads '" + name + "', which the diagram sets but which is also " + (ENGINE_OBJECTS.contains(name)
+          ? "the engine's own object" : "a bean of the application") + ": wherever the variable is not set, the"
+          + " expression reads that instead; give the variable another name";
+    }
     return "reads '" + name + "', which is no variable of an agent run (it would reach "
         + (ENGINE_OBJECTS.contains(name) ? "the engine's own object" : "an object of the engine or the application")
         + "); the variables are AgentLoop's (" + String.join(", ", new TreeSet<>(AGENT_VARIABLES))
@@ -122,7 +142,7 @@ final class SafeExpressions {
 
   /** What the engine's expression resolver hands out besides variables, named as such in a refusal. */
   private static final Set<String> ENGINE_OBJECTS = Set.of("execution", "task", "externalTask", "caseExecution",
-      "variableScope");
+      "variableScope", "authenticatedUserId");
 
   /** The property a {@code .name} or a {@code ['name']} reads; JUEL prints the former as {@code ". name"}. */
   private static String propertyOf(Node property) {

@@ -35,8 +35,9 @@ public class SecurityConfiguration {
 
   @Bean
   @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
-  AccessBootstrap accessBootstrap(SecuritySettings security, ReservedForms forms, AgentOwnership owners) {
-    return new AccessBootstrap(security.secureEngineRest(), forms.ids(), owners);
+  AccessBootstrap accessBootstrap(SecuritySettings security, ReservedForms forms, AgentOwnership owners,
+      org.springframework.beans.factory.BeanFactory beans) {
+    return new AccessBootstrap(security.secureEngineRest(), forms.ids(), owners, beans::containsBean);
   }
 
   /** Who owns which agent key; AgentLoop's default agent is nobody's but the application's. */

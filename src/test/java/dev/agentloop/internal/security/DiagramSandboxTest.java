@@ -23,7 +23,7 @@ class DiagramSandboxTest {
 
   private static final Set<String> FORMS = Set.of("react-agent-start", "react-agent-review-plan",
       "react-agent-review-answer", "react-agent-approve-action", "react-agent-ask-human", "react-agent-agent-stuck");
-  private final DiagramSandbox sandbox = new DiagramSandbox(FORMS);
+  private final DiagramSandbox sandbox = new DiagramSandbox(FORMS, name -> name.equals("environment"));
 
   @Test
   void should_pass_the_shipped_agents_whole() throws IOException {
@@ -52,7 +52,7 @@ class DiagramSandboxTest {
 
   @Test
   void should_refuse_each_expression_that_leaves_the_runs_variables() {
-    SafeExpressions expressions = new SafeExpressions(Set.of("mine"));
+    SafeExpressions expressions = new SafeExpressions(Set.of("mine"), name -> false);
 
     assertThat(expressions.problem("${route == 'done' && mine != null || empty decision}")).isEmpty();
     assertThat(expressions.problem("agentloop.tool.${tool}")).isEmpty();
@@ -67,6 +67,21 @@ class DiagramSandboxTest {
     assertThat(expressions.problem("${question[decision]}")).get().asString().contains("computed");
     assertThat(expressions.problem("${now()}")).get().asString().isEqualTo("calls the function now(…)");
     assertThat(expressions.problem("${unclosed")).get().asString().startsWith("is no expression the engine can read");
+  }
+
+  @Test
+  void should_refuse_reading_a_variable_the_diagram_names_after_a_bean_or_an_object_of_the_engine() {
+    // where the diagram's variable is not set yet, the engine resolves the name to the bean or the engine's object
+    SafeExpressions expressions = new SafeExpressions(Set.of("environment", "execution", "mine", "question"),
+        name -> name.equals("environment") || name.equals("question"));
+
+    assertThat(expressions.problem("${environment.systemEnvironment['OPENAI_API_KEY']}")).get().asString()
+        .isEqualTo("reads 'environment', which the diagram sets but which is also a bean of the application: wherever"
+            + " the variable is not set, the expression reads that instead; give the variable another name");
+    assertThat(expressions.problem("${execution.processBusinessKey}")).get().asString()
+        .contains("which the diagram sets but which is also the engine's own object");
+    assertThat(expressions.problem("${mine}")).isEmpty();
+    assertThat(expressions.problem("${question}")).as("AgentLoop sets its own variables from the start").isEmpty();
   }
 
   @Test

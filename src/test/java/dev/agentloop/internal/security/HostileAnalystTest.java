@@ -91,6 +91,18 @@ class HostileAnalystTest {
   }
 
   @Test
+  void should_refuse_a_variable_named_after_a_bean_that_an_expression_reads_before_it_is_set() {
+    // the input mapping is evaluated before the output mapping sets 'environment': it would read Spring's Environment
+    String shadow = inPlan(copy("shadow-agent"), "<bpmn:extensionElements><camunda:inputOutput><camunda:inputParameter"
+        + " name=\"leak\">${environment.systemEnvironment['OPENAI_API_KEY']}</camunda:inputParameter>"
+        + "<camunda:outputParameter name=\"environment\">${question}</camunda:outputParameter></camunda:inputOutput>"
+        + "</bpmn:extensionElements>");
+
+    assertRefused(deploy("analyst", "shadow-agent.bpmn", shadow), "shadow-agent", "serviceTask 'plan':",
+        "reads 'environment', which the diagram sets but which is also a bean of the application");
+  }
+
+  @Test
   void should_refuse_a_juel_script_task() {
     assertRefused(deploy("analyst", "juel-agent.bpmn", withTask(copy("juel-agent"), "<bpmn:scriptTask id=\"compute\""
         + " scriptFormat=\"juel\"><bpmn:script>" + LEAK + "</bpmn:script></bpmn:scriptTask>")), "juel-agent",
