@@ -1,6 +1,8 @@
 package dev.agentloop.internal.web;
 
 import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.events.RunEvents;
+import dev.agentloop.internal.events.RunEventsSettings;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.resilience.Breakers;
 import dev.agentloop.internal.resume.Conversations;
@@ -48,6 +50,11 @@ public class WebConfiguration {
   @Bean
   AgentOwnerController agentOwnerController(AgentOwnership owners) {
     return new AgentOwnerController(owners);
+  }
+
+  @Bean
+  RunEventController runEventController(RunEvents events, RunAccess access, RunEventsSettings settings) {
+    return new RunEventController(events, access, settings);
   }
 
   @Bean
