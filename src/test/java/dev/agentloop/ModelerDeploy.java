@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** Deploys a diagram as Camunda Modeler's "Deploy" does: one multipart POST to {@code /engine-rest/deployment/create}. */
 public final class ModelerDeploy {
@@ -24,10 +25,25 @@ public final class ModelerDeploy {
   }
 
   public static HttpResponse<String> deploy(ApiClient client, String fileName, String bpmn) {
-    String body = part("deployment-name", fileName) + part("deployment-source", "Camunda Modeler")
-        + "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"data\"; filename=\"" + fileName + "\"\r\n"
-        + "Content-Type: application/octet-stream\r\n\r\n" + bpmn + "\r\n--" + BOUNDARY + "--\r\n";
-    return client.send("/engine-rest/deployment/create", "POST", "multipart/form-data; boundary=" + BOUNDARY, body);
+    return deploy(client, fileName, Map.of(fileName, bpmn));
+  }
+
+  /**
+   * A deployment of several files (in the map's order), named {@code deploymentName}, as Modeler deploys a diagram
+   * with the files it links.
+   */
+  public static HttpResponse<String> deploy(ApiClient client, String deploymentName, Map<String, String> files) {
+    StringBuilder body = new StringBuilder(part("deployment-name", deploymentName))
+        .append(part("deployment-source", "Camunda Modeler"));
+    // Modeler's one file is the part "data"; further files need parts of their own names
+    files.forEach((fileName, content) -> body.append("--").append(BOUNDARY)
+        .append("\r\nContent-Disposition: form-data; name=\"").append(body.indexOf("name=\"data\"") < 0 ? "data"
+            : fileName).append("\"; filename=\"")
+        .append(fileName).append("\"\r\nContent-Type: application/octet-stream\r\n\r\n").append(content)
+        .append("\r\n"));
+    body.append("--").append(BOUNDARY).append("--\r\n");
+    return client.send("/engine-rest/deployment/create", "POST", "multipart/form-data; boundary=" + BOUNDARY,
+        body.toString());
   }
 
   private static String part(String name, String value) {

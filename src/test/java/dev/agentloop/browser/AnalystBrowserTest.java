@@ -2,10 +2,14 @@ package dev.agentloop.browser;
 
 import static dev.agentloop.ApiClient.body;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.ModelerDeploy;
+import dev.agentloop.Runs;
+import org.camunda.bpm.engine.ProcessEngine;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,7 +21,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The analyst, in headless Chromium at 1440×900: deploys a copied agent with their own account the way
- * Modeler does, starts it, and reads its run in Cockpit, where their login is let in. Screenshots go to
+ * Modeler does, starts it, and reads its run in Cockpit, where their login is let in; and starts an agent it deployed
+ * in Tasklist, to try it. Screenshots go to
  * {@code target/screenshots/}.
  */
 @AgentLoopTest
@@ -25,6 +30,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class AnalystBrowserTest {
 
   @LocalServerPort int port;
+  @Autowired ProcessEngine engine;
 
   private Browser browser;
 
@@ -58,5 +64,25 @@ class AnalystBrowserTest {
 
     assertThat(cockpit.activePath()).anySatisfy(step -> assertThat(step).contains("PLAN"));
     browser.screenshot("analyst-1-reads-the-run-of-a-deployed-copy");
+  }
+
+  @Test
+  void should_log_in_to_tasklist_and_start_an_agent_it_deployed_to_try_it() {
+    // given a copy the analyst deployed from Modeler
+    body(ModelerDeploy.deploy(ApiClient.as(port, "analyst"), "try-agent.bpmn", ModelerDeploy.copyOfReactAgent(
+        "try-agent", "Agent to try")), 200);
+
+    // when the analyst logs in to Tasklist and starts it there with a question (logged out of Cockpit first)
+    browser.driver.manage().deleteAllCookies();
+    TasklistPage tasklist = new TasklistPage(browser).login("analyst", "analyst").startProcess("Agent to try");
+    tasklist.type("question", "review-plan: tried from Tasklist");
+    browser.screenshot("analyst-2-starts-its-agent-in-tasklist");
+    tasklist.submitStart();
+
+    // then the run starts, started by the analyst, and waits for its plan's review
+    var run = await().atMost(Runs.PATIENCE).until(() -> engine.getHistoryService().createHistoricProcessInstanceQuery()
+        .processDefinitionKey("try-agent").singleResult(), instance -> instance != null);
+    assertThat(run.getStartUserId()).isEqualTo("analyst");
+    ApiClient.as(port, "reviewer").awaitTask(run.getId(), "reviewPlan");
   }
 }

@@ -1,5 +1,6 @@
 package dev.agentloop.internal.config;
 
+import dev.agentloop.internal.agent.AgentStartRights;
 import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.compose.FailedChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
@@ -179,7 +180,8 @@ public class AgentConfiguration {
   @Bean
   ChildRuns childRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, AgentDefaults defaults, TreeCharges charges, CallerBudgets callers) {
-    return new ChildRuns(definitions, reader, store, tools, engine, defaults.maxAgentDepth(), charges, callers);
+    return new ChildRuns(definitions, reader, store, tools, engine, defaults.maxAgentDepth(), charges, callers,
+        new AgentStartRights(engine));
   }
 
   @Bean

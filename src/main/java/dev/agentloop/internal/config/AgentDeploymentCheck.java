@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * deployments do not mix. Thread-safe.
  *
  * <p>A new deployment that breaks a rule is refused: a {@link BpmnParseException} makes the engine
- * reject it with a {@code ParseException} naming the element. A definition deployed earlier is
+ * reject it with a {@code ParseException} naming the element, a refusal on purpose that leaves no error in the log
+ * ({@link DeploymentRefusals}). A definition deployed earlier is
  * only parsed again (after a restart, or when the cache dropped it); it has runs, so a rule it
  * breaks now, say because a tool was removed since, is logged rather than thrown.
  */
@@ -71,6 +72,7 @@ class AgentDeploymentCheck {
     if (isNewDeployment(process)) {
       Element first = tasks.stream().filter(task -> task.task().id().equals(findings.get(0).elementId()))
           .map(NotedTask::element).findFirst().orElse(null);
+      DeploymentRefusals.refusedOnPurpose();
       throw new BpmnParseException(message, first);
     }
     LOG.warn("{} (deployed earlier, so its runs go on; fix the diagram and deploy it again)", message);

@@ -12,6 +12,7 @@ import dev.agentloop.internal.resilience.ResilienceConfiguration;
 import dev.agentloop.internal.resume.ResumeConfiguration;
 import dev.agentloop.internal.review.ReviewConfiguration;
 import dev.agentloop.internal.review.Reviews;
+import dev.agentloop.internal.security.ReservedForms;
 import dev.agentloop.internal.security.SecurityConfiguration;
 import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.telemetry.RunTraces;
@@ -49,10 +50,18 @@ public class AgentLoopConfiguration {
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
       AgentDiagramRules rules, RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut,
-      FailedChildRuns failedChildRuns, TraceRetention retention, AgentLoopProperties properties) {
+      FailedChildRuns failedChildRuns, TraceRetention retention, ReservedForms reservedForms,
+      AgentLoopProperties properties) {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
     return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteToolTasks, childRuns, runTimeRanOut,
-        failedChildRuns, retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
+        failedChildRuns, retention, reservedForms, properties.security().secureEngineRest(),
+        properties.database().h2EngineIndex());
+  }
+
+  /** The ids of AgentLoop's forms, which only its own deployment deploys. */
+  @Bean
+  ReservedForms reservedForms(AgentLoopDeployment deployment) {
+    return new ReservedForms(deployment.formIds());
   }
 
   /** Runs as traces: the listeners that store a run's trace context and make spans of decisions and remote calls. */

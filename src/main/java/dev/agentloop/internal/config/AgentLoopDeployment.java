@@ -1,6 +1,8 @@
 package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.definition.AgentsAsTools;
+import dev.agentloop.internal.security.ReservedForms;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,7 +14,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
@@ -45,6 +50,10 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * default agent is not deployed, with one line in the log that says why. So a new AgentLoop release never
  * puts its changed default agent over a team's own.
  *
+ * <p>The ids of its forms are reserved ({@link ReservedForms}): only this deployment deploys them. Its default agent
+ * may name agents of the application in {@code agentloop.agent.allowed-tools}: the application deploys them right
+ * after this deployment, so while it runs their keys count as agents ({@link AgentsAsTools#whileAnnounced}).
+ *
  * <p>An engine plugin, so that it deploys once the engine is built and before the Spring configuration
  * deploys the application's resources. An application whose deployment pattern also matches these
  * files (a copy on its class path) would deploy them a second time in its own deployment; {@link #postInit}
@@ -56,6 +65,7 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
   static final String DEFAULT_AGENT = "processes/react-agent.bpmn";
   static final String FOLDER = "META-INF/agentloop/deployment/";
   private static final String FORMS = FOLDER + "forms/*.form.json";
+  private static final Pattern PROCESS_ID = Pattern.compile("<(\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"']([^\"']+)[\"']");
   private static final Pattern DEFAULT_AGENT_PROCESS = Pattern.compile(
       "<(\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"']" + ReactAgentProcess.KEY + "[\"']");
 
@@ -65,10 +75,17 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
   private final Map<String, byte[]> resources;
   /** The application's own resource that defines {@code react-agent}, if it deploys one. */
   private volatile String applicationsDefaultAgent;
+  /** The keys of the processes the application deploys at start, right after this deployment. */
+  private volatile Set<String> applicationsKeys = Set.of();
 
   private AgentLoopDeployment(boolean defaultAgent, Map<String, byte[]> resources) {
     this.defaultAgent = defaultAgent;
     this.resources = resources;
+  }
+
+  /** The ids of AgentLoop's forms, which nobody else deploys ({@link ReservedForms}). */
+  Set<String> formIds() {
+    return ReservedForms.idsOf(resources);
   }
 
   /** Reads AgentLoop's forms and default agent from the jar (or folder) this class was loaded from. */
@@ -97,6 +114,8 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
       spring.setDeploymentResources(withoutOurs(spring.getDeploymentResources()));
       applicationsDefaultAgent = Arrays.stream(spring.getDeploymentResources())
           .filter(AgentLoopDeployment::definesDefaultAgent).map(Resource::getDescription).findFirst().orElse(null);
+      applicationsKeys = Arrays.stream(spring.getDeploymentResources())
+          .flatMap(resource -> processKeys(resource).stream()).collect(Collectors.toUnmodifiableSet());
     }
   }
 
@@ -113,7 +132,9 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
         deployed.add(name);
       }
     });
-    DeploymentWithDefinitions deployment = builder.deployWithResult();
+    // the default agent may name an agent of the application's, which is deployed right after this
+    DeploymentWithDefinitions deployment = ReservedForms.asAgentLoop(
+        () -> AgentsAsTools.whileAnnounced(applicationsKeys, builder::deployWithResult));
     LOG.info("AgentLoop deployment '{}': {} ({}, {} process definition(s) new)", NAME, deployed,
         deployment.getId(), deployment.getDeployedProcessDefinitions() == null ? 0
             : deployment.getDeployedProcessDefinitions().size());
@@ -139,6 +160,24 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
         + " from the deployment '{}' ({}), and AgentLoop never deploys over it", ReactAgentProcess.KEY,
         latest.getVersion(), deployment.getName(), deployment.getId());
     return true;
+  }
+
+  /** The ids of the processes a diagram of the application defines; none for another file, or one unreadable. */
+  private static List<String> processKeys(Resource resource) {
+    String filename = resource.getFilename();
+    if (filename == null || !(filename.endsWith(".bpmn") || filename.endsWith(".bpmn20.xml"))) {
+      return List.of();
+    }
+    try {
+      Matcher process = PROCESS_ID.matcher(new String(read(resource), StandardCharsets.UTF_8));
+      List<String> keys = new ArrayList<>();
+      while (process.find()) {
+        keys.add(process.group(2));
+      }
+      return keys;
+    } catch (IOException e) {
+      return List.of();
+    }
   }
 
   private static boolean definesDefaultAgent(Resource resource) {

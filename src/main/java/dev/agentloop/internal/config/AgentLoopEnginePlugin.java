@@ -10,6 +10,7 @@ import dev.agentloop.internal.agent.loop.RunTimeRanOut;
 import dev.agentloop.internal.agent.run.RunLifecycle;
 import dev.agentloop.internal.history.StepHistory;
 import dev.agentloop.internal.review.Reviews;
+import dev.agentloop.internal.security.ReservedForms;
 import dev.agentloop.internal.trace.retention.TraceHistoryCleanup;
 import dev.agentloop.internal.trace.retention.TraceRetention;
 import dev.agentloop.internal.worker.TaskArrivals;
@@ -24,7 +25,8 @@ import org.camunda.bpm.engine.impl.persistence.deploy.Deployer;
 
 /**
  * Hooks AgentLoop into the engine: the parse listener that recognises and checks agent processes, the warning
- * of agents copied with another agent's words ({@link CopiedAgents}), the
+ * of agents copied with another agent's words ({@link CopiedAgents}), the refusal of forms with AgentLoop's ids
+ * ({@link ReservedForms}), quiet refusals of deployments AgentLoop refuses on purpose ({@link DeploymentRefusals}), the
  * history cleanup that removes a run's trace with its history, the history level that leaves the agents' per-step
  * records to the step store ({@link StepHistory}), and, where asked for
  * ({@code agentloop.database.h2-engine-index}), on H2 the index that keeps completing a step independent
@@ -42,6 +44,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final RunTimeRanOut runTimeRanOut;
   private final FailedChildRuns failedChildRuns;
   private final TraceRetention retention;
+  private final ReservedForms reservedForms;
   private final boolean grantWorkers;
   private final boolean h2EngineIndex;
   private final StepHistory stepHistory = new StepHistory(
@@ -49,8 +52,10 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
       RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut,
-      FailedChildRuns failedChildRuns, TraceRetention retention, boolean grantWorkers, boolean h2EngineIndex) {
+      FailedChildRuns failedChildRuns, TraceRetention retention, ReservedForms reservedForms, boolean grantWorkers,
+      boolean h2EngineIndex) {
     this.failedChildRuns = failedChildRuns;
+    this.reservedForms = reservedForms;
     this.grantWorkers = grantWorkers;
     this.h2EngineIndex = h2EngineIndex;
     this.lifecycle = lifecycle;
@@ -79,7 +84,9 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
     configuration.getCustomPostBPMNParseListeners().add(stepHistory.parseListener());
     List<Deployer> deployers = new ArrayList<>(Objects.requireNonNullElse(configuration.getCustomPreDeployers(), List.of()));
     deployers.add(new CopiedAgents());
+    deployers.add(reservedForms);
     configuration.setCustomPreDeployers(deployers);
+    DeploymentRefusals.install(configuration);
   }
 
   @Override

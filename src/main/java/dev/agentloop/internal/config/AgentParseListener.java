@@ -206,9 +206,20 @@ class AgentParseListener extends AbstractBpmnParseListener {
     for (ActivityImpl endEvent : endEvents(definition)) {
       endEvent.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEndEvent(endEvent.getId()));
     }
-    ActivityImpl answerAccepted = definition.findActivity(ReactAgentProcess.CONVERSATION_GOES_ON);
-    if (answerAccepted != null) {
-      answerAccepted.addBuiltInListener(ExecutionListener.EVENTNAME_START, lifecycle.onAnswerAccepted());
+    // what the diagram's own expressions would otherwise have to do with execution.* (refused in an analyst's)
+    attach(definition, ReactAgentProcess.CONVERSATION_GOES_ON, ExecutionListener.EVENTNAME_START,
+        lifecycle.onAnswerAccepted());
+    attach(definition, ReactAgentProcess.RESUME_GATEWAY, ExecutionListener.EVENTNAME_START,
+        lifecycle.onResumeGateway());
+    attach(definition, ReactAgentProcess.CONVERSATION_IDLE_TIMER, ExecutionListener.EVENTNAME_END,
+        lifecycle.onConversationIdle());
+  }
+
+  private static void attach(ProcessDefinitionEntity definition, String activityId, String event,
+      ExecutionListener listener) {
+    ActivityImpl activity = definition.findActivity(activityId);
+    if (activity != null) {
+      activity.addBuiltInListener(event, listener);
     }
   }
 
@@ -245,6 +256,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
     try {
       return ReviewKind.of(kind);
     } catch (IllegalArgumentException e) {
+      DeploymentRefusals.refusedOnPurpose();
       throw new BpmnParseException("element '" + activity.getId() + "': property '" + ReviewKind.PROPERTY + "': "
           + e.getMessage(), element);
     }

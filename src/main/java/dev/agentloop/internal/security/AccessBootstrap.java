@@ -35,6 +35,7 @@ import org.camunda.bpm.engine.filter.Filter;
 import org.camunda.bpm.engine.identity.Group;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.interceptor.CommandInterceptor;
 import org.camunda.bpm.engine.impl.persistence.deploy.Deployer;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.camunda.bpm.engine.task.TaskQuery;
@@ -54,8 +55,9 @@ import org.slf4j.LoggerFactory;
  * runs; they complete exactly the tasks offered to their group, through the engine's default task
  * permissions. Operators may do anything with agents, their runs and tasks, read deployments, and use
  * Cockpit. Workers get what fetch-and-lock needs on agents; {@link EngineRestGate} keeps them to
- * serving tool tasks. Analysts may deploy (agents only, {@link AnalystDeployments}), start and read runs of
- * agents, and open Cockpit to read them.
+ * serving tool tasks. Analysts may deploy (agents only, {@link AnalystDeployments}; never deleting other people's
+ * runs with a deployment, {@link AnalystDeletions}), start and read runs of agents, open Cockpit to read them and
+ * Tasklist to start them.
  */
 class AccessBootstrap extends AbstractProcessEnginePlugin {
 
@@ -67,10 +69,21 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   private static final String CAMUNDA_DEFAULT_IDS = "[a-zA-Z0-9]+|camunda-admin";
 
   private final boolean grantWorkers;
+  private final Set<String> forms;
+  private final AgentOwnership owners;
+  private final java.util.function.Predicate<String> beans;
 
-  /** @param grantWorkers whether {@code agent-workers} get rights on agents, see {@link AgentGrants#ensure} */
-  AccessBootstrap(boolean grantWorkers) {
+  /**
+   * @param grantWorkers whether {@code agent-workers} get rights on agents, see {@link AgentGrants#ensure}
+   * @param forms the ids of AgentLoop's forms, the only ones an analyst's tasks may show
+   * @param beans whether a name is a bean of the application, which an expression would reach by that name
+   */
+  AccessBootstrap(boolean grantWorkers, Set<String> forms, AgentOwnership owners,
+      java.util.function.Predicate<String> beans) {
     this.grantWorkers = grantWorkers;
+    this.forms = Set.copyOf(forms);
+    this.owners = owners;
+    this.beans = beans;
   }
 
   /** Camunda accepts only alphanumeric group ids by default; ours have a hyphen, as users expect them. */
@@ -81,8 +94,13 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     configuration.setGroupResourceWhitelistPattern(
         groups + "|" + REVIEWERS + "|" + OPERATORS + "|" + WORKERS + "|" + ANALYSTS);
     List<Deployer> deployers = new ArrayList<>(Objects.requireNonNullElse(configuration.getCustomPreDeployers(), List.of()));
-    deployers.add(new AnalystDeployments());
+    deployers.add(new AnalystDeployments(forms, owners, beans));
     configuration.setCustomPreDeployers(deployers);
+    // one interceptor per chain: an interceptor knows the next of its chain, and two chains would share it
+    configuration.setCustomPreCommandInterceptorsTxRequired(
+        with(configuration.getCustomPreCommandInterceptorsTxRequired(), new AnalystDeletions(configuration)));
+    configuration.setCustomPreCommandInterceptorsTxRequiresNew(
+        with(configuration.getCustomPreCommandInterceptorsTxRequiresNew(), new AnalystDeletions(configuration)));
   }
 
   @Override
@@ -116,6 +134,8 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     grant(authorizations, ANALYSTS, DEPLOYMENT, ANY, CREATE);
     grant(authorizations, ANALYSTS, PROCESS_INSTANCE, ANY, CREATE);
     grant(authorizations, ANALYSTS, APPLICATION, "cockpit", ACCESS);
+    // to start the agents they deploy from Tasklist and try them
+    grant(authorizations, ANALYSTS, APPLICATION, "tasklist", ACCESS);
     grantOnDeployedAgents(engine);
     warnOfGrantsOnEveryDefinition(authorizations);
   }
@@ -184,6 +204,12 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   /** Tasklist shows these variables of each task in its list: the run's question, shortened. */
   private static final List<Map<String, String>> SUBJECT_COLUMN =
       List.of(Map.of("name", ReactAgentProcess.SUBJECT.name(), "label", "Question"));
+
+  private static List<CommandInterceptor> with(List<CommandInterceptor> interceptors, CommandInterceptor added) {
+    List<CommandInterceptor> all = new ArrayList<>(Objects.requireNonNullElse(interceptors, List.of()));
+    all.add(added);
+    return all;
+  }
 
   private static void grant(AuthorizationService authorizations, String group, Resource resource, String resourceId,
       Permission... permissions) {

@@ -1,6 +1,9 @@
 package dev.agentloop.internal.security;
 
+import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
+import java.util.Set;
+import javax.sql.DataSource;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
@@ -15,6 +18,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.security.config.annotation.authentication.configuration.AuthenticationConfiguration;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
@@ -31,8 +35,15 @@ public class SecurityConfiguration {
 
   @Bean
   @ConditionalOnProperty(name = "agentloop.security.groups", havingValue = "true")
-  AccessBootstrap accessBootstrap(SecuritySettings security) {
-    return new AccessBootstrap(security.secureEngineRest());
+  AccessBootstrap accessBootstrap(SecuritySettings security, ReservedForms forms, AgentOwnership owners,
+      org.springframework.beans.factory.BeanFactory beans) {
+    return new AccessBootstrap(security.secureEngineRest(), forms.ids(), owners, beans::containsBean);
+  }
+
+  /** Who owns which agent key; AgentLoop's default agent is nobody's but the application's. */
+  @Bean
+  AgentOwnership agentOwnership(DataSource dataSource, ObjectProvider<ProcessEngine> engine) {
+    return new AgentOwnership(new JdbcTemplate(dataSource), engine, Set.of(ReactAgentProcess.KEY));
   }
 
   @Bean
@@ -71,6 +82,22 @@ public class SecurityConfiguration {
       var registration = new FilterRegistrationBean<>(new EngineRestGate(engine, path, definitions));
       registration.setName("camunda-engine-rest-authentication");
       registration.addInitParameter("authentication-provider", HttpBasicAuthenticationProvider.class.getName());
+      registration.addUrlPatterns(path + "/*");
+      return registration;
+    }
+  }
+
+  /** The engine REST API's answer to a deployment says AgentLoop's warnings too, whoever secures that API. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(ProcessEngineAuthenticationFilter.class)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  static class EngineRestDeployments {
+
+    @Bean
+    FilterRegistrationBean<DeploymentAnswers> agentLoopDeploymentAnswers(
+        @Value("${spring.jersey.application-path:/engine-rest}") String path) {
+      var registration = new FilterRegistrationBean<>(new DeploymentAnswers());
+      registration.setName("agentloop-deployment-answers");
       registration.addUrlPatterns(path + "/*");
       return registration;
     }

@@ -11,7 +11,8 @@ import org.springframework.http.HttpStatus;
 
 /**
  * Tomcat's error report for requests it refuses before any servlet sees them, e.g. a path with a
- * malformed escape ({@code /api/runs/%zz}): a problem document for AgentLoop's API, Tomcat's own
+ * malformed escape ({@code /api/runs/%zz}) or an encoded slash ({@code /api/runs%2f}): a problem document for
+ * AgentLoop's API, Tomcat's own
  * HTML page for every other path. Installed as the host's error report valve.
  */
 public class ApiErrorReportValve extends ErrorReportValve {
@@ -38,7 +39,7 @@ public class ApiErrorReportValve extends ErrorReportValve {
   protected void report(Request request, Response response, Throwable throwable) {
     String uri = request.getRequestURI();
     boolean unread = uri == null || uri.isEmpty();
-    if (api == null || (!unread && !ApiErrors.isApi(api, request.getContextPath(), uri))
+    if (api == null || (!unread && !ApiErrors.isApi(api, request.getContextPath(), withSlashesDecoded(uri)))
         || response.getStatus() < 400 || response.isCommitted()) {
       super.report(request, response, throwable);
       return;
@@ -57,6 +58,14 @@ public class ApiErrorReportValve extends ErrorReportValve {
     } catch (IOException | IllegalStateException e) {
       // the client is gone or the response was taken over; Tomcat's own report would fail the same way
     }
+  }
+
+  /**
+   * The path with its encoded slashes as slashes: Tomcat refuses {@code /api/runs%2f} before decoding it, so as sent it
+   * would not look like a path of the API's, though it is meant as one.
+   */
+  private static String withSlashesDecoded(String uri) {
+    return uri.replace("%2f", "/").replace("%2F", "/").replace("%5c", "/").replace("%5C", "/");
   }
 
   /** Tomcat's refusal of a request line or headers over its limit ("Request header is too large"). */

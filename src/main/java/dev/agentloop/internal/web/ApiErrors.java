@@ -54,7 +54,7 @@ final class ApiErrors {
   private static String detail(HttpStatus status, String method, String uri, String basePath) {
     return switch (status) {
       case NOT_FOUND -> "AgentLoop's API has nothing at " + uri + "; its resources are under " + basePath
-          + "/runs and " + basePath + "/breakers";
+          + "/runs, " + basePath + "/agents and " + basePath + "/breakers";
       case METHOD_NOT_ALLOWED -> uri + " does not take " + method;
       case UNSUPPORTED_MEDIA_TYPE -> "send the body as JSON, with the header Content-Type: application/json";
       case NOT_ACCEPTABLE -> "the API answers in JSON: accept application/json";

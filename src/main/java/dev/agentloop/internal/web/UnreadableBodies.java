@@ -94,7 +94,10 @@ final class UnreadableBodies {
     if (type == null) {
       return "the expected type";
     }
-    if (Number.class.isAssignableFrom(type) || type == int.class || type == long.class) {
+    if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+      return "a whole number";
+    }
+    if (Number.class.isAssignableFrom(type)) {
       return "a number";
     }
     if (type == String.class) {

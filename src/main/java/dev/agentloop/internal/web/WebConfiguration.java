@@ -9,6 +9,7 @@ import dev.agentloop.internal.resume.Conversations;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.resume.RunRestarts;
 import dev.agentloop.internal.review.ReviewTasks;
+import dev.agentloop.internal.security.AgentOwnership;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.internal.trace.RunInsights;
@@ -44,6 +45,11 @@ public class WebConfiguration {
   @Bean
   ConversationController conversationController(Conversations conversations, RunService runs, RunAccess access) {
     return new ConversationController(conversations, runs, access);
+  }
+
+  @Bean
+  AgentOwnerController agentOwnerController(AgentOwnership owners) {
+    return new AgentOwnerController(owners);
   }
 
   @Bean

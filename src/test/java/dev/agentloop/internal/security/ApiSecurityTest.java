@@ -151,7 +151,7 @@ class ApiSecurityTest {
     filters.saveFilter(filter.setProperties(earlier));
 
     // when AgentLoop starts again
-    new AccessBootstrap(true).postProcessEngineBuild(engine);
+    new AccessBootstrap(true, java.util.Set.of(), null, name -> false).postProcessEngineBuild(engine);
 
     // then the column is back and the filter's other settings stay
     var updated = filters.getFilter(filter.getId());

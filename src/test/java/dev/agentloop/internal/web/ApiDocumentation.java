@@ -122,6 +122,20 @@ final class ApiDocumentation {
     add("POST /runs/{id}/close", new Operation("closeConversation", "conversations", "Close a conversation",
         "Closes a conversation waiting for its next question; the run ends ANSWERED. The body (a reason) is optional.",
         200, "The run, ended", List.of(400, 404, 409, 413), "{\"reason\": \"the customer has no more questions\"}"));
+    add("GET /agents/{key}/owner", new Operation("getAgentOwner", "agents", "Who owns an agent's key",
+        "Who may deploy new versions of the agent: `AGENTLOOP` (its default agent, the application's alone),"
+            + " `APPLICATION` (deployed by the application or an administrator), `GROUP` (the analysts of `group`) or"
+            + " `NOBODY` (not deployed: the first analyst to deploy it makes it their group's). Any authenticated user"
+            + " may read it.",
+        200, "The key's owner", List.of(), null));
+    add("PUT /agents/{key}/owner", new Operation("handAgentToGroup", "agents", "Hand an agent's key to a group",
+        "The group's analysts deploy new versions of the agent from now on; no other group's may. For engine"
+            + " administrators. Not for AgentLoop's default agent.",
+        200, "The key's owner, now the group", List.of(400, 413), "{\"group\": \"support\"}"));
+    add("DELETE /agents/{key}/owner", new Operation("handAgentToApplication", "agents",
+        "Hand an agent's key back to the application",
+        "No analyst deploys new versions of the agent any more. For engine administrators.",
+        200, "The key's owner, now the application (or nobody, for a key that is not deployed)", List.of(), null));
     add("GET /breakers", new Operation("listBreakers", "breakers", "List the circuit breakers",
         "The circuit breakers of this node, one per tool and per model endpoint, and their states. Any"
             + " authenticated user may read them (they name tools and endpoints, nothing of any run).",
@@ -139,6 +153,9 @@ final class ApiDocumentation {
   private static final Map<String, String> SCHEMAS = Map.ofEntries(
       Map.entry("ActiveStep", "What a run does at this moment: a model call, tool calls, a remote tool call, a"
           + " person's task, a failed call waiting for its retry"),
+      Map.entry("AgentOwner", "Who owns an agent's key: AgentLoop, the application, a group (with who made it the"
+          + " group's, and when), or nobody yet"),
+      Map.entry("OwnerRequest", "The group that owns the key from now on"),
       Map.entry("BreakerView", "A circuit breaker: `tool:<tool>`, `mcp:<server>` or `model:<endpoint>`, and its state"),
       Map.entry("Amount", "One budget of a run: what the run and the agents it called used (`used`) against its limit"
           + " (`null` where the run has none), and what the run used itself (`own`)"),
@@ -179,6 +196,7 @@ final class ApiDocumentation {
       "runs", "Start runs, search and read them, their traces, prompts and open tasks",
       "resume", "Change a run's course: edit a step, regenerate, stop, restart",
       "conversations", "Follow-up questions of a run that is a conversation",
+      "agents", "Who owns an agent's key: who may deploy new versions of it",
       "breakers", "The circuit breakers of tools and model endpoints",
       "openapi", "This document");
 
@@ -188,6 +206,7 @@ final class ApiDocumentation {
       Map.entry("no", "the step's number in the trace (`stepNo`)"),
       Map.entry("taskId", "the task's id, as `GET /runs/{id}/tasks` lists it"),
       Map.entry("agent", "the agent's process key"),
+      Map.entry("key", "the agent's process key"),
       Map.entry("finished", "only finished runs (ANSWERED, REJECTED, STOPPED, CANCELLED); older spelling of `status`"),
       Map.entry("limit", "older spelling of `size`"),
       Map.entry("status", "one run status (RUNNING, WAITING, FAILED, ANSWERED, REJECTED, STOPPED, CANCELLED), any case"),
@@ -258,7 +277,7 @@ final class ApiDocumentation {
     security.addObject().putArray("basicAuth");
     security.addObject().putArray("camundaSession");
     ArrayNode tags = document.putArray("tags");
-    List.of("runs", "resume", "conversations", "breakers", "openapi")
+    List.of("runs", "resume", "conversations", "agents", "breakers", "openapi")
         .forEach(tag -> tags.addObject().put("name", tag).put("description", TAGS.get(tag)));
 
     List<String> undocumented = new ArrayList<>();

@@ -177,6 +177,11 @@ class BadRequestsApiTest {
     assertProblem(operator.put("/api/runs", "{}"), 405, "PUT");
     String malformed = rawGet("/api/runs/%zz");
     assertThat(malformed).startsWith("HTTP/1.1 400").contains("application/problem+json").contains("\"status\":400");
+    // an encoded slash, which Tomcat refuses before decoding the path
+    for (String slash : List.of("/api/runs%2f", "/api/runs%2Fsome-run", "/api/runs%5csome-run")) {
+      assertThat(rawGet(slash)).as(slash).startsWith("HTTP/1.1 400").contains("application/problem+json")
+          .contains("\"status\":400").doesNotContain("<html");
+    }
   }
 
   @Test

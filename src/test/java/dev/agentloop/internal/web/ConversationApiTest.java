@@ -270,6 +270,30 @@ class ConversationApiTest {
     assertThat(operator.awaitTask(run, "reviewAnswer").get("id").asText()).isEqualTo(task);
   }
 
+  @Test
+  void should_answer_a_user_who_may_not_start_the_agent_alike_for_a_held_and_a_free_conversation_id() {
+    // given a conversation id an open run holds, and one nobody holds
+    ApiClient operator = ApiClient.as(port, "operator");
+    String held = "crm-held." + System.nanoTime();
+    awaitTurns(operator, body(operator.post("/api/runs", "{\"question\": \"conv: held\", \"agent\": \"" + AGENT
+        + "\", \"conversationId\": \"" + held + "\"}"), 201).get("id").asText(), 1);
+    String free = "crm-free." + System.nanoTime();
+    ApiClient outsider = ApiClient.as(port, "outsider");
+
+    // when a user who may not start the agent starts a run under each
+    HttpResponse<String> onHeld = outsider.post("/api/runs", "{\"question\": \"conv: mine?\", \"agent\": \"" + AGENT
+        + "\", \"conversationId\": \"" + held + "\"}");
+    HttpResponse<String> onFree = outsider.post("/api/runs", "{\"question\": \"conv: mine?\", \"agent\": \"" + AGENT
+        + "\", \"conversationId\": \"" + free + "\"}");
+
+    // then both answers are the same refusal: nothing tells which customers have open conversations
+    JsonNode refusedHeld = body(onHeld, 403);
+    JsonNode refusedFree = body(onFree, 403);
+    assertThat(refusedHeld.get("detail")).isEqualTo(refusedFree.get("detail"));
+    assertThat(refusedHeld.get("detail").asText()).contains("outsider").doesNotContain(held);
+    assertThat(body(operator.get("/api/runs?conversationId=" + free), 200)).isEmpty();
+  }
+
   private String start(ApiClient client, String question) {
     return body(client.post("/api/runs", "{\"question\": \"" + question + "\", \"agent\": \"" + AGENT + "\"}"), 201)
         .get("id").asText();

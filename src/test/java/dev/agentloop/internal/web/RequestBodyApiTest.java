@@ -51,12 +51,29 @@ class RequestBodyApiTest {
 
     // when / then
     assertProblem(operator.post("/api/runs/" + run + "/restart", "{\"fromStep\": \"three\", \"reason\": \"r\"}"), 400,
-        "field \"fromStep\" cannot be read as a number; send e.g. {\"fromStep\": 3");
+        "field \"fromStep\" cannot be read as a whole number; send e.g. {\"fromStep\": 3");
     assertProblem(operator.post("/api/runs/" + run + "/restart", "{\"fromStep\": 3, \"reason\": \"r\", \"step\": 2}"),
         400, "unknown field \"step\": this endpoint takes fromStep, reason");
     assertProblem(operator.post("/api/runs/" + run + "/steps/2/edit", "{\"content\": {\"text\": \"x\"}, \"reason\": \"r\","),
         400, "the body is not valid JSON at line 1, column 42: unexpected end-of-input");
     assertProblem(operator.post("/api/runs/" + run + "/stop", ""), 400, "the body is missing; send e.g. {\"reason\"");
     assertProblem(operator.post("/api/runs/" + run + "/stop", "[\"why\"]"), 400, "{\"reason\": \"the tool was down\"}");
+  }
+
+  @Test
+  void should_read_a_value_as_what_it_is_never_a_number_as_text_nor_a_fraction_as_a_turn() {
+    ApiClient operator = ApiClient.as(port, "operator");
+
+    // a number or a flag is no question, and nothing starts
+    assertProblem(operator.post("/api/runs", "{\"question\": 5}"), 400, "field \"question\" cannot be read as a string");
+    assertProblem(operator.post("/api/runs", "{\"question\": true, \"agent\": \"" + TestAgent.KEY + "\"}"), 400,
+        "field \"question\" cannot be read as a string");
+    // 1.5 is no turn, and "3" no step
+    String run = body(operator.post("/api/runs", "{\"question\": \"multi-step: strict types\", \"agent\": \""
+        + TestAgent.KEY + "\"}"), 201).get("id").asText();
+    assertProblem(operator.post("/api/runs/" + run + "/regenerate", "{\"turn\": 1.5, \"reason\": \"r\"}"), 400,
+        "field \"turn\" cannot be read as a whole number");
+    assertProblem(operator.post("/api/runs/" + run + "/restart", "{\"fromStep\": \"3\", \"reason\": \"r\"}"), 400,
+        "field \"fromStep\" cannot be read as a whole number");
   }
 }

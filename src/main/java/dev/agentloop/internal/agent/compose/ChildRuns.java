@@ -1,5 +1,6 @@
 package dev.agentloop.internal.agent.compose;
 
+import dev.agentloop.internal.agent.AgentStartRights;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentAsTool;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
@@ -19,6 +20,7 @@ import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,7 +48,8 @@ import org.springframework.beans.factory.ObjectProvider;
  * ({@code childRun}), and the child's run record knows its caller through Camunda's super process instance.
  *
  * <p>Calls of agents run only where the agent's {@code allowedTools} name the agent (a {@code *} offers no agents),
- * and not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run. Thread-safe.
+ * not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run, and only where the person the run acts
+ * for may start the called agent ({@link #refusals}). Thread-safe.
  */
 public class ChildRuns implements AgentCalls {
 
@@ -62,19 +65,23 @@ public class ChildRuns implements AgentCalls {
   private final ChildAnswers answers;
   private final TreeCharges charges;
   private final CallerBudgets callers;
+  private final AgentStartRights rights;
 
   public ChildRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, int maxDepth) {
-    this(definitions, reader, store, tools, engine, maxDepth, null, CallerBudgets.NONE);
+    this(definitions, reader, store, tools, engine, maxDepth, null, CallerBudgets.NONE, new AgentStartRights(engine));
   }
 
   /**
    * @param charges where a run that calls agents keeps what they spend, charged as they spend it ({@code null}:
    *     nothing is kept, for code that builds this by hand)
    * @param callers where the calls of agents are charged when other agents' calls led to the run that makes them
+   * @param rights whether the person a run acts for may start the agent it calls
    */
   public ChildRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ObjectProvider<ProcessEngine> engine, int maxDepth, TreeCharges charges, CallerBudgets callers) {
+      ObjectProvider<ProcessEngine> engine, int maxDepth, TreeCharges charges, CallerBudgets callers,
+      AgentStartRights rights) {
+    this.rights = rights;
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
@@ -116,11 +123,32 @@ public class ChildRuns implements AgentCalls {
   }
 
   /**
+   * Why calls of agents may not run, by call id: every call where this run is too deep ({@link #tooDeep}); each call of
+   * an agent that the person this run acts for may not start ({@link AgentStartRights}). A call activity starts its
+   * child as the engine, so without this a child would run, and its answer land in this run's trace, where its
+   * starter could not have started it.
+   */
+  @Override
+  public Map<String, String> refusals(String runId, List<Action> calls) {
+    Optional<String> tooDeep = tooDeep(runId);
+    Optional<String> user = tooDeep.isPresent() ? Optional.empty() : rights.actingFor(runId);
+    Map<String, String> refused = new HashMap<>();
+    for (Action call : calls) {
+      tooDeep.or(() -> user.flatMap(starter -> rights.refusal(starter, call.tool())))
+          .ifPresent(reason -> refused.put(call.callId(), reason));
+    }
+    if (!refused.isEmpty() && tooDeep.isEmpty()) {
+      LOG.info("AGENTLOOP-105 run {} acts for {}: calls of agents not run: {}", runId, user.orElse(null),
+          refused.values());
+    }
+    return refused;
+  }
+
+  /**
    * Why this run may not call agents, or empty: it is {@link AgentDefaults#maxAgentDepth()} agent calls below a
    * top-level run already. Counted along Camunda's super process instances, agents only (a business process that
    * asks an agent adds no depth).
    */
-  @Override
   public Optional<String> tooDeep(String runId) {
     RuntimeService runtime = engine.getObject().getRuntimeService();
     int depth = 0;

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
@@ -40,6 +41,8 @@ public class AgentsAsTools implements ToolSource {
   private volatile Listing listing = Listing.NONE;
   /** Set while this thread reads the deployed agents. */
   private static final ThreadLocal<Boolean> READING = new ThreadLocal<>();
+  /** Keys the application deploys right after the deployment this thread runs, see {@link #whileAnnounced}. */
+  private static final ThreadLocal<Set<String>> ANNOUNCED = ThreadLocal.withInitial(Set::of);
 
   public AgentsAsTools(ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
     this.engine = engine;
@@ -63,7 +66,22 @@ public class AgentsAsTools implements ToolSource {
   @Override
   public boolean claims(String toolName) {
     return current(FRESH_MILLIS).tools().containsKey(toolName) || current(0).tools().containsKey(toolName)
-        || beingDeployed().containsKey(toolName);
+        || beingDeployed().containsKey(toolName) || ANNOUNCED.get().contains(toolName);
+  }
+
+  /**
+   * Runs a deployment during which these keys count as agents, though not deployed yet: AgentLoop deploys its default
+   * agent before the application deploys its own processes at start, and the default agent may name one of them in
+   * {@code agentloop.agent.allowed-tools}. The application's deployment right after checks its agents in full.
+   */
+  public static <T> T whileAnnounced(Set<String> keys, Supplier<T> deployment) {
+    Set<String> before = ANNOUNCED.get();
+    ANNOUNCED.set(Set.copyOf(keys));
+    try {
+      return deployment.get();
+    } finally {
+      ANNOUNCED.set(before);
+    }
   }
 
   /**
@@ -159,8 +177,8 @@ public class AgentsAsTools implements ToolSource {
       }
       for (ResourceEntity resource : deployment.getResources().values()) {
         if (resource.getName().endsWith(".bpmn") || resource.getName().endsWith(".bpmn20.xml")) {
-          BpmnModelInstance model = Bpmn.readModelFromStream(new ByteArrayInputStream(resource.getBytes()));
-          if (AgentDefinitions.isAgent(model)) {
+          BpmnModelInstance model = readOrNull(resource.getBytes());
+          if (model != null && AgentDefinitions.isAgent(model)) {
             model.getModelElementsByType(Process.class).forEach(process -> agents.put(process.getId(),
                 allowedTools(model)));
           }
@@ -170,8 +188,23 @@ public class AgentsAsTools implements ToolSource {
     return agents;
   }
 
+  /**
+   * The tools the diagram's allowedTools name; read alone, so that a bad value of another setting (a maxSteps of -3)
+   * is left to the deployment check, which names it with every other problem, instead of failing the parse here.
+   */
   private Set<String> allowedTools(BpmnModelInstance model) {
-    return AgentSettings.of(AgentDefinitions.properties(model), defaults).allowedTools();
+    String allowed = AgentDefinitions.properties(model).get(AgentSettings.ALLOWED_TOOLS);
+    return AgentSettings.of(allowed == null ? Map.of() : Map.of(AgentSettings.ALLOWED_TOOLS, allowed), defaults)
+        .allowedTools();
+  }
+
+  /** A diagram the engine cannot read is left to its parser, which says what is wrong with it. */
+  private static BpmnModelInstance readOrNull(byte[] bytes) {
+    try {
+      return Bpmn.readModelFromStream(new ByteArrayInputStream(bytes));
+    } catch (RuntimeException unreadable) {
+      return null;
+    }
   }
 
   private static AgentAsTool tool(String key, String name, BpmnModelInstance model) {

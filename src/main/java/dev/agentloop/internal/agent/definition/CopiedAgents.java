@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * same planner prompt, system prompt or documentation as an agent deployed under another key. An analyst
  * who copies a diagram in Modeler and changes only its id gets an agent that plans and describes itself as
  * the original does, which nothing else points out. A warning, not a refusal: sharing a prompt on purpose is
- * allowed. Thread-safe.
+ * allowed. The warning goes to the log and to the deployment's answer ({@link DeploymentWarnings}). Thread-safe.
  */
 public class CopiedAgents implements Deployer {
 
@@ -77,10 +77,12 @@ public class CopiedAgents implements Deployer {
         }
       }
       if (!keptOf.isEmpty()) {
-        LOG.warn("agent '{}' keeps other agents' words unchanged: {}. It will plan, act or describe itself as they do;"
-            + " write its own in Modeler, unless sharing them is meant", process.getId(), keptOf.entrySet().stream()
-            .map(kept -> "the " + kept.getKey() + " of " + String.join(", ", kept.getValue()))
-            .collect(Collectors.joining("; ")));
+        String warning = "agent '" + process.getId() + "' keeps other agents' words unchanged: " + keptOf.entrySet()
+            .stream().map(kept -> "the " + kept.getKey() + " of " + String.join(", ", kept.getValue()))
+            .collect(Collectors.joining("; ")) + ". It will plan, act or describe itself as they do; write its own in"
+            + " Modeler, unless sharing them is meant";
+        LOG.warn("AGENTLOOP-102 {}", warning);
+        DeploymentWarnings.add(warning);
       }
     }
   }

@@ -3,7 +3,7 @@ package dev.agentloop.internal.agent.loop;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * The calls of a turn that other agents answer in child runs. The loop only sorts them out of its calls; how a child
@@ -14,6 +14,9 @@ public interface AgentCalls {
   /** The calls of the turn that wait for a child run, in the order the model made them. */
   List<Action> pending(Turn turn, AgentSettings settings);
 
-  /** Why this run may not call agents (too deep below a top-level run), or empty. */
-  Optional<String> tooDeep(String runId);
+  /**
+   * Why calls of agents may not run, by call id: too deep below a top-level run, or an agent the person this run acts
+   * for may not start; a call not named runs.
+   */
+  Map<String, String> refusals(String runId, List<Action> calls);
 }

@@ -93,10 +93,10 @@ public class CallDispatcher {
     Turn turn = state.turn();
     Set<String> remote = remoteCalls.pending(turn, settings).stream().map(Action::callId).collect(Collectors.toSet());
     List<Action> ofAgents = agentCalls.pending(turn, settings);
-    // too deep below a top-level run: the calls of agents are observed here, as refused
-    Optional<String> tooDeep = ofAgents.isEmpty() ? Optional.empty() : agentCalls.tooDeep(state.run().runId());
-    Set<String> childRuns = tooDeep.isPresent() ? Set.of()
-        : ofAgents.stream().map(Action::callId).collect(Collectors.toSet());
+    // too deep below a top-level run, or an agent its starter may not start: such calls are observed here, as refused
+    Map<String, String> refused = ofAgents.isEmpty() ? Map.of() : agentCalls.refusals(state.run().runId(), ofAgents);
+    Set<String> childRuns = ofAgents.stream().map(Action::callId).filter(id -> !refused.containsKey(id))
+        .collect(Collectors.toSet());
     Route route = !remote.isEmpty() ? Route.CALL_REMOTE_TOOL : !childRuns.isEmpty() ? Route.CALL_AGENT : Route.THINK;
     List<Action> local = turn.open().stream()
         .filter(action -> !remote.contains(action.callId()) && !childRuns.contains(action.callId())).toList();
@@ -112,8 +112,9 @@ public class CallDispatcher {
       return CompletableFuture.completedFuture(new Acted(new Written(notRun, Usage.NONE), route, e));
     }
     List<CompletableFuture<Observed>> observations = local.stream()
-        .map(call -> tooDeep.isPresent() && ofAgents.stream().anyMatch(a -> a.callId().equals(call.callId()))
-            ? written(Observation.error(call, tooDeep.get(), Observation.NOT_RUN), Steps.AGENTLOOP).toCompletableFuture()
+        .map(call -> refused.containsKey(call.callId())
+            ? written(Observation.error(call, refused.get(call.callId()), Observation.NOT_RUN), Steps.AGENTLOOP)
+                .toCompletableFuture()
             : traced(state, call, turn, settings).toCompletableFuture())
         .toList();
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {

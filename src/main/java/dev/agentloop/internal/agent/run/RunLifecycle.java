@@ -1,6 +1,7 @@
 package dev.agentloop.internal.agent.run;
 
 import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.agent.ProcessVariable;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.compose.ChildRunEnded;
@@ -89,6 +90,7 @@ public class RunLifecycle {
     return execution -> {
       List<ReplayQueue.Question> queued = ReplayQueue.read(ReactAgentProcess.REPLAY_QUESTIONS.get(execution));
       if (queued.isEmpty() || ReactAgentProcess.FOLLOW_UP_ASKED.equals(ReactAgentProcess.FOLLOW_UP.get(execution))) {
+        unsetAsNull(execution, ReactAgentProcess.FOLLOW_UP);
         return;
       }
       ReplayQueue.Question next = queued.get(0);
@@ -103,6 +105,28 @@ public class RunLifecycle {
       }
       execution.setVariables(ReactAgentProcess.FOLLOW_UP.transientWith(ReactAgentProcess.FOLLOW_UP_ASKED));
     };
+  }
+
+  /**
+   * For the gateway at the start of the agent loop ({@link ReactAgentProcess#RESUME_GATEWAY}): a person's edit in a
+   * form sets {@link ReactAgentProcess#RESUME_AT} for the transaction; without one it reads as unset, so that the
+   * gateway's conditions are plain variables ({@code ${resumeAt == 'act'}}), as an analyst's diagram may hold them.
+   */
+  public ExecutionListener onResumeGateway() {
+    return execution -> unsetAsNull(execution, ReactAgentProcess.RESUME_AT);
+  }
+
+  /** For the idle timer of a conversation waiting for its next question: the run ends saying why. */
+  public ExecutionListener onConversationIdle() {
+    return execution -> ReactAgentProcess.STATUS_REASON.set(execution, "closed: no follow-up within "
+        + ReactAgentProcess.CONVERSATION_IDLE.get(execution));
+  }
+
+  /** A transient variable a gateway reads, unset for this transaction unless someone set it. */
+  private static void unsetAsNull(DelegateExecution execution, ProcessVariable<String> variable) {
+    if (!execution.hasVariable(variable.name())) {
+      execution.setVariables(variable.transientWith(null));
+    }
   }
 
   /**

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -46,6 +47,8 @@ final class RunStarts {
     if (conversationId == null) {
       return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
     }
+    // refused as a start without a conversation id is: who may not start the agent learns nothing of who holds the id
+    requireStartRight(latest);
     // one transaction for the instance and its claim, whether the worker takes the first steps or not
     return conversations.start(conversationId, start, claimed -> commands.executor().execute(context ->
         embedded == null ? claimed.get() : embedded.startTakingFirstSteps(claimed)));
@@ -59,6 +62,19 @@ final class RunStarts {
     return () -> (latest.size() == 1
         ? runtime.startProcessInstanceById(latest.get(0), businessKey, variables)
         : runtime.startProcessInstanceByKey(agentKey, businessKey, variables)).getId();
+  }
+
+  /** The engine's own check of a start, as the start would make it: the same refusal, word for word. */
+  private void requireStartRight(List<String> definitionIds) {
+    commands.executor().execute(context -> {
+      for (String id : definitionIds) {
+        ProcessDefinitionEntity definition = context.getProcessEngineConfiguration().getDeploymentCache()
+            .findDeployedProcessDefinitionById(id);
+        context.getProcessEngineConfiguration().getCommandCheckers()
+            .forEach(checker -> checker.checkCreateProcessInstance(definition));
+      }
+      return null;
+    });
   }
 
   List<String> deployedAgents() {

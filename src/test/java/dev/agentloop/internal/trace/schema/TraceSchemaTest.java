@@ -31,7 +31,8 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 class TraceSchemaTest {
 
   static final List<String> TABLES = List.of("agentloop_run", "agentloop_step", "agentloop_decision",
-      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation", "agentloop_tree_use");
+      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation", "agentloop_agent_owner",
+      "agentloop_tree_use");
 
   @Test
   void should_create_every_table_on_an_empty_database_and_then_start_without_ddl() {
@@ -45,12 +46,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
   }
 
   @Test
@@ -65,13 +66,13 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version,"
-            + " table agentloop_conversation, table agentloop_tree_use.");
+            + " table agentloop_conversation, table agentloop_agent_owner, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -114,7 +115,7 @@ class TraceSchemaTest {
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("column agentloop_step.cost_cache_read_tokens,"
             + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
-            + " table agentloop_conversation, table agentloop_tree_use.");
+            + " table agentloop_conversation, table agentloop_agent_owner, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
@@ -122,7 +123,7 @@ class TraceSchemaTest {
     // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -137,17 +138,18 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
-    // a start that may not change the schema refuses it, naming what versions 3 and 5 add
+    // a start that may not change the schema refuses it, naming what versions 3 to 5 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
             + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
-            + " column agentloop_run.max_tokens, table agentloop_conversation, table agentloop_tree_use.");
+            + " column agentloop_run.max_tokens, table agentloop_conversation, table agentloop_agent_owner,"
+            + " table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept, holds no conversation id, and one can be claimed for it once only
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     ConversationClaims claims = new ConversationClaims(jdbc);
@@ -173,17 +175,17 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
         + " 3, 2, 40, CURRENT_TIMESTAMP)");
-    // a start that may not change the schema refuses it, naming what version 5 adds
+    // a start that may not change the schema refuses it, naming what versions 4 and 5 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
             + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
-            + " column agentloop_run.max_tokens, table agentloop_tree_use.");
+            + " column agentloop_run.max_tokens, table agentloop_agent_owner, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept as it was: on its agent's budget, called by no agent, having called none
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
     RunRecord run = new StepStore(jdbc, new DataSourceTransactionManager(owner), new ObjectMapper()).run("r-1");
     assertThat(run.budget()).isNull();
     assertThat(run.tree()).isEqualTo(RunRecord.Tree.NONE);
