@@ -12,6 +12,7 @@ import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.internal.llm.ModelPrices;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.trace.Decision;
 import dev.agentloop.internal.trace.DecisionLog;
@@ -47,13 +48,13 @@ final class RunViews {
   private final EngineCommands commands;
 
   RunViews(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions, ModelPrices prices, EngineCommands commands) {
+      DecisionLog decisions, ModelPrices prices, EngineCommands commands, ModelQueue queue) {
     this.engine = engine;
     this.store = store;
     this.definitions = definitions;
     this.insights = insights;
     this.decisions = decisions;
-    this.activeSteps = new ActiveSteps(engine, store);
+    this.activeSteps = new ActiveSteps(engine, store, queue);
     this.prices = prices;
     this.commands = commands;
   }
