@@ -52,6 +52,7 @@ public final class FakeModelServer implements AutoCloseable {
   private final ExecutorService threads;
   private final ConcurrentLinkedQueue<Reply> replies = new ConcurrentLinkedQueue<>();
   private final List<Received> requests = new CopyOnWriteArrayList<>();
+  private final List<Long> arrivals = new CopyOnWriteArrayList<>();
   private final Reply nothingQueued;
   private volatile Function<Received, Reply> responder;
 
@@ -91,6 +92,11 @@ public final class FakeModelServer implements AutoCloseable {
     return new ArrayList<>(requests);
   }
 
+  /** When each request arrived ({@link System#nanoTime}), in the order of {@link #requests}. */
+  public List<Long> arrivals() {
+    return new ArrayList<>(arrivals);
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String raw;
@@ -104,7 +110,10 @@ public final class FakeModelServer implements AutoCloseable {
         }
       });
       Received received = new Received(parse(raw), Map.copyOf(headers));
-      requests.add(received);
+      synchronized (requests) {
+        arrivals.add(System.nanoTime());
+        requests.add(received);
+      }
       if (!"POST".equals(exchange.getRequestMethod())) {
         send(exchange, new Reply(405, "{\"error\":{\"message\":\"method not allowed\"}}", Duration.ZERO, Map.of()));
         return;

@@ -237,8 +237,9 @@ public final class ModelQueue {
   }
 
   private void wakeIn(long now, long wait) {
-    if (wake == null || wake.isDone() || wakeAt - (now + wait) > 0) {
-      if (wake != null) {
+    // a wake that is due (or running: this may be it) wakes no more; a later one is brought forward
+    if (wake == null || wakeAt - now <= 0 || wakeAt - (now + wait) > 0) {
+      if (wake != null && wakeAt - now > 0) {
         wake.cancel(false);
       }
       wakeAt = now + wait;
