@@ -1,5 +1,6 @@
 package dev.agentloop.internal.llm;
 
+import dev.agentloop.internal.async.Cancellations;
 import dev.langchain4j.exception.TimeoutException;
 import dev.langchain4j.http.client.HttpClient;
 import dev.langchain4j.http.client.HttpClientBuilder;
@@ -112,13 +113,8 @@ public final class AsyncWire {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    CompletableFuture<T> reply = exchange.handleAsync((response, error) -> read(model, response, error), replies);
-    reply.whenComplete((value, error) -> {
-      if (reply.isCancelled()) {
-        exchange.cancel(true);
-      }
-    });
-    return reply;
+    return Cancellations.passedBack(exchange.handleAsync((response, error) -> read(model, response, error), replies),
+        exchange);
   }
 
   private <T> T read(Supplier<T> model, HttpResponse<byte[]> response, Throwable error) {

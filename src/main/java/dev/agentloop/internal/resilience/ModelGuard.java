@@ -14,6 +14,7 @@ import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Puts model calls behind the endpoint's queue ({@link ModelQueue}: the limits its provider sets, runs in the
@@ -34,6 +35,7 @@ public class ModelGuard {
   private final ResilienceMetrics metrics;
   private final CallPipeline calls;
   private final ModelQueue queue;
+  private final AtomicBoolean queueMeasured = new AtomicBoolean();
 
   /**
    * @param timeout per attempt; a little longer than the adapter's own time-out, so that its message
@@ -58,9 +60,18 @@ public class ModelGuard {
    */
   public ChatModel guard(ChatModel model) {
     queue.named(model.endpoint());
-    metrics.modelQueue(model.endpoint(), queue::waiting, queue::inFlight);
+    if (queueMeasured.compareAndSet(false, true)) {
+      metrics.modelQueue(model.endpoint(), queue::waiting, queue::inFlight);
+    }
+    String endpoint = model.endpoint();
+    // each attempt that ran out of time is a failed attempt of the endpoint's, whether a retry then succeeds or not;
+    // the attempt is cancelled, and with it its exchange with the endpoint
+    Timeout<ModelReply> perAttempt = Timeout.<ModelReply>builder(timeout).onFailure(event -> {
+      metrics.modelFailure(endpoint, ErrorClass.TRANSIENT);
+      breakers.noteFailure(Breakers.Kind.MODEL, endpoint, event.getException());
+    }).build();
     FailsafeExecutor<ModelReply> pipeline = calls.pipeline(RetryPolicies.transientErrors(retry, classifier),
-        breakers.model(model.endpoint()), Timeout.<ModelReply>of(timeout));
+        breakers.model(endpoint), perAttempt);
     return new Guarded(model, pipeline);
   }
 
@@ -152,12 +163,10 @@ public class ModelGuard {
           + " for about " + openForSeconds + " s", true, 0, null);
     }
 
-    /** A time-out of the whole attempt, which the attempt itself never saw fail, counts here. */
+    /** A call whose last attempt ran out of time (counted as each attempt did, by the time-out) says so in words. */
     @Override
     public Throwable failed(Throwable failure) {
       if (failure instanceof TimeoutExceededException) {
-        metrics.modelFailure(endpoint(), ErrorClass.TRANSIENT);
-        breakers.noteFailure(Breakers.Kind.MODEL, endpoint(), failure);
         return new ModelCallException("model endpoint " + endpoint() + " did not answer within "
             + timeout.toMillis() + " ms", true, 0, failure);
       }

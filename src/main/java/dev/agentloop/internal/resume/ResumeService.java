@@ -11,6 +11,9 @@ import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.StepKind;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.llm.limits.ModelQueue;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.delegate.VariableScope;
@@ -36,10 +39,12 @@ public class ResumeService {
   private final StepEdits edits;
   private final AnswerRegenerations regenerations;
   private final RunStops stops;
+  private final ModelQueue queue;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits,
-      DecisionSpans spans) {
+      DecisionSpans spans, ModelQueue queue) {
+    this.queue = queue;
     this.childEdits = childEdits;
     this.store = store;
     this.access = access;
@@ -145,6 +150,21 @@ public class ResumeService {
     }
     access.requireChange(runId);
     stops.stop(runId, reason, author);
+    // a model call the run queued for is not sent, and leaves the queue now rather than when its turn comes
+    afterCommit(() -> queue.recheck(runId));
+  }
+
+  private static void afterCommit(Runnable action) {
+    if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+      action.run();
+      return;
+    }
+    TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+      @Override
+      public void afterCommit() {
+        action.run();
+      }
+    });
   }
 
   /** The new answer of a child run started again after an edit replaces its caller's observation of the call. */

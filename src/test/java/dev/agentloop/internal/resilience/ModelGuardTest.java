@@ -64,7 +64,9 @@ class ModelGuardTest {
 
   @Test
   void should_give_up_on_a_model_that_does_not_answer_and_say_so() {
-    Scripted model = new Scripted(hang(), hang(), hang());
+    List<CompletableFuture<ModelReply>> hanging = List.of(new CompletableFuture<>(), new CompletableFuture<>(),
+        new CompletableFuture<>());
+    Scripted model = new Scripted(hanging.get(0), hanging.get(1), hanging.get(2));
 
     Throwable failure = catchThrowable(() -> guard.guard(model).chat(REQUEST).toCompletableFuture().join());
 
@@ -72,6 +74,9 @@ class ModelGuardTest {
         .hasMessage("model endpoint test:model did not answer within 300 ms");
     assertThat(((ModelCallException) failure.getCause()).isRetryable()).isTrue();
     assertThat(model.calls).hasValue(3);
+    // each attempt that ran out of time failed, and was cancelled: it does not go on at the provider unseen
+    assertThat(registry.get("agentloop.model.failures").tag("class", "transient").counter().count()).isEqualTo(3.0);
+    assertThat(hanging).allSatisfy(attempt -> assertThat(attempt).isCancelled());
   }
 
   @Test

@@ -4,12 +4,14 @@ import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.internal.async.AsyncFailures;
+import dev.agentloop.internal.async.Cancellations;
 import dev.agentloop.internal.llm.AsyncWire;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -98,7 +100,8 @@ public class AnthropicMessagesChatModel implements ChatModel {
     boolean plain = client == withoutThinking || AnthropicWireMapping.lacksThinkingOfLastToolTurn(request, thinking);
     ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request, plain ? ThinkingBlocks.NONE : thinking);
     AnthropicChatModel chosen = plain ? withoutThinking : client;
-    return wire.call(() -> chosen.chat(chatRequest)).handle(this::reply);
+    CompletableFuture<ChatResponse> exchange = wire.call(() -> chosen.chat(chatRequest));
+    return Cancellations.passedBack(exchange.handle(this::reply), exchange);
   }
 
   private ModelReply reply(ChatResponse response, Throwable error) {

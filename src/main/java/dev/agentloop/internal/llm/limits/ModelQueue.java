@@ -158,6 +158,34 @@ public final class ModelQueue {
   }
 
   /**
+   * Asks the run's waiting calls again whether they are still wanted, now rather than when their turn comes: a
+   * person stopped the run, and what it waited for should neither wait nor count in the queue any longer.
+   */
+  public void recheck(String runId) {
+    List<QueuedCall<?>> ofRun;
+    synchronized (this) {
+      ofRun = waiting.stream().filter(call -> runId.equals(call.ticket.runId())).toList();
+    }
+    for (QueuedCall<?> call : ofRun) {
+      if (!stillWanted(call)) {
+        boolean removed;
+        boolean roomAgain;
+        synchronized (this) {
+          removed = waiting.remove(call);
+          roomAgain = removed && full && room() > 0;
+          full &= !roomAgain;
+        }
+        if (removed) {
+          call.result.completeExceptionally(notSent(call));
+        }
+        if (roomAgain) {
+          roomListeners.forEach(Runnable::run);
+        }
+      }
+    }
+  }
+
+  /**
    * How many more calls could start now: {@link Integer#MAX_VALUE} with no limit and none waiting, 0 while the
    * provider asked to wait or calls wait already.
    */
@@ -250,9 +278,7 @@ public final class ModelQueue {
   private <R> void start(QueuedCall<R> queued) {
     if (queued.result.isDone() || (queued.waited && !stillWanted(queued))) {
       release(queued, true);
-      queued.result.completeExceptionally(new CallNotSent("not sent: the step it was for no longer needs it (its"
-          + " run left its loop, or another node took the step over) after it waited "
-          + TimeUnit.NANOSECONDS.toMillis(clock.getAsLong() - queued.queuedAt) + " ms for " + endpoint));
+      queued.result.completeExceptionally(notSent(queued));
       return;
     }
     CompletionStage<R> stage;
@@ -269,6 +295,12 @@ public final class ModelQueue {
     if (queued.result.isCancelled()) {
       queued.abort();
     }
+  }
+
+  private CallNotSent notSent(QueuedCall<?> queued) {
+    return new CallNotSent("not sent: the step it was for no longer needs it (its run left its loop, or another"
+        + " node took the step over) after it waited " + TimeUnit.NANOSECONDS.toMillis(clock.getAsLong()
+        - queued.queuedAt) + " ms for " + endpoint);
   }
 
   private boolean stillWanted(QueuedCall<?> queued) {

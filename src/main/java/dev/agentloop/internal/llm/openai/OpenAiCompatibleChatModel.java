@@ -1,6 +1,7 @@
 package dev.agentloop.internal.llm.openai;
 
 import dev.agentloop.internal.async.AsyncFailures;
+import dev.agentloop.internal.async.Cancellations;
 import dev.agentloop.internal.llm.AsyncWire;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
@@ -10,6 +11,7 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -67,7 +69,8 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   @Override
   public CompletionStage<ModelReply> chat(ModelRequest request) {
     ChatRequest chatRequest = WireMapping.toChatRequest(request);
-    return wire.call(() -> client.chat(chatRequest)).handle(this::reply);
+    CompletableFuture<ChatResponse> exchange = wire.call(() -> client.chat(chatRequest));
+    return Cancellations.passedBack(exchange.handle(this::reply), exchange);
   }
 
   private ModelReply reply(ChatResponse response, Throwable error) {
