@@ -57,6 +57,16 @@ final class InFlightTasks {
     }
   }
 
+  /**
+   * The task's result is in and its completion is about to be committed: its lock is no longer extended. An
+   * extension commits an update of the task's row, and a completion that read the row before it fails with an
+   * optimistic-locking conflict and is rolled back; at each extension the lock has a third of its duration left
+   * at least, time enough to commit.
+   */
+  void finishing(LockedExternalTask task) {
+    locks.released(task.getId());
+  }
+
   /** @return how many tasks were in flight before this one was released */
   int release(LockedExternalTask task) {
     locks.released(task.getId());

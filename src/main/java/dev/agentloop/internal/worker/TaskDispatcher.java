@@ -98,6 +98,7 @@ final class TaskDispatcher<S> {
         .thenCompose(stage -> stage)
         .orTimeout(deadline, TimeUnit.MILLISECONDS)
         .whenComplete((result, error) -> {
+          inFlight.finishing(task);
           if (inFlight.closed()) {
             dropLate(task);
           } else if (error == null) {
