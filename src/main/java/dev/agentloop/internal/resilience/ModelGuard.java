@@ -1,6 +1,7 @@
 package dev.agentloop.internal.resilience;
 
 import dev.agentloop.internal.async.StillWanted;
+import dev.agentloop.internal.llm.limits.CallTicket;
 import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.resilience.ResilienceMetrics.Outcome;
 import dev.agentloop.spi.ChatMessage;
@@ -92,7 +93,7 @@ public class ModelGuard {
 
     @Override
     public CompletionStage<ModelReply> chat(ModelRequest request) {
-      ModelQueue.Ticket ticket = new ModelQueue.Ticket(request.run().runId(), promptTokens(request),
+      CallTicket ticket = new CallTicket(request.run().runId(), promptTokens(request),
           StillWanted.current());
       return queue.run(ticket, admitted -> calls.call(pipeline, this, () -> model.chat(request))
           .whenComplete((reply, error) -> {

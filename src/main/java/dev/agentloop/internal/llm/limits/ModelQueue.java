@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>Waiting calls go in the order of their runs ({@link RunOrder}): the run that came first goes first, so that
  * a thousand runs on a slow model do not advance in lockstep, each step behind all the others', but finish from
  * the first on. A call that waited is asked before it is sent whether its step still wants it
- * ({@link Ticket#stillWanted}); one that does not is never sent ({@link CallNotSent}). How many wait is a gauge
+ * ({@link CallTicket#stillWanted}); one that does not is never sent ({@link CallNotSent}). How many wait is a gauge
  * and each run's place is shown in its live line ({@link #ahead}); the worker takes no more steps than there is
  * {@link #room} for, so that the rest waits in the database where any node can take it. Thread-safe.
  */
@@ -42,34 +42,7 @@ public final class ModelQueue {
   private static final long WAITED_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final int REMEMBERED_RUNS = 65_536;
 
-  /**
-   * What the queue knows of a call.
-   *
-   * @param runId the run it is for, whose place it takes; {@code null}: a place of its own
-   * @param tokens the prompt's tokens as estimated, counted against a tokens-per-minute limit until the reply
-   *     says what the call cost; 0 when unknown
-   * @param stillWanted asked before a call that waited is sent; {@code null}: always
-   */
-  public record Ticket(String runId, long tokens, BooleanSupplier stillWanted) {
-
-    public Ticket {
-      if (tokens < 0) {
-        throw new IllegalArgumentException("tokens must not be negative, was " + tokens);
-      }
-      stillWanted = stillWanted == null ? () -> true : stillWanted;
-    }
-  }
-
-  /** Handed to a call once it is admitted. */
-  public interface Admission {
-
-    /** What the reply says the call cost, in tokens; corrects the estimate counted against tokens per minute. */
-    void used(long tokens);
-  }
-
-  private final int maxInFlight;
-  private final RateWindow requests;
-  private final RateWindow tokens;
+  private final EndpointLimits limits;
   private final ScheduledExecutorService timer;
   private final LongSupplier clock;
   private final PriorityQueue<QueuedCall<?>> waiting = new PriorityQueue<>();
@@ -77,9 +50,7 @@ public final class ModelQueue {
   private final AtomicInteger pumping = new AtomicInteger();
   private final List<Runnable> roomListeners = new CopyOnWriteArrayList<>();
   private volatile String endpoint = "the model endpoint";
-  private int inFlight;
   private long arrivals;
-  private long pausedUntil;
   private boolean full;
   private ScheduledFuture<?> wake;
   private long wakeAt;
@@ -96,13 +67,7 @@ public final class ModelQueue {
 
   ModelQueue(int maxInFlight, int requestsPerMinute, int tokensPerMinute, ScheduledExecutorService timer,
       LongSupplier clock) {
-    if (maxInFlight < 0 || requestsPerMinute < 0 || tokensPerMinute < 0) {
-      throw new IllegalArgumentException("limits must not be negative (0: none), were max-in-flight " + maxInFlight
-          + ", requests-per-minute " + requestsPerMinute + ", tokens-per-minute " + tokensPerMinute);
-    }
-    this.maxInFlight = maxInFlight == 0 ? Integer.MAX_VALUE : maxInFlight;
-    this.requests = requestsPerMinute == 0 ? null : new RateWindow(requestsPerMinute);
-    this.tokens = tokensPerMinute == 0 ? null : new RateWindow(tokensPerMinute);
+    this.limits = new EndpointLimits(maxInFlight, requestsPerMinute, tokensPerMinute);
     this.timer = Objects.requireNonNull(timer, "timer");
     this.clock = clock;
   }
@@ -118,7 +83,7 @@ public final class ModelQueue {
   }
 
   /** Sends {@code call} once admitted; cancelling the stage takes a waiting call out, or aborts one under way. */
-  public <R> CompletionStage<R> run(Ticket ticket, Function<Admission, CompletionStage<R>> call) {
+  public <R> CompletionStage<R> run(CallTicket ticket, Function<CallTicket.Admission, CompletionStage<R>> call) {
     QueuedCall<R> queued;
     synchronized (this) {
       queued = new QueuedCall<>(ticket, call, runs.of(ticket.runId()), arrivals++, clock.getAsLong());
@@ -139,15 +104,10 @@ public final class ModelQueue {
     if (pause == null || pause.isZero()) {
       return;
     }
-    long until = clock.getAsLong() + pause.toNanos();
+    long now = clock.getAsLong();
     int queued;
     synchronized (this) {
-      if (until - pausedUntil <= 0) {
-        return;
-      }
-      boolean wasPaused = pausedUntil - clock.getAsLong() > 0;
-      pausedUntil = until;
-      if (wasPaused) {
+      if (!limits.pauseUntil(now + pause.toNanos(), now)) {
         return;
       }
       queued = waiting.size();
@@ -168,19 +128,12 @@ public final class ModelQueue {
     }
     for (QueuedCall<?> call : ofRun) {
       if (!stillWanted(call)) {
-        boolean removed;
-        boolean roomAgain;
+        boolean again;
         synchronized (this) {
-          removed = waiting.remove(call);
-          roomAgain = removed && full && room() > 0;
-          full &= !roomAgain;
+          again = waiting.remove(call) && roomAgain();
         }
-        if (removed) {
-          call.result.completeExceptionally(notSent(call));
-        }
-        if (roomAgain) {
-          roomListeners.forEach(Runnable::run);
-        }
+        call.result.completeExceptionally(notSent(call));
+        tellRoom(again);
       }
     }
   }
@@ -190,13 +143,7 @@ public final class ModelQueue {
    * provider asked to wait or calls wait already.
    */
   public synchronized int room() {
-    if (pausedUntil - clock.getAsLong() > 0) {
-      return 0;
-    }
-    if (maxInFlight == Integer.MAX_VALUE) {
-      return waiting.isEmpty() ? Integer.MAX_VALUE : 0;
-    }
-    return Math.max(0, maxInFlight - inFlight - waiting.size());
+    return limits.room(waiting.size(), clock.getAsLong());
   }
 
   /** Told when there is room again after there was none. */
@@ -209,7 +156,7 @@ public final class ModelQueue {
   }
 
   public synchronized int inFlight() {
-    return inFlight;
+    return limits.inFlight();
   }
 
   /** How many waiting calls go before the run's waiting call; empty when the run has no call waiting here. */
@@ -235,33 +182,20 @@ public final class ModelQueue {
   private synchronized List<QueuedCall<?>> admit() {
     List<QueuedCall<?>> admitted = new ArrayList<>();
     long now = clock.getAsLong();
-    while (inFlight < maxInFlight && !waiting.isEmpty()) {
+    while (limits.slotFree() && !waiting.isEmpty()) {
       QueuedCall<?> head = waiting.peek();
-      long wait = blockedFor(now, head.ticket.tokens());
+      long wait = limits.blockedFor(now, head.ticket.tokens());
       if (wait > 0) {
         wakeIn(now, wait);
         break;
       }
       waiting.poll();
-      inFlight++;
       head.waited = now - head.queuedAt >= WAITED_NANOS;
-      head.request = requests == null ? null : requests.add(now, 1);
-      head.tokens = tokens == null ? null : tokens.add(now, head.ticket.tokens());
+      limits.admit(head, now);
       admitted.add(head);
     }
     full |= room() == 0;
     return admitted;
-  }
-
-  private long blockedFor(long now, long callTokens) {
-    long wait = Math.max(0, pausedUntil - now);
-    if (requests != null) {
-      wait = Math.max(wait, requests.waitFor(now, 1));
-    }
-    if (tokens != null) {
-      wait = Math.max(wait, tokens.waitFor(now, callTokens));
-    }
-    return wait;
   }
 
   private void wakeIn(long now, long wait) {
@@ -313,34 +247,30 @@ public final class ModelQueue {
   }
 
   private void release(QueuedCall<?> queued, boolean unsent) {
-    boolean roomAgain;
+    boolean again;
     synchronized (this) {
-      inFlight--;
-      if (unsent) {
-        correct(queued, 0);
-      }
-      roomAgain = full && room() > 0;
-      full &= !roomAgain;
+      limits.release(queued, unsent);
+      again = roomAgain();
     }
     pump();
-    if (roomAgain) {
+    tellRoom(again);
+  }
+
+  /** Whether there is room again after there was none; true once per time. Under the lock. */
+  private boolean roomAgain() {
+    boolean again = full && room() > 0;
+    full &= !again;
+    return again;
+  }
+
+  private void tellRoom(boolean again) {
+    if (again) {
       roomListeners.forEach(Runnable::run);
     }
   }
 
   private synchronized void used(QueuedCall<?> queued, long used) {
-    if (queued.tokens != null) {
-      tokens.correct(queued.tokens, used);
-    }
-  }
-
-  private void correct(QueuedCall<?> queued, long usedTokens) {
-    if (queued.request != null) {
-      requests.correct(queued.request, 0);
-    }
-    if (queued.tokens != null) {
-      tokens.correct(queued.tokens, usedTokens);
-    }
+    limits.used(queued, used);
   }
 
   private void cancelled(QueuedCall<?> queued) {

@@ -11,8 +11,8 @@ import java.util.function.Function;
  */
 final class QueuedCall<R> implements Comparable<QueuedCall<?>> {
 
-  final ModelQueue.Ticket ticket;
-  final Function<ModelQueue.Admission, CompletionStage<R>> call;
+  final CallTicket ticket;
+  final Function<CallTicket.Admission, CompletionStage<R>> call;
   final long runPlace;
   final long arrival;
   final long queuedAt;
@@ -23,7 +23,7 @@ final class QueuedCall<R> implements Comparable<QueuedCall<?>> {
   boolean waited;
   volatile CompletionStage<R> running;
 
-  QueuedCall(ModelQueue.Ticket ticket, Function<ModelQueue.Admission, CompletionStage<R>> call, long runPlace,
+  QueuedCall(CallTicket ticket, Function<CallTicket.Admission, CompletionStage<R>> call, long runPlace,
       long arrival, long queuedAt) {
     this.ticket = ticket;
     this.call = call;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentloop.internal.llm.FakeModelServer;
 import dev.agentloop.internal.llm.ModelCalls;
+import dev.agentloop.internal.llm.limits.CallTicket;
 import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ModelCallException;
@@ -142,8 +143,8 @@ class AsyncAnthropicWireTest {
     return Duration.ofNanos(arrivals.get(1) - arrivals.get(0));
   }
 
-  private static ModelQueue.Ticket ticket(String run) {
-    return new ModelQueue.Ticket(run, 0, null);
+  private static CallTicket ticket(String run) {
+    return new CallTicket(run, 0, null);
   }
 
   private static ModelRequest simple() {

@@ -94,8 +94,8 @@ class ModelQueueTest {
   void should_keep_within_tokens_per_minute_counting_what_the_reply_said_it_cost() {
     // given a limit of 1,000 tokens a minute and prompts estimated at 600
     ModelQueue queue = queue(0, 0, 1000);
-    List<ModelQueue.Admission> admissions = new ArrayList<>();
-    queue.run(new ModelQueue.Ticket("run-1", 600, null), admission -> {
+    List<CallTicket.Admission> admissions = new ArrayList<>();
+    queue.run(new CallTicket("run-1", 600, null), admission -> {
       admissions.add(admission);
       return send("a");
     });
@@ -145,7 +145,7 @@ class ModelQueueTest {
     ModelQueue queue = queue(1, 0, 0);
     call(queue, "run-1", "a");
     AtomicInteger asked = new AtomicInteger();
-    CompletionStage<String> stopped = queue.run(new ModelQueue.Ticket("run-2", 0, () -> {
+    CompletionStage<String> stopped = queue.run(new CallTicket("run-2", 0, () -> {
       asked.incrementAndGet();
       return false;
     }), admission -> send("b"));
@@ -168,7 +168,7 @@ class ModelQueueTest {
   void should_not_ask_a_call_that_did_not_wait_whether_it_is_still_wanted() {
     ModelQueue queue = queue(1, 0, 0);
 
-    queue.run(new ModelQueue.Ticket("run-1", 0, () -> {
+    queue.run(new CallTicket("run-1", 0, () -> {
       throw new AssertionError("asked although it never waited");
     }), admission -> send("a"));
 
@@ -225,7 +225,7 @@ class ModelQueueTest {
   }
 
   private CompletionStage<String> call(ModelQueue queue, String run, String name, long tokens) {
-    return queue.run(new ModelQueue.Ticket(run, tokens, null), admission -> send(name));
+    return queue.run(new CallTicket(run, tokens, null), admission -> send(name));
   }
 
   private CompletableFuture<String> send(String name) {

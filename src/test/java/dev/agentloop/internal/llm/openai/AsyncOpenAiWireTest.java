@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.internal.llm.ModelCalls;
+import dev.agentloop.internal.llm.limits.CallTicket;
 import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
@@ -149,8 +150,8 @@ class AsyncOpenAiWireTest {
     return Duration.ofNanos(arrivals.get(second) - arrivals.get(first));
   }
 
-  private static ModelQueue.Ticket ticket(String run) {
-    return new ModelQueue.Ticket(run, 0, null);
+  private static CallTicket ticket(String run) {
+    return new CallTicket(run, 0, null);
   }
 
   private static ModelRequest request(String question) {
