@@ -34,6 +34,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 abstract class LoopFigures {
 
   static final int RUNS = 1000;
+  /** A short queue: runs enough to wait for nothing but the model; each should answer in about one run's time. */
+  static final int SHORT_RUNS = 50;
   static final int ITERATIONS = 10;
   /** Model calls of a run of {@link #ITERATIONS}: a turn per tool call and the answer (the plan is instant). */
   static final int SLOW_CALLS = ITERATIONS + 1;
@@ -69,10 +71,10 @@ abstract class LoopFigures {
   }
 
   /**
-   * Figures of a peer measured in the same run, printed after ours, beside {@code ours}, the agent loop's throughput
-   * in iterations/s at {@code latencyMs}; empty when there is none.
+   * Figures of a peer measured in the same run with {@code runs} runs, printed after ours, beside {@code ours}, the
+   * agent loop's throughput in iterations/s at {@code latencyMs}; empty when there is none.
    */
-  String peer(int latencyMs, double ours) {
+  String peer(int runs, int latencyMs, double ours) {
     return "";
   }
 
@@ -91,17 +93,20 @@ abstract class LoopFigures {
     }
     if (shortRuns()) {
       double fast = throughput(report);
-      appendPeer(report, 500, fast);
+      appendPeer(report, RUNS, 500, fast);
+      report.append("\n");
+      double few = shortQueue(report);
+      appendPeer(report, SHORT_RUNS, 500, few);
       report.append("\n");
       double slow = throughputAtFiveSeconds(report);
-      appendPeer(report, 5000, slow);
+      appendPeer(report, RUNS, 5000, slow);
     }
     BenchmarkReport.print(title() + ", history level " + engine.getProcessEngineConfiguration().getHistory()
         + ", " + Runtime.getRuntime().availableProcessors() + " cores", report.toString());
   }
 
-  private void appendPeer(StringBuilder report, int latencyMs, double ours) {
-    String peer = peer(latencyMs, ours);
+  private void appendPeer(StringBuilder report, int runs, int latencyMs, double ours) {
+    String peer = peer(runs, latencyMs, ours);
     if (!peer.isEmpty()) {
       report.append("\n").append(peer).append("\n");
     }
@@ -174,9 +179,32 @@ abstract class LoopFigures {
     return agent.iterationsPerSecond();
   }
 
+  /**
+   * A short queue at 500 ms, right after the long ones (the JVM is warm): {@link #SHORT_RUNS} runs, which the
+   * endpoint takes all at once, so each should answer in about the time one run alone needs, the last one too.
+   */
+  private double shortQueue(StringBuilder report) {
+    AgentRounds.Round[] round = new AgentRounds.Round[1];
+    Measured agent = Measured.of(SHORT_RUNS * ITERATIONS, () -> round[0] = agentRound("slow10", SHORT_RUNS));
+    double alone = SLOW_CALLS * 0.5;
+    AgentRounds.Answers answers = AgentRounds.answers(round[0], store);
+    report.append(String.format(Locale.ROOT,
+        "(f)   a short queue: %d runs x %d iterations, 500 ms model latency: %.0f iterations/s, CPU ms/iteration %.2f%n"
+            + "      %s; one run alone needs %.1f s: the last answer after %.2f times that (target <= 1.20: %s)%n"
+            + "      %s%n",
+        SHORT_RUNS, ITERATIONS, agent.iterationsPerSecond(), agent.cpuMsPerIteration(), answers.describe(), alone,
+        answers.last().toMillis() / 1e3 / alone, BenchmarkReport.verdict(answers.last().toMillis() / 1e3 <= alone * 1.2),
+        AgentRounds.calls(round[0], store, calls()).describe()));
+    return agent.iterationsPerSecond();
+  }
+
   private AgentRounds.Round agentRound(String scenario) {
+    return agentRound(scenario, RUNS);
+  }
+
+  private AgentRounds.Round agentRound(String scenario, int count) {
     IntFunction<String> start = i -> runs.start(LoopShapes.AGENT, scenario + ": run " + i);
-    return AgentRounds.run(RUNS, STARTERS, start, this::calls, this::allEnded);
+    return AgentRounds.run(count, STARTERS, start, this::calls, this::allEnded);
   }
 
   /** A warm-up round, then a measured one, of the bare loop; started from one thread, which is faster for them. */

@@ -47,11 +47,11 @@ class PostgresLoopBenchmark extends LoopFigures {
 
   /** LangGraph.js on a database of its own on the same server, at the same latency; at 500 ms AgentLoop's target is 3 times it. */
   @Override
-  String peer(int latencyMs, double ours) {
-    PostgresServer.Database peer = PostgresServer.newDatabase("langgraph" + latencyMs);
+  String peer(int runs, int latencyMs, double ours) {
+    PostgresServer.Database peer = PostgresServer.newDatabase("langgraph" + runs + "x" + latencyMs);
     URI jdbc = URI.create(peer.jdbcUrl().substring("jdbc:".length()));
-    return LangGraphPeer.concurrent(RUNS, ITERATIONS, latencyMs,
+    return LangGraphPeer.concurrent(runs, ITERATIONS, latencyMs,
         "postgresql://" + peer.user() + "@localhost:" + jdbc.getPort() + "/" + peer.name(), ours,
-        latencyMs == 500 ? 3.0 : 0);
+        latencyMs == 500 && runs == RUNS ? 3.0 : 0);
   }
 }
