@@ -57,6 +57,15 @@ class ArchitectureTest {
     NO_PACKAGE_IMPORTS_A_PACKAGE_THAT_IMPORTS_IT_BACK.check(classes);
   }
 
+  /** The same at every level: a package and its sub-package, or two sub-packages, never import each other both ways. */
+  private static final ArchRule NO_CYCLE_AT_ANY_LEVEL =
+      slices().matching("dev.agentloop.(**)").should().beFreeOfCycles();
+
+  @ArchTest
+  static void no_cycle_at_any_level(JavaClasses classes) {
+    NO_CYCLE_AT_ANY_LEVEL.check(classes);
+  }
+
   private static final ArchRule CONFIG_IS_IMPORTED_BY_NO_OTHER_PACKAGE = noClasses()
       .that().resideInAPackage(INTERNAL + "*..").and().resideOutsideOfPackage(INTERNAL + "config..")
       .should().dependOnClassesThat().resideInAPackage(INTERNAL + "config..")
