@@ -36,7 +36,7 @@ abstract class LoopFigures {
   /** 1,000; {@code -Dagentloop.benchmark.runs} sets fewer where a machine shared with other builds needs hours. */
   static final int RUNS = Integer.getInteger("agentloop.benchmark.runs", 1000);
   /** A short queue: runs enough to wait for nothing but the model; each should answer in about one run's time. */
-  static final int SHORT_RUNS = 50;
+  static final int SHORT_RUNS = Math.min(50, RUNS);
   static final int ITERATIONS = 10;
   /** Model calls of a run of {@link #ITERATIONS}: a turn per tool call and the answer (the plan is instant). */
   static final int SLOW_CALLS = ITERATIONS + 1;
