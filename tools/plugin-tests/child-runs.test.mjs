@@ -1,7 +1,7 @@
 // node --test tools/plugin-tests/ (npm run test:plugin): one run tree across agents, in words.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { childDoing, childRunOf, waitingFor }
+import { childDoing, childRunOf, modelSlot, waitingFor }
   from '../../src/main/resources/plugin-webapp/agentloop/app/child-runs.js';
 
 test('an observation of a call another agent answered links its child run; other steps link none', () => {
@@ -41,4 +41,13 @@ test('a caller waits for each child in the order they started, and for its grand
     { runId: 'r-2', agent: 'research-agent', doing: 'its plan review' },
     { runId: 'r-3', agent: 'writer-agent', doing: 'its own sub-agents: fact-checker (thinking (model call))' }]);
   assert.deepEqual(waitingFor(undefined), []);
+});
+
+test('a model step waiting for a slot says how many go before it; one under way says nothing of a queue', () => {
+  assert.equal(modelSlot({ kind: 'model', activity: 'think', ahead: 37 }), 'waiting for a model slot, 37 ahead');
+  assert.equal(modelSlot({ kind: 'model', activity: 'plan', ahead: 0 }), 'waiting for a model slot, next');
+  assert.equal(modelSlot({ kind: 'model', activity: 'think', ahead: null }), null);
+  assert.equal(modelSlot({ kind: 'model', activity: 'think' }), null);
+  assert.equal(childDoing({ kind: 'model', activity: 'think', ahead: 3 }), 'waiting for a model slot, 3 ahead');
+  assert.equal(childDoing({ kind: 'model', activity: 'think', ahead: null }), 'thinking (model call)');
 });

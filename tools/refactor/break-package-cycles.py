@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Moves the classes that made packages import each other both ways (re-runnable: a class already moved is skipped).
+"""Moves the classes that made packages import each other both ways (re-runnable: a class already moved is not moved
+again, but code merged in later that names its old place is rewritten).
 
 A feature split into sub-packages builds them on its parent package, so the parent cannot also wire them: the
 Spring configuration of agent, llm, tool and trace moves up to internal.config, the package that wires the others
@@ -55,18 +56,18 @@ def uses(text, name):
 
 def move(old_pkg, cls, new_pkg):
     src = path_of(old_pkg, cls)
-    if not os.path.exists(src):
-        return
-    siblings = classes_in(old_pkg) - {cls}
     dst = path_of(new_pkg, cls)
-    subprocess.run(['git', 'mv', src, dst], check=True)
-    text = open(dst).read().replace(f'package {old_pkg};', f'package {new_pkg};', 1)
-    targets = classes_in(new_pkg)
-    for s in sorted(siblings):
-        if uses(text, s) and s not in targets:
-            text = add_import(text, f'{old_pkg}.{s}')
-    text = re.sub(r'^import ' + re.escape(new_pkg) + r'\.(\w+);\n', '', text, flags=re.M)
-    open(dst, 'w').write(text)
+    if os.path.exists(src):
+        siblings = classes_in(old_pkg) - {cls}
+        subprocess.run(['git', 'mv', src, dst], check=True)
+        text = open(dst).read().replace(f'package {old_pkg};', f'package {new_pkg};', 1)
+        targets = classes_in(new_pkg)
+        for s in sorted(siblings):
+            if uses(text, s) and s not in targets:
+                text = add_import(text, f'{old_pkg}.{s}')
+        text = re.sub(r'^import ' + re.escape(new_pkg) + r'\.(\w+);\n', '', text, flags=re.M)
+        open(dst, 'w').write(text)
+    # moved before (or now): code merged in since still names the old place
     for f in java_files():
         t = open(f).read()
         n = re.sub(re.escape(f'{old_pkg}.{cls}') + r'\b', f'{new_pkg}.{cls}', t)

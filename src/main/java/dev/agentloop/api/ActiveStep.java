@@ -20,9 +20,12 @@ import java.util.List;
  * @param problem for {@code retry}: what went wrong last time; for {@code person} in {@code agentStuck}: why the run
  *     left its loop, e.g. {@code BUDGET_EXHAUSTED: The run's budget is used up: …}
  * @param children for {@code agents}: the child runs that answer the calls, and what each does right now
+ * @param ahead for {@code model}: how many model calls go before this run's while it waits for a model slot (the
+ *     endpoint's limits: calls under way at once, requests or tokens per minute, a wait the provider asked for);
+ *     {@code null} while its call is under way
  */
 public record ActiveStep(String kind, String activity, String activityName, List<String> tools, String taskId,
-    Instant since, long seconds, String problem, List<Child> children) {
+    Instant since, long seconds, String problem, List<Child> children, Integer ahead) {
 
   public ActiveStep {
     tools = tools == null ? List.of() : List.copyOf(tools);

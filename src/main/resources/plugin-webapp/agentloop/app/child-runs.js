@@ -32,7 +32,7 @@ export function childDoing(active) {
       }
       return PERSON[active.activity] || `a person in “${active.activityName}”`;
     case 'model':
-      return active.activity === 'plan' ? 'planning (model call)' : 'thinking (model call)';
+      return modelSlot(active) || (active.activity === 'plan' ? 'planning (model call)' : 'thinking (model call)');
     case 'tools':
       return active.tools && active.tools.length ? `running ${active.tools.join(', ')}` : 'running tools';
     case 'remote-tool':
@@ -108,4 +108,15 @@ function childSteps(childRun, agent, client, drawSteps) {
     }
   });
   return details;
+}
+
+/**
+ * A model step that waits for a slot at the endpoint, in words: "waiting for a model slot, 37 ahead" (or "next");
+ * null while its call is under way.
+ */
+export function modelSlot(active) {
+  if (!active || active.ahead === null || active.ahead === undefined) {
+    return null;
+  }
+  return `waiting for a model slot, ${active.ahead === 0 ? 'next' : `${active.ahead} ahead`}`;
 }

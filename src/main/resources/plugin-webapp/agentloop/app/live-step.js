@@ -1,7 +1,7 @@
 // What a run does right now, in words, from GET /api/runs/{id}'s activeStep: "thinking (model call,
-// 5 s)", "running http_get (2 s)", "waiting for a person in Review the answer" with a link to the
+// 5 s)", "waiting for a model slot, 37 ahead (12 s)", "running http_get (2 s)", "waiting for a person in Review the answer" with a link to the
 // task in Tasklist. The seconds go on counting between two polls.
-import { waitingForAgents } from './child-runs.js';
+import { modelSlot, waitingForAgents } from './child-runs.js';
 import { h } from './dom.js';
 import { elapsed } from './words.js';
 
@@ -26,6 +26,9 @@ export function liveStep(active, readAt) {
   const name = h('em', {}, active.activityName);
   switch (active.kind) {
     case 'model':
+      if (modelSlot(active)) {
+        return [`${modelSlot(active)} (${s})`];
+      }
       return [active.activity === 'plan' ? 'planning' : 'thinking', ` (model call, ${s})`];
     case 'tools':
       return active.tools.length ? ['running ', tools(active.tools), ` (${s})`] : [`running tools (${s})`];

@@ -51,6 +51,11 @@ final class BenchmarkReport {
     return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(percent / 100.0 * sorted.size()) - 1));
   }
 
+  /** How a figure stands against its target, as the reports print it. */
+  static String verdict(boolean met) {
+    return met ? "met" : "NOT MET";
+  }
+
   static void print(String title, String body) {
     String text = "\n== " + title + " ==\n" + body + "\n";
     System.out.println(text);

@@ -28,9 +28,10 @@ final class LangGraphPeer {
   /**
    * Runs {@code node bench.mjs concurrent} with {@code runs} threads of {@code iterations} tool calls
    * and a final answer, the model awaiting {@code latencyMs} per call, on LangGraph's PostgresSaver at
-   * {@code pgUrl}; returns the figure and {@code ours}, AgentLoop's, as a multiple of it, or why there is none.
+   * {@code pgUrl}; returns the figure and {@code ours}, AgentLoop's, as a multiple of it (against {@code target}
+   * where it is above 0), or why there is none.
    */
-  static String concurrent(int runs, int iterations, int latencyMs, String pgUrl, double ours) {
+  static String concurrent(int runs, int iterations, int latencyMs, String pgUrl, double ours, double target) {
     Path harness = Path.of(System.getProperty("agentloop.benchmark.peer", "../shared/peer-langgraphjs"));
     if (!Files.isRegularFile(harness.resolve("bench.mjs"))) {
       return "LangGraph.js peer: skipped, no harness at " + harness.toAbsolutePath().normalize()
@@ -50,9 +51,14 @@ final class LangGraphPeer {
           "LangGraph.js peer (node %s, PostgresSaver on the same PostgreSQL, %d threads x %d steps, %d ms latency):%n"
               + "      %6.0f iterations/s counted like ours (%d per run), %.0f as it reports them (model calls);"
               + " CPU ms/iteration (Node only) %.2f%n"
-              + "      AgentLoop's %.0f iterations/s are %.2f times LangGraph.js' counted like ours (target >= 1.5)",
+              + "      its runs' answers: first after %.1f s, median %.1f s, last %.1f s%n"
+              + "      AgentLoop's %.0f iterations/s are %.2f times LangGraph.js' counted like ours%s",
           node, runs, iterations + 1, latencyMs, peer, iterations, figures.path("iterations_per_s").asDouble(),
-          figures.path("cpu_ms").asDouble() / (runs * iterations), ours, ours / peer);
+          figures.path("cpu_ms").asDouble() / (runs * iterations),
+          figures.at("/thread_latency_ms/min").asDouble() / 1e3, figures.at("/thread_latency_ms/p50").asDouble() / 1e3,
+          figures.at("/thread_latency_ms/max").asDouble() / 1e3, ours, ours / peer, target <= 0 ? ""
+              : String.format(Locale.ROOT, " (target >= %.1f: %s)", target,
+                  BenchmarkReport.verdict(ours / peer >= target)));
     } catch (IOException | RuntimeException e) {
       return "LangGraph.js peer: skipped, " + e.getMessage();
     } catch (InterruptedException e) {

@@ -25,6 +25,11 @@ class LoopBenchmark extends LoopFigures {
 
   @Override
   String title() {
-    return "Agent loop (issues 2, 19): H2 file database (WRITE_DELAY=0), one node";
+    return "Agent loop: H2 file database (WRITE_DELAY=0), one node";
+  }
+
+  @Override
+  double throughputTarget() {
+    return 600;
   }
 }

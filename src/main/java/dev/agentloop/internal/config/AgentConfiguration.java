@@ -26,6 +26,7 @@ import dev.agentloop.internal.agent.run.RunLifecycle;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.llm.ModelPrices;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.resilience.Escapes;
 import dev.agentloop.internal.resilience.LoopDetector;
 import dev.agentloop.internal.resilience.ModelGuard;
@@ -103,8 +104,9 @@ public class AgentConfiguration {
   @Bean
   RunService agentRuns(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
       DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker,
-      ConversationClaims claims) {
-    return new RunService(engine, store, definitions, insights, decisions, prices, worker, claims);
+      ConversationClaims claims, ModelQueue agentLoopModelQueue) {
+    return new RunService(engine, store, definitions, insights, decisions, prices, worker, claims,
+        agentLoopModelQueue);
   }
 
   /**

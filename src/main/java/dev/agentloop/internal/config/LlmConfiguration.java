@@ -6,6 +6,7 @@ import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.llm.LlmSettings;
 
 import dev.agentloop.internal.async.AgentLoopThreads;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.llm.anthropic.AnthropicMessagesChatModel;
 import dev.agentloop.internal.llm.openai.ApplicationChatModel;
 import dev.agentloop.internal.llm.openai.OpenAiCompatibleChatModel;
@@ -17,6 +18,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,18 +46,37 @@ public class LlmConfiguration {
     return ModelPrices.of(llm);
   }
 
+  /**
+   * The queue in front of the model endpoint, with the limits its provider sets ({@code agentloop.llm.limits}).
+   * Exists whoever makes the model: an application's own model's calls queue too.
+   */
+  @Bean(destroyMethod = "close")
+  ModelQueue agentLoopModelQueue(LlmSettings llm, ResourceLoader resources) {
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(1, new AgentLoopThreads("agentloop-model-timer-", resources.getClassLoader()));
+    timer.setRemoveOnCancelPolicy(true);
+    int maxInFlight = llm.limits().maxInFlight(llm.provider(), llm.maxConcurrentCalls());
+    LOG.info("model calls under way at once: {}{}{}", maxInFlight == 0 ? "no limit" : "at most " + maxInFlight,
+        llm.limits().requestsPerMinute() == 0 ? "" : ", " + llm.limits().requestsPerMinute() + " requests per minute",
+        llm.limits().tokensPerMinute() == 0 ? "" : ", " + llm.limits().tokensPerMinute() + " tokens per minute");
+    return new ModelQueue(maxInFlight, llm.limits().requestsPerMinute(), llm.limits().tokensPerMinute(), timer);
+  }
+
   @Bean
   @ConditionalOnMissingBean
   ChatModel chatModel(LlmSettings llm, ResourceLoader resources,
-      ObjectProvider<dev.langchain4j.model.chat.ChatModel> applicationModels) {
-    ExecutorService pool = modelPool(llm.maxConcurrentCalls(), resources.getClassLoader());
+      ObjectProvider<dev.langchain4j.model.chat.ChatModel> applicationModels, ModelQueue agentLoopModelQueue) {
+    ClassLoader classLoader = resources.getClassLoader();
     ChatModel model = switch (llm.provider()) {
-      case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), pool);
+      case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), replyThreads(classLoader));
       case OPENAI -> new OpenAiCompatibleChatModel(llm.baseUrl(), llm.apiKey(), llm.model(), llm.timeout(),
-          llm.temperature(), pool);
+          llm.temperature(), replyThreads(classLoader), agentLoopModelQueue::answered);
       case ANTHROPIC -> new AnthropicMessagesChatModel(llm.anthropic().baseUrl(), llm.apiKey(), llm.model(),
-          llm.timeout(), llm.temperature(), llm.anthropic().maxTokens(), llm.anthropic().thinkingBudgetTokens(), pool);
-      case LANGCHAIN4J -> new ApplicationChatModel(applicationModel(applicationModels), pool);
+          llm.timeout(), llm.temperature(), llm.anthropic().maxTokens(), llm.anthropic().thinkingBudgetTokens(),
+          replyThreads(classLoader), agentLoopModelQueue::answered);
+      case LANGCHAIN4J -> new ApplicationChatModel(applicationModel(applicationModels),
+          Executors.newFixedThreadPool(llm.maxConcurrentCalls(), new AgentLoopThreads("agentloop-model-",
+              classLoader)));
     };
     LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
     return model;
@@ -81,10 +102,12 @@ public class LlmConfiguration {
   }
 
   /**
-   * The threads model replies complete on, and with them the handlers' continuations: AgentLoop's
-   * own, with the application's class loader, never an HTTP client's or the JDK's common pool.
+   * The threads model replies are read on, and with them the handlers' continuations: AgentLoop's own, with the
+   * application's class loader, never an HTTP client's or the JDK's common pool. They only read replies, so as
+   * many as there are cores: the calls under way wait on sockets or timers, not on these.
    */
-  private static ExecutorService modelPool(int threads, ClassLoader classLoader) {
-    return Executors.newFixedThreadPool(threads, new AgentLoopThreads("agentloop-model-", classLoader));
+  private static ExecutorService replyThreads(ClassLoader classLoader) {
+    return Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+        new AgentLoopThreads("agentloop-model-", classLoader));
   }
 }

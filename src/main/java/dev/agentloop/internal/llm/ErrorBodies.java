@@ -82,6 +82,16 @@ public final class ErrorBodies {
     }
   }
 
+  /**
+   * What a JSON parser found wrong with a body, in one line and without the parser's source excerpt (Jackson's
+   * message spans lines, which an incident's message in Cockpit shows as they are).
+   */
+  public static String parseProblem(com.fasterxml.jackson.core.JacksonException problem) {
+    String original = problem.getOriginalMessage();
+    String line = original == null ? "" : firstLine(original);
+    return "not the JSON the API sends (" + cut(line.isEmpty() ? problem.getClass().getSimpleName() : line) + ")";
+  }
+
   private static String firstLine(String text) {
     return text.lines().map(String::strip).filter(line -> !line.isEmpty()).findFirst().orElse("");
   }

@@ -1,39 +1,32 @@
 package dev.agentloop.internal.llm;
 
+import dev.agentloop.internal.llm.limits.RateLimitHeaders;
 import dev.langchain4j.exception.HttpException;
-import dev.langchain4j.exception.TimeoutException;
 import dev.langchain4j.http.client.HttpClient;
-import dev.langchain4j.http.client.HttpClientBuilder;
 import dev.langchain4j.http.client.HttpRequest;
-import dev.langchain4j.http.client.jdk.JdkHttpClientBuilder;
 import dev.langchain4j.http.client.SuccessfulHttpResponse;
 import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * LangChain4j's HTTP client for the chat calls, on the JDK's client like LangChain4j's own, except
- * that an error answer keeps its headers: LangChain4j's {@link HttpException} has only the status
- * and the body, and AgentLoop needs the endpoint's {@code Retry-After}. Streaming and multipart
- * requests, which AgentLoop does not make, go to LangChain4j's client.
+ * LangChain4j's side of a model call that {@link AsyncWire} carries: the HTTP client a LangChain4j chat model is
+ * built with, which never sends anything itself. A call runs the model twice on the calling thread: first this
+ * client takes the request the model wrote ({@link #capture}), then, once the answer came, it hands the model
+ * that answer to read ({@link #replay}). So LangChain4j maps both ways exactly as with its own clients, and no
+ * thread waits for the provider in between.
  *
- * <p>A successful status is not taken at its word: a body that is an error ({@code {"error": ...}}, as
- * some gateways send with HTTP 200) is an {@link ErrorResponse}, so that the endpoint's own message is
- * reported; an event stream sent to a request that asked for none is a {@link StreamedAnswer}. Other
- * successful bodies pass through the adapter's {@link Builder#answers repair} first. Thread-safe.
+ * <p>An answer is not taken at its status's word ({@link #checked}): an error answer keeps its headers
+ * ({@link ErrorResponse}, LangChain4j's {@link HttpException} has only status and body, and AgentLoop needs the
+ * endpoint's {@code Retry-After}); a body that is an error ({@code {"error": ...}}, as some gateways send with
+ * HTTP 200) is one too; an HTML page or an event stream where a JSON reply belongs is {@link NotAReply}. Other
+ * successful bodies pass through the wire's repairs first. Thread-safe.
  */
 public final class ErrorKeepingHttpClient implements HttpClient {
 
@@ -53,34 +46,32 @@ public final class ErrorKeepingHttpClient implements HttpClient {
     }
 
     /**
-     * The wait the endpoint's {@code Retry-After} header asks for: delay-seconds or an HTTP date;
-     * {@code null} when absent or unreadable, zero for a date in the past.
+     * The wait the endpoint's {@code Retry-After} (delay-seconds or an HTTP date) or {@code retry-after-ms} asks
+     * for; {@code null} when absent or unreadable, zero for a date in the past.
      */
     public Duration retryAfter(Instant now) {
-      String header = header("Retry-After");
-      if (header == null || header.isBlank()) {
-        return null;
-      }
-      String value = header.strip();
-      if (value.chars().allMatch(Character::isDigit)) {
-        try {
-          return Duration.ofSeconds(Long.parseLong(value));
-        } catch (NumberFormatException e) {
-          return null;
-        }
-      }
-      try {
-        Duration wait = Duration.between(now, ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME));
-        return wait.isNegative() ? Duration.ZERO : wait;
-      } catch (DateTimeParseException e) {
-        return null;
-      }
+      return RateLimitHeaders.retryAfter(headers, now);
     }
 
     /** The first value of a header, whatever the case of its name; {@code null} when absent. */
     public String header(String name) {
-      return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
-          .map(e -> e.getValue().get(0)).findFirst().orElse(null);
+      return RateLimitHeaders.header(headers, name);
+    }
+  }
+
+  /** A successful answer that is no reply of the API; says in words what came instead. */
+  public static class NotAReply extends RuntimeException {
+
+    private final boolean retryable;
+
+    public NotAReply(String message, boolean retryable) {
+      super(message);
+      this.retryable = retryable;
+    }
+
+    /** Whether asking again may get a reply. */
+    public boolean retryable() {
+      return retryable;
     }
   }
 
@@ -88,125 +79,118 @@ public final class ErrorKeepingHttpClient implements HttpClient {
    * The endpoint answered a request that asked for one reply with an event stream
    * ({@code text/event-stream}); asking again would get the same.
    */
-  public static final class StreamedAnswer extends RuntimeException {
+  public static final class StreamedAnswer extends NotAReply {
 
     StreamedAnswer(String contentType) {
       super("the endpoint answered with an event stream (" + contentType + ") although the request asked for no"
-          + " stream; configure it (or the proxy in front of it) to answer non-streaming requests with one JSON body");
+          + " stream; configure it (or the proxy in front of it) to answer non-streaming requests with one JSON body",
+          false);
     }
   }
 
-  private final java.net.http.HttpClient client;
-  private final Duration readTimeout;
-  private final HttpClient others;
-  private final UnaryOperator<String> answers;
+  /** Thrown at the model to stop it once its request is taken: nothing is sent, nothing to trace. */
+  private static final RuntimeException TAKEN = new RuntimeException("request taken", null, false, false) { };
+  private static final ThreadLocal<Exchange> EXCHANGE = new ThreadLocal<>();
 
-  private ErrorKeepingHttpClient(Builder builder) {
-    java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder();
-    if (builder.connectTimeout != null) {
-      jdk.connectTimeout(builder.connectTimeout);
+  /** The one exchange a model's call on this thread is in: the request it wrote, or the answer it reads. */
+  private static final class Exchange {
+
+    HttpRequest request;
+    final SuccessfulHttpResponse answer;
+    final RuntimeException failure;
+
+    Exchange(SuccessfulHttpResponse answer, RuntimeException failure) {
+      this.answer = answer;
+      this.failure = failure;
     }
-    this.client = jdk.build();
-    this.readTimeout = builder.readTimeout;
-    this.answers = builder.answers;
-    // LangChain4j's JDK client, named rather than looked up: beside LangChain4j's Spring Boot starter the class path
-    // has a second client (Spring's RestClient), and the lookup then fails the start with "Conflict: multiple HTTP
-    // clients have been found in the classpath"
-    this.others = new JdkHttpClientBuilder().connectTimeout(builder.connectTimeout)
-        .readTimeout(builder.readTimeout).build();
   }
 
-  public static Builder builder() {
-    return new Builder();
+  static final ErrorKeepingHttpClient INSTANCE = new ErrorKeepingHttpClient();
+
+  private ErrorKeepingHttpClient() {}
+
+  /**
+   * Runs the model until it sends, and returns the request it wrote; what the model throws before that (a
+   * request it refuses to write) is thrown as it is.
+   */
+  static HttpRequest capture(Supplier<?> model) {
+    Exchange exchange = new Exchange(null, null);
+    EXCHANGE.set(exchange);
+    try {
+      model.get();
+    } catch (RuntimeException e) {
+      if (exchange.request == null) {
+        throw e;
+      }
+    } finally {
+      EXCHANGE.remove();
+    }
+    if (exchange.request == null) {
+      throw new IllegalStateException("the model answered without sending a request");
+    }
+    return exchange.request;
+  }
+
+  /** Runs the model again, which now reads {@code answer}, or fails as if its client had thrown {@code failure}. */
+  static <T> T replay(Supplier<T> model, SuccessfulHttpResponse answer, RuntimeException failure) {
+    EXCHANGE.set(new Exchange(answer, failure));
+    try {
+      return model.get();
+    } finally {
+      EXCHANGE.remove();
+    }
   }
 
   @Override
   public SuccessfulHttpResponse execute(HttpRequest request) {
-    if (hasEntries(request.formDataFields()) || hasEntries(request.formDataFiles())) {
-      return others.execute(request);
+    Exchange exchange = EXCHANGE.get();
+    if (exchange == null) {
+      throw new IllegalStateException("AgentLoop's model client sends nothing outside AsyncWire.call");
     }
-    java.net.http.HttpRequest.Builder jdk = java.net.http.HttpRequest.newBuilder(URI.create(request.url()))
-        .method(request.method().name(), request.body() == null
-            ? java.net.http.HttpRequest.BodyPublishers.noBody()
-            : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()));
-    request.headers().forEach((name, values) -> values.forEach(value -> jdk.header(name, value)));
-    if (readTimeout != null) {
-      jdk.timeout(readTimeout);
+    if (exchange.answer == null && exchange.failure == null) {
+      exchange.request = request;
+      throw TAKEN;
     }
-    try {
-      HttpResponse<byte[]> response = client.send(jdk.build(), HttpResponse.BodyHandlers.ofByteArray());
-      String body = new String(response.body(), StandardCharsets.UTF_8);
-      if (response.statusCode() < 200 || response.statusCode() > 299 || ErrorBodies.errorInstead(body) != null) {
-        throw new ErrorResponse(response.statusCode(), body, response.headers().map());
-      }
-      String contentType = response.headers().firstValue("Content-Type").orElse("");
-      if (contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream") || isEventStream(body)) {
-        throw new StreamedAnswer(contentType.isBlank() ? "data: lines" : contentType);
-      }
-      return SuccessfulHttpResponse.builder().statusCode(response.statusCode()).headers(response.headers().map())
-          .body(answers.apply(body)).build();
-    } catch (HttpTimeoutException e) {
-      throw new TimeoutException(e);
-    } catch (IOException e) {
-      throw new RuntimeException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RuntimeException(e);
+    if (exchange.failure != null) {
+      throw exchange.failure;
     }
+    return exchange.answer;
   }
 
+  /** AgentLoop asks for no stream. */
   @Override
   public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
-    others.execute(request, parser, listener);
+    throw new UnsupportedOperationException("AgentLoop's model calls ask for no stream");
   }
 
-  private static boolean isEventStream(String body) {
+  /**
+   * The answer as the model may read it, or what it is instead: an {@link ErrorResponse} for an error status or
+   * an error body, a {@link NotAReply} for an HTML page or an event stream.
+   *
+   * @param answers the wire's repairs and checks of a successful body
+   */
+  static SuccessfulHttpResponse checked(int status, Map<String, List<String>> headers, String body,
+      UnaryOperator<String> answers) {
+    if (status < 200 || status > 299 || ErrorBodies.errorInstead(body) != null) {
+      throw new ErrorResponse(status, body, headers);
+    }
+    String contentType = RateLimitHeaders.header(headers, "Content-Type");
+    String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
     String start = body.stripLeading();
-    return start.startsWith("data:") || start.startsWith("event:");
+    if (type.startsWith("text/event-stream") || start.startsWith("data:") || start.startsWith("event:")) {
+      throw new StreamedAnswer(type.isBlank() ? "data: lines" : contentType);
+    }
+    if (start.startsWith("<") && (type.startsWith("text/html") || startsWithIgnoreCase(start, "<!doctype html")
+        || startsWithIgnoreCase(start, "<html"))) {
+      String title = ErrorBodies.summary(body);
+      throw new NotAReply("the endpoint answered with an HTML page, not the API: a proxy or sign-in page?"
+          + (title.isEmpty() ? "" : " (the page says: " + title + ")") + " Check agentloop.llm.base-url and the"
+          + " proxy between AgentLoop and the provider", false);
+    }
+    return SuccessfulHttpResponse.builder().statusCode(status).headers(headers).body(answers.apply(body)).build();
   }
 
-  private static boolean hasEntries(Map<?, ?> map) {
-    return map != null && !map.isEmpty();
-  }
-
-  /** Takes the time-outs LangChain4j's OpenAI client sets. */
-  public static final class Builder implements HttpClientBuilder {
-
-    private Duration connectTimeout;
-    private Duration readTimeout;
-    private UnaryOperator<String> answers = UnaryOperator.identity();
-
-    /** Repairs a successful answer's body before LangChain4j reads it, where its wire is known to vary. */
-    public Builder answers(UnaryOperator<String> repair) {
-      this.answers = java.util.Objects.requireNonNull(repair, "repair");
-      return this;
-    }
-
-    @Override
-    public Duration connectTimeout() {
-      return connectTimeout;
-    }
-
-    @Override
-    public Builder connectTimeout(Duration timeout) {
-      this.connectTimeout = timeout;
-      return this;
-    }
-
-    @Override
-    public Duration readTimeout() {
-      return readTimeout;
-    }
-
-    @Override
-    public Builder readTimeout(Duration timeout) {
-      this.readTimeout = timeout;
-      return this;
-    }
-
-    @Override
-    public HttpClient build() {
-      return new ErrorKeepingHttpClient(this);
-    }
+  private static boolean startsWithIgnoreCase(String text, String prefix) {
+    return text.regionMatches(true, 0, prefix, 0, prefix.length());
   }
 }

@@ -23,7 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param model the model's name at the provider
  * @param timeout how long one model call may take
  * @param temperature the sampling temperature; empty: the provider's default
- * @param maxConcurrentCalls blocking HTTP calls to the model endpoint at once
+ * @param maxConcurrentCalls threads of provider langchain4j, whose model blocks a thread per call; the other
+ *     providers hold no thread while a call is under way
+ * @param limits what the model endpoint's provider allows: calls under way at once, requests and tokens per minute
  * @param prices what models' tokens cost per million, by model name exactly as a step shows it (the configured
  *     model for providers openai and anthropic); empty: token counts only, never a made-up price
  * @param priceCurrency the currency of {@code prices}, as Cockpit shows it
@@ -37,6 +39,7 @@ public record LlmSettings(
     @DefaultValue("PT60S") @NotNull Duration timeout,
     Double temperature,
     @DefaultValue("16") @Positive int maxConcurrentCalls,
+    @NotNull @Valid @NestedConfigurationProperty Limits limits,
     @NotNull @Valid @NestedConfigurationProperty Scripted scripted,
     @NotNull @Valid @NestedConfigurationProperty Anthropic anthropic,
     Map<String, @Valid ModelPrice> prices,
@@ -61,6 +64,38 @@ public record LlmSettings(
       @DefaultValue("https://api.anthropic.com/v1/") @NotBlank String baseUrl,
       @DefaultValue("4096") @Positive int maxTokens,
       @DefaultValue("0") @PositiveOrZero int thinkingBudgetTokens) {}
+
+  /**
+   * What the model endpoint's provider allows. Calls beyond it wait in a queue, in the order of their runs and
+   * holding no thread, before their time-out starts; the worker takes no more steps than can start, and the rest
+   * wait in the database. The provider's own {@code Retry-After} and rate-limit headers pause the calls too.
+   *
+   * @param maxInFlight calls under way at once; empty: 256 for providers openai and anthropic, max-concurrent-calls
+   *     for langchain4j, no limit for scripted (and for an application's own model, 256); 0: no limit
+   * @param requestsPerMinute requests sent in any minute at most, e.g. the provider's RPM limit; 0: no limit
+   * @param tokensPerMinute prompt and reply tokens in any minute at most, e.g. the provider's TPM limit (a call
+   *     counts its estimated prompt until the reply says what it cost); 0: no limit
+   */
+  public record Limits(
+      @PositiveOrZero Integer maxInFlight,
+      @DefaultValue("0") @PositiveOrZero int requestsPerMinute,
+      @DefaultValue("0") @PositiveOrZero int tokensPerMinute) {
+
+    /** Calls under way at once for this provider (see {@code maxInFlight}); 0: no limit. */
+    public int maxInFlight(Provider provider, int maxConcurrentCalls) {
+      if (maxInFlight != null) {
+        return maxInFlight;
+      }
+      return provider == null ? DEFAULT_MAX_IN_FLIGHT : switch (provider) {
+        case SCRIPTED -> 0;
+        case LANGCHAIN4J -> maxConcurrentCalls;
+        case OPENAI, ANTHROPIC -> DEFAULT_MAX_IN_FLIGHT;
+      };
+    }
+  }
+
+  /** Calls under way at once at a provider's endpoint unless {@code limits.max-in-flight} says otherwise. */
+  public static final int DEFAULT_MAX_IN_FLIGHT = 256;
 
   /**
    * The scripted model: a JSON script resource, see {@code llm.scripted.Script}.

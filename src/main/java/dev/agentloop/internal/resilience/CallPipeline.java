@@ -1,6 +1,7 @@
 package dev.agentloop.internal.resilience;
 
 import dev.agentloop.internal.async.AsyncFailures;
+import dev.agentloop.internal.async.Cancellations;
 import dev.agentloop.internal.resilience.ResilienceMetrics.Outcome;
 import dev.failsafe.CircuitBreaker;
 import dev.failsafe.CircuitBreakerOpenException;
@@ -9,6 +10,8 @@ import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.Timeout;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
@@ -82,12 +85,18 @@ final class CallPipeline {
    */
   <R> CompletionStage<R> call(FailsafeExecutor<R> pipeline, Call<R> call, Supplier<CompletionStage<R>> attempt) {
     long start = System.nanoTime();
-    Supplier<CompletionStage<R>> counted = () -> attempt.get().whenComplete((result, error) -> {
-      if (error != null && !(AsyncFailures.unwrap(error) instanceof CircuitBreakerOpenException)) {
-        call.attemptFailed(classifier.classify(error));
-        breakers.noteFailure(call.kind(), call.target(), error);
-      }
-    });
+    Supplier<CompletionStage<R>> counted = () -> {
+      CompletableFuture<R> inner = attempt.get().toCompletableFuture();
+      // an attempt its time-out cancelled is counted by the time-out (Call#timedOut), and is cancelled in turn
+      return Cancellations.passedBack(inner.whenComplete((result, error) -> {
+        Throwable failure = error == null ? null : AsyncFailures.unwrap(error);
+        if (failure != null && !(failure instanceof CircuitBreakerOpenException)
+            && !(failure instanceof CancellationException)) {
+          call.attemptFailed(classifier.classify(error));
+          breakers.noteFailure(call.kind(), call.target(), error);
+        }
+      }), inner);
+    };
     return pipeline.getStageAsync(counted::get).handle((result, error) -> {
       Duration latency = Duration.ofNanos(System.nanoTime() - start);
       if (error == null) {

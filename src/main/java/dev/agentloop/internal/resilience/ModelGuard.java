@@ -1,6 +1,10 @@
 package dev.agentloop.internal.resilience;
 
+import dev.agentloop.internal.async.StillWanted;
+import dev.agentloop.internal.llm.limits.CallTicket;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.resilience.ResilienceMetrics.Outcome;
+import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelCallException;
 import dev.agentloop.spi.ModelReply;
@@ -11,10 +15,14 @@ import dev.failsafe.TimeoutExceededException;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Puts model calls behind a free slot ({@link CallSlots}: no more at once than the model has threads)
- * → retry (transient errors) → the endpoint's circuit breaker → a time-out per attempt. A call that still fails, or that an open breaker refuses, fails with a
+ * Puts model calls behind the endpoint's queue ({@link ModelQueue}: the limits its provider sets, runs in the
+ * order they came, no thread held while waiting) → retry (transient errors) → the endpoint's circuit breaker →
+ * a time-out per attempt. The queue's wait never counts as the endpoint's time: the time-out starts once a call is
+ * admitted. A call that waited is not sent when the step it is for no longer wants it ({@link StillWanted}).
+ * A call that still fails, or that an open breaker refuses, fails with a
  * {@link ModelCallException} whose message says why; the worker then reports a technical failure,
  * which external-task retries and finally an incident handle. Attempts, retry delays and time-outs run
  * on the given scheduler (AgentLoop's threads), never on the JDK's common pool. Thread-safe.
@@ -27,33 +35,44 @@ public class ModelGuard {
   private final Duration timeout;
   private final ResilienceMetrics metrics;
   private final CallPipeline calls;
-  private final CallSlots slots;
+  private final ModelQueue queue;
+  private final AtomicBoolean queueMeasured = new AtomicBoolean();
 
   /**
    * @param timeout per attempt; a little longer than the adapter's own time-out, so that its message
    *     (which names the endpoint) wins, and an adapter without one cannot hang a step
-   * @param maxConcurrentCalls how many calls are under way at once (the model's threads); the others wait,
-   *     before their time-out starts
+   * @param queue the endpoint's queue, in front of every attempt and its time-out
    * @param scheduler runs the attempts, retry delays and time-outs
    */
   ModelGuard(Breakers breakers, ErrorClassifier classifier, RetrySettings retry, Duration timeout,
-      int maxConcurrentCalls, ResilienceMetrics metrics, ScheduledExecutorService scheduler) {
+      ModelQueue queue, ResilienceMetrics metrics, ScheduledExecutorService scheduler) {
     this.breakers = breakers;
     this.classifier = classifier;
     this.retry = retry;
     this.timeout = timeout;
     this.metrics = metrics;
     this.calls = new CallPipeline(breakers, classifier, scheduler);
-    this.slots = new CallSlots(maxConcurrentCalls);
+    this.queue = queue;
   }
 
   /**
-   * The model with every call guarded; the breaker is the endpoint's, and the slots are shared with every
+   * The model with every call guarded; the breaker is the endpoint's, and the queue is shared with every
    * other guarded model (the plan's and the turns').
    */
   public ChatModel guard(ChatModel model) {
+    queue.named(model.endpoint());
+    if (queueMeasured.compareAndSet(false, true)) {
+      metrics.modelQueue(model.endpoint(), queue::waiting, queue::inFlight);
+    }
+    String endpoint = model.endpoint();
+    // each attempt that ran out of time is a failed attempt of the endpoint's, whether a retry then succeeds or not;
+    // the attempt is cancelled, and with it its exchange with the endpoint
+    Timeout<ModelReply> perAttempt = Timeout.<ModelReply>builder(timeout).onFailure(event -> {
+      metrics.modelFailure(endpoint, ErrorClass.TRANSIENT);
+      breakers.noteFailure(Breakers.Kind.MODEL, endpoint, event.getException());
+    }).build();
     FailsafeExecutor<ModelReply> pipeline = calls.pipeline(RetryPolicies.transientErrors(retry, classifier),
-        breakers.model(model.endpoint()), Timeout.<ModelReply>of(timeout));
+        breakers.model(endpoint), perAttempt);
     return new Guarded(model, pipeline);
   }
 
@@ -74,7 +93,36 @@ public class ModelGuard {
 
     @Override
     public CompletionStage<ModelReply> chat(ModelRequest request) {
-      return slots.run(() -> calls.call(pipeline, this, () -> model.chat(request)));
+      CallTicket ticket = new CallTicket(request.run().runId(), promptTokens(request),
+          StillWanted.current());
+      return queue.run(ticket, admitted -> calls.call(pipeline, this, () -> model.chat(request))
+          .whenComplete((reply, error) -> {
+            if (reply != null) {
+              admitted.used(reply.tokens());
+            }
+          }));
+    }
+
+    /** What the prompt comes to, as the model estimates its tokens: counted against tokens per minute. */
+    private long promptTokens(ModelRequest request) {
+      long tokens = 0;
+      for (ChatMessage message : request.messages()) {
+        tokens += model.estimateTokens(text(message));
+      }
+      return tokens;
+    }
+
+    private static String text(ChatMessage message) {
+      if (message instanceof ChatMessage.SystemMessage system) {
+        return system.text();
+      }
+      if (message instanceof ChatMessage.UserMessage user) {
+        return user.text();
+      }
+      if (message instanceof ChatMessage.AssistantMessage assistant) {
+        return assistant.text();
+      }
+      return ((ChatMessage.ToolResultMessage) message).text();
     }
 
     @Override
@@ -116,12 +164,10 @@ public class ModelGuard {
           + " for about " + openForSeconds + " s", true, 0, null);
     }
 
-    /** A time-out of the whole attempt, which the attempt itself never saw fail, counts here. */
+    /** A call whose last attempt ran out of time (counted as each attempt did, by the time-out) says so in words. */
     @Override
     public Throwable failed(Throwable failure) {
       if (failure instanceof TimeoutExceededException) {
-        metrics.modelFailure(endpoint(), ErrorClass.TRANSIENT);
-        breakers.noteFailure(Breakers.Kind.MODEL, endpoint(), failure);
         return new ModelCallException("model endpoint " + endpoint() + " did not answer within "
             + timeout.toMillis() + " ms", true, 0, failure);
       }

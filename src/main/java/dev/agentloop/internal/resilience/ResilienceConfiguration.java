@@ -3,6 +3,7 @@ package dev.agentloop.internal.resilience;
 import dev.agentloop.internal.async.AgentLoopThreads;
 import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.llm.LlmSettings;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.tool.ToolCallGuard;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.spi.AgentTool;
@@ -80,13 +81,14 @@ public class ResilienceConfiguration {
 
   /**
    * The adapter's own time-out plus a second: its message names the endpoint, ours catches adapters that have none.
-   * As many calls at once as the model has threads: a call never waits for a thread inside its time-out.
+   * Behind the endpoint's queue: a call never waits for the endpoint's limits inside its time-out.
    */
   @Bean
   ModelGuard modelGuard(Breakers breakers, ErrorClassifier classifier, ResilienceSettings resilience,
-      LlmSettings llm, ResilienceMetrics metrics, ScheduledExecutorService agentLoopResilienceScheduler) {
-    return new ModelGuard(breakers, classifier, resilience.retry(), llm.timeout().plusSeconds(1),
-        llm.maxConcurrentCalls(), metrics, agentLoopResilienceScheduler);
+      LlmSettings llm, ModelQueue agentLoopModelQueue, ResilienceMetrics metrics,
+      ScheduledExecutorService agentLoopResilienceScheduler) {
+    return new ModelGuard(breakers, classifier, resilience.retry(), llm.timeout().plusSeconds(1), agentLoopModelQueue,
+        metrics, agentLoopResilienceScheduler);
   }
 
   @Bean

@@ -14,6 +14,8 @@ import java.util.Objects;
  *   <li>{@code agentloop.model.calls} (timer; endpoint, outcome success|failure|rejected): latency of
  *       whole model calls, retries included; {@code agentloop.model.tokens} (counter; endpoint);
  *       {@code agentloop.model.failures} (counter; endpoint, class): failed attempts;
+ *       {@code agentloop.model.queue} (gauge; endpoint): calls waiting for the endpoint's limits to let them go;
+ *       {@code agentloop.model.in-flight} (gauge; endpoint): calls under way at the endpoint;
  *   <li>{@code agentloop.tool.calls} (timer; tool, outcome) and {@code agentloop.tool.failures}
  *       (counter; tool, class transient|persistent|unknown);
  *   <li>{@code agentloop.breaker.state} (gauge; name, kind, target): 0 closed, 1 half-open, 2 open;
@@ -53,6 +55,17 @@ public class ResilienceMetrics {
   void modelFailure(String endpoint, ErrorClass errorClass) {
     Counter.builder("agentloop.model.failures").description("Failed model call attempts")
         .tags("endpoint", endpoint, "class", errorClass.tag()).register(registry).increment();
+  }
+
+  /** The endpoint's queue: how many calls wait, how many are under way. */
+  void modelQueue(String endpoint, java.util.function.IntSupplier waiting, java.util.function.IntSupplier inFlight) {
+    Gauge.builder("agentloop.model.queue", waiting, supplier -> supplier.getAsInt())
+        .description("Model calls waiting for the endpoint's limits (calls under way, requests or tokens per minute,"
+            + " a wait the provider asked for)")
+        .tags("endpoint", endpoint).strongReference(true).register(registry);
+    Gauge.builder("agentloop.model.in-flight", inFlight, supplier -> supplier.getAsInt())
+        .description("Model calls under way at the endpoint")
+        .tags("endpoint", endpoint).strongReference(true).register(registry);
   }
 
   void toolCall(String tool, Duration latency, Outcome outcome) {

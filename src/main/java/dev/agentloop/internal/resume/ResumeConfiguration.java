@@ -12,6 +12,7 @@ import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,9 +36,10 @@ public class ResumeConfiguration {
   @Bean
   ResumeService resumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       ToolRegistry tools, RunAccess access, RunChanges changes, DecisionLog decisions, AgentDefinitions definitions,
-      ChildRuns agentCalls, RunRestarts restarts, DecisionSpans spans, Escapes escapes) {
+      ChildRuns agentCalls, RunRestarts restarts, DecisionSpans spans, Escapes escapes, ModelQueue agentLoopModelQueue) {
     return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes, decisions,
-        new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes), spans, escapes);
+        new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes), spans, escapes,
+        agentLoopModelQueue);
   }
 
   @Bean

@@ -14,6 +14,9 @@ import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.llm.limits.ModelQueue;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.delegate.VariableScope;
@@ -40,10 +43,12 @@ public class ResumeService {
   private final AnswerRegenerations regenerations;
   private final RunStops stops;
   private final TreeStops treeStops;
+  private final ModelQueue queue;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits,
-      DecisionSpans spans, Escapes escapes) {
+      DecisionSpans spans, Escapes escapes, ModelQueue queue) {
+    this.queue = queue;
     this.childEdits = childEdits;
     this.store = store;
     this.access = access;
@@ -148,6 +153,21 @@ public class ResumeService {
     }
     access.requireChange(runId);
     stops.stop(runId, reason, author);
+    // a model call the run queued for is not sent, and leaves the queue now rather than when its turn comes
+    afterCommit(() -> queue.recheck(runId));
+  }
+
+  private static void afterCommit(Runnable action) {
+    if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+      action.run();
+      return;
+    }
+    TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+      @Override
+      public void afterCommit() {
+        action.run();
+      }
+    });
   }
 
   /**
@@ -161,6 +181,7 @@ public class ResumeService {
       access.requireChange(runId);
     }
     stops.stop(runId, reason, author);
+    afterCommit(() -> queue.recheck(runId));
   }
 
   /** The new answer of a child run started again after an edit replaces its caller's observation of the call. */

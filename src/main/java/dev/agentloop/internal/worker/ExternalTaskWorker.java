@@ -41,6 +41,9 @@ import org.springframework.transaction.PlatformTransactionManager;
  * thread the model or tool answered on. The factory gives them the application's context class
  * loader, which the engine's expressions need (see {@code async.AgentLoopThreads}).
  *
+ * <p>It takes no more tasks than can start at once ({@link TaskRoom}: the model endpoint's limits), so that the
+ * rest waits in the database, where any node can take it, and not here under a lock that must be kept.
+ *
  * <p>Locks are short ({@code lockDuration}) and {@link LockKeeper kept} while a task runs: a node that
  * dies stops holding its runs one lock duration later, and no other node takes a task a live node
  * works on. A task that takes longer than {@code maxTaskTime} fails (and is retried after its back-off).
@@ -73,12 +76,20 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private final TaskDispatcher<S> dispatcher;
   private final TaskFetcher fetcher;
   private final LockKeeper locks;
+  private final TaskRoom room;
   private volatile boolean active;
   private ExecutorService pool;
 
   public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
       List<? extends TopicHandler<S>> handlers, WorkerOptions settings, TaskArrivals arrivals,
       ThreadFactory threads) {
+    this(engine, transactionManager, handlers, settings, arrivals, threads, TaskRoom.UNLIMITED);
+  }
+
+  /** @param room how many more steps can start now (the model endpoint's limits): the worker takes no more */
+  public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
+      List<? extends TopicHandler<S>> handlers, WorkerOptions settings, TaskArrivals arrivals,
+      ThreadFactory threads, TaskRoom room) {
     ExternalTaskService externalTasks = engine.getExternalTaskService();
     this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, handler -> handler));
     this.settings = settings;
@@ -91,8 +102,10 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     this.inFlight = new InFlightTasks(locks);
     this.dispatcher = new TaskDispatcher<>(this.handlers, settings, completer, inFlight, () -> active,
         this::wakeFetcher);
-    this.fetcher = new TaskFetcher(externalTasks, settings, this.handlers.keySet(), identity, inFlight::count,
+    this.room = room;
+    this.fetcher = new TaskFetcher(externalTasks, settings, this.handlers.keySet(), identity, this::free,
         inFlight::ids, task -> dispatcher.dispatch(task, null));
+    room.onFree(this::wakeFetcher);
     this.arrivals = arrivals;
     this.threads = threads;
   }
@@ -182,7 +195,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
    * can exceed {@code maxConcurrency} by the few tasks a start creates.
    */
   public <T> T startTakingFirstSteps(Supplier<T> start) {
-    int free = fetcher.serving() ? settings.maxConcurrency() - inFlight.count() : 0;
+    int free = fetcher.serving() ? free() : 0;
     if (free <= 0) {
       return start.get();
     }
@@ -204,6 +217,16 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     } else {
       completer.unlockQuietly(task);
     }
+  }
+
+  /**
+   * How many more tasks the worker may take now: as its slots allow, and no more than can start at once
+   * ({@link TaskRoom}, less the tasks taken that have not yet asked for their model call).
+   */
+  private int free() {
+    int slots = settings.maxConcurrency() - inFlight.count();
+    int startable = room.free();
+    return startable == Integer.MAX_VALUE ? slots : Math.min(slots, startable - dispatcher.preparing());
   }
 
   /** A slot came free: the fetcher, which waits while all are taken, may lock tasks again. */

@@ -1,11 +1,11 @@
 package dev.agentloop.internal.worker;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 
 /**
@@ -19,7 +19,7 @@ final class InFlightTasks {
 
   private final LockKeeper locks;
   private final AtomicInteger count = new AtomicInteger();
-  private final Set<LockedExternalTask> running = ConcurrentHashMap.newKeySet();
+  private final Map<String, LockedExternalTask> running = new ConcurrentHashMap<>();
   private final Object drained = new Object();
   /** Orders taking a task against closing: a task is either unlocked by the stop or by its own dispatch. */
   private final Object closing = new Object();
@@ -35,23 +35,42 @@ final class InFlightTasks {
     closed = false;
   }
 
-  /** @return whether the task was taken; {@code false} once closed, and then the caller unlocks it */
-  boolean take(LockedExternalTask task) {
+  /** Whether the task was taken, and if not, why. */
+  enum Taken { YES, CLOSED, ALREADY }
+
+  /**
+   * @return {@link Taken#YES}; {@link Taken#CLOSED} once closed, and then the caller unlocks it;
+   *     {@link Taken#ALREADY} when this worker works on the task already (a fetch took it again after its lock ran
+   *     out), and then the caller leaves it to the one at work on it, which must not run twice
+   */
+  Taken take(LockedExternalTask task) {
     synchronized (closing) {
       if (closed) {
-        return false;
+        return Taken.CLOSED;
+      }
+      if (running.putIfAbsent(task.getId(), task) != null) {
+        return Taken.ALREADY;
       }
       count.incrementAndGet();
-      running.add(task);
       locks.locked(task.getId());
-      return true;
+      return Taken.YES;
     }
+  }
+
+  /**
+   * The task's result is in and its completion is about to be committed: its lock is no longer extended. An
+   * extension commits an update of the task's row, and a completion that read the row before it fails with an
+   * optimistic-locking conflict and is rolled back; at each extension the lock has a third of its duration left
+   * at least, time enough to commit.
+   */
+  void finishing(LockedExternalTask task) {
+    locks.released(task.getId());
   }
 
   /** @return how many tasks were in flight before this one was released */
   int release(LockedExternalTask task) {
     locks.released(task.getId());
-    running.remove(task);
+    running.remove(task.getId(), task);
     int before = count.getAndDecrement();
     if (before == 1) {
       synchronized (drained) {
@@ -65,7 +84,7 @@ final class InFlightTasks {
   List<LockedExternalTask> close() {
     synchronized (closing) {
       closed = true;
-      return List.copyOf(running);
+      return List.copyOf(running.values());
     }
   }
 
@@ -78,7 +97,7 @@ final class InFlightTasks {
   }
 
   Set<String> ids() {
-    return running.stream().map(LockedExternalTask::getId).collect(Collectors.toSet());
+    return Set.copyOf(running.keySet());
   }
 
   /** Waits until none is in flight, or until the deadline ({@link System#nanoTime}). */

@@ -1,6 +1,7 @@
 package dev.agentloop.internal.worker;
 
 import dev.agentloop.internal.async.AsyncFailures;
+import dev.agentloop.spi.ModelCallException;
 import dev.agentloop.internal.trace.StaleHeadException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -118,7 +119,8 @@ class TaskCompleter<S> {
    */
   void fail(LockedExternalTask task, Throwable error) {
     Throwable cause = AsyncFailures.unwrap(error);
-    int remaining = task.getRetries() == null ? settings.retries() : Math.max(task.getRetries() - 1, 0);
+    int remaining = refusedAccess(cause) ? 0
+        : task.getRetries() == null ? settings.retries() : Math.max(task.getRetries() - 1, 0);
     // this failure included: the first failure waits the base back-off, each further one twice as long
     int failures = settings.retries() - remaining + 1;
     Duration backoff = settings.backoffAfter(failures);
@@ -135,6 +137,24 @@ class TaskCompleter<S> {
     } catch (BadUserRequestException e) {
       LOG.info("failure of task {} not reported, the task is gone: {}", task.getId(), e.getMessage());
     }
+  }
+
+  /**
+   * A model endpoint that refused the key (401) or the access (403): trying again with the same key only
+   * delays the incident through which an operator learns to fix it.
+   */
+  private static boolean refusedAccess(Throwable cause) {
+    return cause instanceof ModelCallException refused && !refused.isRetryable()
+        && (refused.httpStatus() == 401 || refused.httpStatus() == 403);
+  }
+
+  /**
+   * Whether this worker still holds the task's lock: not when the task is gone (its run left the loop, an edit
+   * moved it), nor when the lock ran out (the task may be another's, or this worker's again by a new fetch).
+   */
+  boolean stillOurs(LockedExternalTask task) {
+    return externalTasks.createExternalTaskQuery().externalTaskId(task.getId()).workerId(settings.workerId())
+        .locked().count() > 0;
   }
 
   /** The engine keeps 666 characters of a failure's message; the cause gets most, what comes next the rest. */

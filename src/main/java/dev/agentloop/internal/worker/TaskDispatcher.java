@@ -7,7 +7,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import dev.agentloop.internal.async.AsyncFailures;
+import dev.agentloop.internal.async.StillWanted;
+import dev.agentloop.internal.llm.limits.CallNotSent;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +34,8 @@ final class TaskDispatcher<S> {
   private final InFlightTasks inFlight;
   private final BooleanSupplier active;
   private final Runnable slotFreed;
+  /** Tasks handed to their handler whose handler has not yet returned: they have not yet asked for a model slot. */
+  private final AtomicInteger preparing = new AtomicInteger();
   private ExecutorService pool;
   private GroupCommit<S> completions;
 
@@ -71,7 +77,14 @@ final class TaskDispatcher<S> {
   }
 
   private void dispatch(LockedExternalTask task, S carried, Executor handlerThread) {
-    if (!inFlight.take(task)) {
+    InFlightTasks.Taken taken = inFlight.take(task);
+    if (taken == InFlightTasks.Taken.ALREADY) {
+      // a fetch took it again after its lock ran out while it waited here: it runs once, the lock is fresh again
+      LOG.debug("task {} ({}) is in flight here already; the second copy is dropped", task.getId(),
+          task.getActivityId());
+      return;
+    }
+    if (taken == InFlightTasks.Taken.CLOSED) {
       // locked after the stop unlocked the rest (the next step of a run whose completion was under way)
       LOG.info("task {} ({}) unlocked for other nodes: it came after the worker stopped", task.getId(),
           task.getActivityId());
@@ -80,19 +93,42 @@ final class TaskDispatcher<S> {
     }
     long deadline = settings.maxTaskTime().toMillis();
     GroupCommit<S> batches = completions;
-    CompletableFuture.supplyAsync(() -> ExternalTaskWorker.withMdc(task,
-                () -> handlers.get(task.getTopicName()).handle(task, carried)), handlerThread)
+    preparing.incrementAndGet();
+    CompletableFuture.supplyAsync(() -> handle(task, carried), handlerThread)
         .thenCompose(stage -> stage)
         .orTimeout(deadline, TimeUnit.MILLISECONDS)
         .whenComplete((result, error) -> {
+          inFlight.finishing(task);
           if (inFlight.closed()) {
             dropLate(task);
           } else if (error == null) {
             batches.add(new GroupCommit.Completion<>(task, result));
+          } else if (AsyncFailures.unwrap(error) instanceof CallNotSent notSent) {
+            // the step no longer wants its call: the task is gone or another's, and nothing was paid
+            LOG.info("task {} ({}) released as it is: {}", task.getId(), task.getActivityId(), notSent.getMessage());
+            release(task);
           } else {
             pool.execute(() -> finish(task, null, error));
           }
         });
+  }
+
+  /**
+   * Runs the task's handler, which asks the step's model call to be sent only while this worker still holds the
+   * task ({@link StillWanted}): a call that waited for its endpoint is not sent for a run stopped meanwhile.
+   */
+  private java.util.concurrent.CompletionStage<TaskResult<S>> handle(LockedExternalTask task, S carried) {
+    try {
+      return ExternalTaskWorker.withMdc(task, () -> StillWanted.during(() -> completer.stillOurs(task),
+          () -> handlers.get(task.getTopicName()).handle(task, carried)));
+    } finally {
+      preparing.decrementAndGet();
+    }
+  }
+
+  /** Tasks handed to their handler that have not yet asked for what they wait on (a model slot). */
+  int preparing() {
+    return preparing.get();
   }
 
   /**

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The worker's fetch loop, on a thread of its own. While this process holds the worker id
- * ({@link WorkerIdentity}), it locks as many tasks as the worker has room for and hands them over;
+ * ({@link WorkerIdentity}), it locks as many tasks as the worker has room for (its slots, and what can start at
+ * once: {@link TaskRoom}) and hands them over;
  * when it found fewer than it wanted, or there was no room, it waits until {@link #wakeUp} or
  * {@code idleWait} passed.
  */
@@ -27,7 +28,7 @@ final class TaskFetcher {
   private final WorkerOptions settings;
   private final Set<String> topics;
   private final WorkerIdentity identity;
-  private final IntSupplier inFlight;
+  private final IntSupplier free;
   private final Supplier<Set<String>> workingOn;
   private final Consumer<LockedExternalTask> handOver;
   private volatile boolean active;
@@ -36,17 +37,17 @@ final class TaskFetcher {
   private SingleConsumerCondition wakeUp;
 
   /**
-   * @param inFlight the worker's tasks locked and not yet finished
+   * @param free how many more tasks the worker may take now
    * @param workingOn the ids of those tasks
    * @param handOver takes a task locked for the worker
    */
   TaskFetcher(ExternalTaskService externalTasks, WorkerOptions settings, Set<String> topics, WorkerIdentity identity,
-      IntSupplier inFlight, Supplier<Set<String>> workingOn, Consumer<LockedExternalTask> handOver) {
+      IntSupplier free, Supplier<Set<String>> workingOn, Consumer<LockedExternalTask> handOver) {
     this.externalTasks = externalTasks;
     this.settings = settings;
     this.topics = topics;
     this.identity = identity;
-    this.inFlight = inFlight;
+    this.free = free;
     this.workingOn = workingOn;
     this.handOver = handOver;
   }
@@ -85,8 +86,7 @@ final class TaskFetcher {
           wakeUp.await(WorkerLease.RENEWAL.toMillis());
           continue;
         }
-        int free = settings.maxConcurrency() - inFlight.getAsInt();
-        int wanted = Math.min(free, settings.maxTasksPerFetch());
+        int wanted = Math.max(0, Math.min(free.getAsInt(), settings.maxTasksPerFetch()));
         List<LockedExternalTask> tasks = wanted > 0 ? fetch(wanted) : List.of();
         tasks.forEach(handOver);
         if (tasks.size() < wanted || wanted == 0) {

@@ -1,6 +1,7 @@
 package dev.agentloop.internal.worker;
 
 import dev.agentloop.internal.async.AgentLoopThreads;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
@@ -31,13 +32,32 @@ public class WorkerConfiguration {
   @ConditionalOnProperty(name = "agentloop.worker.enabled", havingValue = "true", matchIfMissing = true)
   ExternalTaskWorker<?> externalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
       List<TopicHandler<?>> handlers, WorkerSettings worker, TaskArrivals arrivals, ResourceLoader context,
-      Environment environment) {
+      Environment environment, ModelQueue agentLoopModelQueue) {
     String workerId = workerId(worker.workerId(), environment.getProperty("server.port"));
     WorkerOptions settings = new WorkerOptions(workerId, worker.maxConcurrency(), worker.maxTasksPerFetch(),
         worker.lockDuration(), worker.idleWait(), worker.retries(), worker.retryBackoff(), worker.threads(),
         worker.shutdownGrace(), worker.maxTaskTime());
     return new ExternalTaskWorker<>(engine, transactionManager, sharingOneState(handlers), settings, arrivals,
-        new AgentLoopThreads("agentloop-worker-", context.getClassLoader()));
+        new AgentLoopThreads("agentloop-worker-", context.getClassLoader()), roomAt(agentLoopModelQueue));
+  }
+
+  /**
+   * The model endpoint's room: every step of an agent but act calls the model, and a step taken while the endpoint
+   * has no room would only wait here under a lock. Act steps are taken as the endpoint allows too: they are few
+   * (most follow their think step on this node, locked by its completion) and soon call the model again.
+   */
+  private static TaskRoom roomAt(ModelQueue queue) {
+    return new TaskRoom() {
+      @Override
+      public int free() {
+        return queue.room();
+      }
+
+      @Override
+      public void onFree(Runnable listener) {
+        queue.onRoom(listener);
+      }
+    };
   }
 
   /**

@@ -32,6 +32,12 @@ public final class FakeModelServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * A reply with this header (any value) is cut: its headers promise the whole body, half of it is sent and the
+   * connection closed, as when a proxy or the network drops an answer midway. The header itself is not sent.
+   */
+  public static final String CUT = "x-fake-cut";
+
   /** One canned answer: status, body, how long to wait before sending it, extra headers (they win). */
   public record Reply(int status, String body, Duration delay, Map<String, String> headers) {
 
@@ -52,6 +58,7 @@ public final class FakeModelServer implements AutoCloseable {
   private final ExecutorService threads;
   private final ConcurrentLinkedQueue<Reply> replies = new ConcurrentLinkedQueue<>();
   private final List<Received> requests = new CopyOnWriteArrayList<>();
+  private final List<Long> arrivals = new CopyOnWriteArrayList<>();
   private final Reply nothingQueued;
   private volatile Function<Received, Reply> responder;
 
@@ -91,6 +98,11 @@ public final class FakeModelServer implements AutoCloseable {
     return new ArrayList<>(requests);
   }
 
+  /** When each request arrived ({@link System#nanoTime}), in the order of {@link #requests}. */
+  public List<Long> arrivals() {
+    return new ArrayList<>(arrivals);
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String raw;
@@ -104,7 +116,10 @@ public final class FakeModelServer implements AutoCloseable {
         }
       });
       Received received = new Received(parse(raw), Map.copyOf(headers));
-      requests.add(received);
+      synchronized (requests) {
+        arrivals.add(System.nanoTime());
+        requests.add(received);
+      }
       if (!"POST".equals(exchange.getRequestMethod())) {
         send(exchange, new Reply(405, "{\"error\":{\"message\":\"method not allowed\"}}", Duration.ZERO, Map.of()));
         return;
@@ -124,6 +139,8 @@ public final class FakeModelServer implements AutoCloseable {
         }
       }
       send(exchange, reply);
+    } catch (CutOnPurpose e) {
+      throw e;
     } catch (IOException e) {
       // the client gave up (timeout) before the answer went out
     }
@@ -132,8 +149,18 @@ public final class FakeModelServer implements AutoCloseable {
   private static void send(HttpExchange exchange, Reply reply) throws IOException {
     byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", reply.body().startsWith("{") ? "application/json" : "text/html");
-    reply.headers().forEach(exchange.getResponseHeaders()::set);
+    boolean cut = reply.headers().containsKey(CUT);
+    reply.headers().forEach((name, value) -> {
+      if (!name.equals(CUT)) {
+        exchange.getResponseHeaders().set(name, value);
+      }
+    });
     exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
+    if (cut) {
+      exchange.getResponseBody().write(bytes, 0, bytes.length / 2);
+      exchange.getResponseBody().flush();
+      throw new CutOnPurpose();
+    }
     if (bytes.length > 0) {
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(bytes);
@@ -153,5 +180,13 @@ public final class FakeModelServer implements AutoCloseable {
   public void close() {
     server.stop(0);
     threads.shutdownNow();
+  }
+
+  /** Thrown out of the handler, so that the server drops the connection of a reply cut on purpose. */
+  private static final class CutOnPurpose extends IOException {
+
+    CutOnPurpose() {
+      super("reply cut on purpose");
+    }
   }
 }

@@ -1,9 +1,11 @@
 package dev.agentloop.internal.resilience;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.agentloop.internal.resilience.ResilienceSettings.UnknownErrors;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelCallException;
 import dev.agentloop.spi.ModelReply;
@@ -35,7 +37,7 @@ class ModelGuardTest {
   private final ErrorClassifier classifier = new ErrorClassifier(List.of(), List.of(), UnknownErrors.PERSISTENT);
   private final Breakers breakers = new Breakers(new BreakerSettings(3, 3, Duration.ofMinutes(1), 1), Map.of(),
       new BreakerSettings(3, 3, Duration.ofMinutes(1), 1), classifier, metrics);
-  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), 16, metrics,
+  private final ModelGuard guard = new ModelGuard(breakers, classifier, RETRY, Duration.ofMillis(300), queue(16), metrics,
       BreakersTest.SCHEDULER);
 
   @Test
@@ -63,7 +65,9 @@ class ModelGuardTest {
 
   @Test
   void should_give_up_on_a_model_that_does_not_answer_and_say_so() {
-    Scripted model = new Scripted(hang(), hang(), hang());
+    List<CompletableFuture<ModelReply>> hanging = List.of(new CompletableFuture<>(), new CompletableFuture<>(),
+        new CompletableFuture<>());
+    Scripted model = new Scripted(hanging.get(0), hanging.get(1), hanging.get(2));
 
     Throwable failure = catchThrowable(() -> guard.guard(model).chat(REQUEST).toCompletableFuture().join());
 
@@ -71,6 +75,11 @@ class ModelGuardTest {
         .hasMessage("model endpoint test:model did not answer within 300 ms");
     assertThat(((ModelCallException) failure.getCause()).isRetryable()).isTrue();
     assertThat(model.calls).hasValue(3);
+    // each attempt that ran out of time failed, and was cancelled: it does not go on at the provider unseen (the
+    // time-out fails the call first and cancels the last attempt right after, on its own thread)
+    assertThat(registry.get("agentloop.model.failures").tag("class", "transient").counter().count()).isEqualTo(3.0);
+    await().atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(hanging).allSatisfy(attempt -> assertThat(attempt).isCancelled()));
   }
 
   @Test
@@ -97,7 +106,7 @@ class ModelGuardTest {
   void should_wait_as_long_as_the_endpoint_asks_before_the_next_attempt() {
     // given an endpoint that answers 429 with Retry-After: 1 s, and a back-off of 1 ms ± 50 %
     RetrySettings retry = new RetrySettings(2, Duration.ofMillis(1), Duration.ofSeconds(5), 0.5, false);
-    ModelGuard patient = new ModelGuard(breakers, classifier, retry, Duration.ofSeconds(5), 16, metrics,
+    ModelGuard patient = new ModelGuard(breakers, classifier, retry, Duration.ofSeconds(5), queue(16), metrics,
         BreakersTest.SCHEDULER);
     Scripted model = new Scripted(rateLimited(Duration.ofSeconds(1)), answer("42"));
 
@@ -110,8 +119,8 @@ class ModelGuardTest {
   }
 
   @Test
-  void should_not_count_the_wait_for_a_model_thread_against_the_calls_time_out() throws Exception {
-    // given a model with two threads that answers each call in 1.5 s, and a time-out of 3 s per attempt
+  void should_not_count_the_wait_in_the_endpoints_queue_against_the_calls_time_out() throws Exception {
+    // given two calls at once at the endpoint, each answered in 1.5 s, and a time-out of 3 s per attempt
     ExecutorService modelThreads = Executors.newFixedThreadPool(2);
     AtomicInteger sent = new AtomicInteger();
     ChatModel slow = new ChatModel() {
@@ -129,7 +138,7 @@ class ModelGuardTest {
         return "test:slow";
       }
     };
-    ModelGuard twoAtOnce = new ModelGuard(breakers, classifier, RETRY, Duration.ofSeconds(3), 2, metrics,
+    ModelGuard twoAtOnce = new ModelGuard(breakers, classifier, RETRY, Duration.ofSeconds(3), queue(2), metrics,
         BreakersTest.SCHEDULER);
     ChatModel guarded = twoAtOnce.guard(slow);
 
@@ -146,6 +155,10 @@ class ModelGuardTest {
     } finally {
       modelThreads.shutdownNow();
     }
+  }
+
+  private static ModelQueue queue(int maxInFlight) {
+    return new ModelQueue(maxInFlight, 0, 0, BreakersTest.SCHEDULER);
   }
 
   private static void sleep(long millis) {

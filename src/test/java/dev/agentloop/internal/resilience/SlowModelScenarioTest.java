@@ -16,6 +16,8 @@ import dev.agentloop.api.RunView;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
+import dev.agentloop.internal.llm.limits.ModelQueue;
+import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStatus;
@@ -30,7 +32,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
@@ -38,19 +43,21 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Model calls under load, against a local fake of the OpenAI wire that answers slowly: more runs than
- * the model has threads wait for a thread without their time-out running (no breaker opens on a model
- * that answers every request, nothing is sent that no run counts), and a reply that comes after its run
- * left the loop is kept in the trace with its cost, off the active path.
+ * Model calls under load, against a local fake of the OpenAI wire that answers slowly: more runs than the
+ * endpoint takes at once wait in its queue without their time-out running (no breaker opens on a model that
+ * answers every request, nothing is sent that no run counts); a call that waited is not sent for a run stopped
+ * meanwhile, and the run's live line shows its place; a reply that comes after its run left the loop is kept in
+ * the trace with its cost, off the active path; a key the provider refuses is an incident at once.
  */
 @SpringBootTest(classes = {AgentLoopApplication.class, TestAgent.class, TestTools.class},
     properties = {"agentloop.llm.provider=openai", "agentloop.llm.api-key=sk-fake-key", "agentloop.llm.model=slow-model",
-        // one thread for the model, a time-out of 8 s (9 s for the guard): a call that waited for the thread
-        // behind four others of 1.2 s each would time out if the wait counted
-        "agentloop.llm.max-concurrent-calls=1", "agentloop.llm.timeout=PT8S",
+        // one call at a time, a time-out of 15 s (16 s for the guard): a call that waited in the endpoint's queue
+        // behind fifteen others of 1.2 s each would time out if the wait counted
+        "agentloop.llm.limits.max-in-flight=1", "agentloop.llm.timeout=PT15S",
         // an engine of its own name: a second "default" would take /engine-rest and the webapps from the shared context
         "camunda.bpm.process-engine-name=" + SlowModelScenarioTest.ENGINE})
 @ActiveProfiles("test")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SlowModelScenarioTest {
 
   static final String ENGINE = "slowModel";
@@ -65,6 +72,8 @@ class SlowModelScenarioTest {
   @Autowired RunService runs;
   @Autowired Breakers breakers;
   @Autowired MeterRegistry meters;
+  @Autowired ResumeService resume;
+  @Autowired ModelQueue queue;
 
   @DynamicPropertySource
   static void endpoint(DynamicPropertyRegistry registry) {
@@ -79,9 +88,9 @@ class SlowModelScenarioTest {
   }
 
   @Test
-  void should_let_more_runs_than_model_threads_wait_without_opening_the_breaker_or_sending_uncounted_calls() {
-    // when five runs of two model calls each start at once on a model with one thread and 1.2 s per answer
-    List<String> started = IntStream.range(0, 5).mapToObj(i -> runs.start(TestAgent.KEY, "queue: run " + i)).toList();
+  void should_let_more_runs_than_the_endpoint_takes_wait_without_opening_the_breaker_or_sending_uncounted_calls() {
+    // when eight runs of two model calls each start at once at an endpoint that takes one call at a time, 1.2 s each
+    List<String> started = IntStream.range(0, 8).mapToObj(i -> runs.start(TestAgent.KEY, "queue: run " + i)).toList();
 
     // then every run answers, each of its calls at the first attempt
     List<RunView> answered = started.stream().map(run -> Runs.awaitStatus(runs, run, RunStatus.ANSWERED)).toList();
@@ -118,6 +127,46 @@ class SlowModelScenarioTest {
     assertThat(view.status()).isEqualTo(RunStatus.WAITING);
   }
 
+  /** Last: the endpoint stays paused for a minute after it, which no other test of the class must wait out. */
+  @Test
+  @Order(Integer.MAX_VALUE)
+  void should_not_send_the_waiting_call_of_a_run_stopped_meanwhile_and_show_its_place_while_it_waits() {
+    // given a run whose plan is answered with headers that say no request is left for a minute: its next call waits
+    String run = runs.start(TestAgent.KEY, "stop-waiting: what is the answer?");
+    RunView waiting = Runs.awaitView(runs, run, view -> view.activeStep() != null
+        && view.activeStep().ahead() != null && view.activeStep().activity().equals(ReactAgentProcess.THINK));
+    assertThat(waiting.activeStep().kind()).isEqualTo("model");
+    assertThat(waiting.activeStep().ahead()).isZero();
+    assertThat(queue.waiting()).isOne();
+
+    // when a person stops it before the wait is over
+    resume.stop(run, "not needed any more", "olga");
+
+    // then its call leaves the queue unsent at once, and only the plan was paid and counted
+    await().atMost(Runs.PATIENCE).until(() -> queue.waiting() == 0 && queue.inFlight() == 0);
+    assertThat(queue.room()).as("the minute is not over: the endpoint is still paused").isZero();
+    assertThat(requestsAbout("stop-waiting: ")).isOne();
+    assertThat(runs.view(run).modelCalls()).isOne();
+    assertThat(runs.view(run).status()).isEqualTo(RunStatus.STOPPED);
+  }
+
+  @Test
+  void should_raise_an_incident_at_once_when_the_provider_refuses_the_key_or_the_access() {
+    // when the provider answers 401 to one run and 403 to another
+    String unauthorized = runs.start(TestAgent.KEY, "refused-401: what is the answer?");
+    String forbidden = runs.start(TestAgent.KEY, "refused-403: what is the answer?");
+
+    // then each is an incident after its first call: the worker does not try the same key again
+    for (String run : List.of(unauthorized, forbidden)) {
+      await().atMost(Runs.PATIENCE).until(() -> engine.getRuntimeService().createIncidentQuery()
+          .processInstanceId(run).count() == 1);
+    }
+    assertThat(requestsAbout("refused-401: ")).isOne();
+    assertThat(requestsAbout("refused-403: ")).isOne();
+    assertThat(engine.getRuntimeService().createIncidentQuery().processInstanceId(unauthorized).singleResult()
+        .getIncidentMessage()).contains("HTTP 401").contains("no retries left");
+  }
+
   // ---- the fake endpoint ----------------------------------------------------------------------------
 
   private static long requestsAbout(String prefix) {
@@ -125,10 +174,13 @@ class SlowModelScenarioTest {
         .filter(body -> question(body).startsWith(prefix)).count();
   }
 
+  private static final List<String> QUESTIONS = List.of("queue: ", "late: ", "stop-waiting: ", "refused-401: ",
+      "refused-403: ");
+
   private static String question(JsonNode body) {
     for (JsonNode message : body.path("messages")) {
       String content = message.path("content").asText();
-      if (content.startsWith("queue: ") || content.startsWith("late: ")) {
+      if (QUESTIONS.stream().anyMatch(content::startsWith)) {
         return content;
       }
     }
@@ -147,6 +199,16 @@ class SlowModelScenarioTest {
   private static Response answer(Recorded request) {
     JsonNode messages = request.body().path("messages");
     boolean plan = messages.path(0).path("content").asText().startsWith("Write a short plan");
+    String question = question(request.body());
+    if (question.startsWith("refused-")) {
+      int status = question.startsWith("refused-401") ? 401 : 403;
+      return new Response(status, FakeOpenAiServer.errorBody(status == 401 ? "Incorrect API key provided: sk-fake***"
+          : "You are not allowed to sample from this model", "invalid_request_error", null));
+    }
+    if (plan && question.startsWith("stop-waiting: ")) {
+      return new Response(200, FakeOpenAiServer.textCompletion("[\"Answer the question\"]", 10, 5), Duration.ZERO,
+          Map.of("x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "60s"));
+    }
     if (plan) {
       return new Response(200, FakeOpenAiServer.textCompletion("[\"Answer the question\"]", 10, 5), ANSWER_TIME);
     }

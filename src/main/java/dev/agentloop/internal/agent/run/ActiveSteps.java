@@ -1,5 +1,6 @@
 package dev.agentloop.internal.agent.run;
 
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.api.ActiveStep;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.internal.agent.ReactAgentProcess;
@@ -30,18 +31,21 @@ import org.camunda.bpm.model.bpmn.instance.FlowElement;
  * Reads what a running run does at this moment from the engine's runtime state, not its history
  * (which leaves out the agent's step tasks, see package {@code history}): a person's task when one is
  * open, else the external task the run waits at (locked: its call is under way; failed: it waits for
- * a retry) and, in {@code act}, the calls of the current turn without an observation; the child runs it waits
- * for, with what each does (a child stuck in {@code agentStuck} with why); else the activity the token is in. Callers run it without authorization checks: how a run stands is the same
+ * a retry; waiting for a model slot: how many go before it) and, in {@code act}, the calls of the current turn
+ * without an observation; the child runs it waits for, with what each does (a child stuck in {@code agentStuck} with
+ * why); else the activity the token is in. Callers run it without authorization checks: how a run stands is the same
  * for everyone who may read it.
  */
 final class ActiveSteps {
 
   private final ProcessEngine engine;
   private final StepStore store;
+  private final ModelSlotWait slots;
 
-  ActiveSteps(ProcessEngine engine, StepStore store) {
+  ActiveSteps(ProcessEngine engine, StepStore store, ModelQueue queue) {
     this.engine = engine;
     this.store = store;
+    this.slots = new ModelSlotWait(engine, queue);
   }
 
   /** The active step, or {@code null} when the run has no token (it is between transactions or ended). */
@@ -82,7 +86,10 @@ final class ActiveSteps {
     if (task.getTopicName().equals(ReactAgentProcess.TOPIC_ACT)) {
       return step("tools", id, name, pendingTools(runId), null, task.getCreateTime(), null);
     }
-    return step("model", id, name, List.of(), null, task.getCreateTime(), null);
+    ActiveStep model = step("model", id, name, List.of(), null, task.getCreateTime(), null);
+    Integer ahead = slots.ahead(runId, task);
+    return ahead == null ? model : new ActiveStep(model.kind(), model.activity(), model.activityName(), model.tools(),
+        null, model.since(), model.seconds(), null, List.of(), ahead);
   }
 
   private static ActiveStep step(String kind, String id, String name, List<String> tools, String taskId, Date since,
@@ -95,7 +102,7 @@ final class ActiveSteps {
     Instant start = since == null ? null : since.toInstant();
     long seconds = start == null ? 0 : Math.max(0, Duration.between(start, ClockUtil.getCurrentTime().toInstant())
         .toSeconds());
-    return new ActiveStep(kind, id, name == null ? id : name, tools, taskId, start, seconds, problem, children);
+    return new ActiveStep(kind, id, name == null ? id : name, tools, taskId, start, seconds, problem, children, null);
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.internal.llm.ModelPrices;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.trace.ConversationClaims;
 import dev.agentloop.internal.trace.Decision;
 import dev.agentloop.internal.trace.DecisionLog;
@@ -38,14 +39,14 @@ public class RunService implements AgentRuns {
 
   public RunService(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
       DecisionLog decisions, ModelPrices prices, ObjectProvider<ExternalTaskWorker<?>> worker,
-      ConversationClaims claims) {
+      ConversationClaims claims, ModelQueue queue) {
     this.engine = engine;
     this.store = store;
     this.insights = insights;
     this.decisions = decisions;
     this.commands = new EngineCommands(engine);
     this.starts = new RunStarts(engine, definitions, commands, worker, claims);
-    this.views = new RunViews(engine, store, definitions, insights, decisions, prices, commands);
+    this.views = new RunViews(engine, store, definitions, insights, decisions, prices, commands, queue);
   }
 
   /**

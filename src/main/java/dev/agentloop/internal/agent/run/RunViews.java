@@ -14,6 +14,7 @@ import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.llm.ModelPrices;
+import dev.agentloop.internal.llm.limits.ModelQueue;
 import dev.agentloop.internal.trace.Decision;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunInsights;
@@ -48,13 +49,13 @@ final class RunViews {
   private final EngineCommands commands;
 
   RunViews(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions, ModelPrices prices, EngineCommands commands) {
+      DecisionLog decisions, ModelPrices prices, EngineCommands commands, ModelQueue queue) {
     this.engine = engine;
     this.store = store;
     this.definitions = definitions;
     this.insights = insights;
     this.decisions = decisions;
-    this.activeSteps = new ActiveSteps(engine, store);
+    this.activeSteps = new ActiveSteps(engine, store, queue);
     this.prices = prices;
     this.commands = commands;
   }

@@ -3,19 +3,24 @@ package dev.agentloop.internal.llm.anthropic;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
-import dev.agentloop.internal.llm.ErrorKeepingHttpClient;
+import dev.agentloop.internal.async.AsyncFailures;
+import dev.agentloop.internal.async.Cancellations;
+import dev.agentloop.internal.llm.AsyncWire;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.function.UnaryOperator;
 
 /**
  * A {@link ChatModel} for Anthropic's Messages API ({@code tool_use} / {@code tool_result} blocks).
- * LangChain4j's client blocks, so calls run on a bounded pool of their own; its own retries are off
+ * LangChain4j writes the request and reads the reply; {@link AsyncWire} carries it on the JDK's asynchronous
+ * HTTP client, so a call holds no thread while the endpoint works on it. LangChain4j's own retries are off
  * because AgentLoop's resilience layer and the external-task retries decide. Extended thinking, when
  * given a budget, comes back as the reply's {@link ModelReply#reasoning()}, never as its text; the
  * thinking block of a turn that called tools is sent back with its tool results, as Anthropic
@@ -28,7 +33,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
   /** For a tool turn whose thinking block is not at hand; the same client when thinking is off. */
   private final AnthropicChatModel withoutThinking;
   private final ThinkingBlocks thinking = new ThinkingBlocks(10_000);
-  private final ExecutorService pool;
+  private final AsyncWire wire;
   private final String endpoint;
   private final String apiKey;
   private final int maxTokens;
@@ -36,29 +41,38 @@ public class AnthropicMessagesChatModel implements ChatModel {
 
   /**
    * @param thinkingBudgetTokens tokens for extended thinking; 0: none
+   * @param replies where replies are read and the caller's continuations run
    * @throws IllegalArgumentException when the thinking budget does not fit into {@code maxTokens}
    */
   public AnthropicMessagesChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
-      int maxTokens, int thinkingBudgetTokens, ExecutorService pool) {
+      int maxTokens, int thinkingBudgetTokens, Executor replies) {
+    this(baseUrl, apiKey, model, timeout, temperature, maxTokens, thinkingBudgetTokens, replies,
+        AsyncWire.Answers.NONE);
+  }
+
+  /** @param answers told of every answer's status and headers (the endpoint's rate limits) */
+  public AnthropicMessagesChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
+      int maxTokens, int thinkingBudgetTokens, Executor replies, AsyncWire.Answers answers) {
     if (thinkingBudgetTokens > 0 && thinkingBudgetTokens >= maxTokens) {
       throw new IllegalArgumentException("agentloop.llm.anthropic.thinking-budget-tokens (" + thinkingBudgetTokens
           + ") must be less than max-tokens (" + maxTokens + ")");
     }
-    this.withoutThinking = builder(baseUrl, apiKey, model, timeout, maxTokens).temperature(temperature).build();
+    this.wire = new AsyncWire(timeout, replies, UnaryOperator.identity(), answers);
+    this.withoutThinking = builder(wire, baseUrl, apiKey, model, timeout, maxTokens).temperature(temperature).build();
     // Anthropic accepts no temperature other than 1 with thinking on
-    this.client = thinkingBudgetTokens == 0 ? withoutThinking : builder(baseUrl, apiKey, model, timeout, maxTokens)
-        .thinkingType("enabled").thinkingBudgetTokens(thinkingBudgetTokens).sendThinking(true).build();
-    this.pool = pool;
+    this.client = thinkingBudgetTokens == 0 ? withoutThinking
+        : builder(wire, baseUrl, apiKey, model, timeout, maxTokens)
+            .thinkingType("enabled").thinkingBudgetTokens(thinkingBudgetTokens).sendThinking(true).build();
     this.endpoint = "anthropic:" + baseUrl;
     this.apiKey = apiKey;
     this.maxTokens = maxTokens;
     this.model = model;
   }
 
-  private static AnthropicChatModel.AnthropicChatModelBuilder builder(String baseUrl, String apiKey, String model,
-      Duration timeout, int maxTokens) {
+  private static AnthropicChatModel.AnthropicChatModelBuilder builder(AsyncWire wire, String baseUrl, String apiKey,
+      String model, Duration timeout, int maxTokens) {
     return AnthropicChatModel.builder()
-        .httpClientBuilder(ErrorKeepingHttpClient.builder())
+        .httpClientBuilder(wire.clientBuilder())
         .baseUrl(baseUrl)
         .apiKey(apiKey == null || apiKey.isBlank() ? "not-set" : apiKey)
         .modelName(model)
@@ -86,12 +100,20 @@ public class AnthropicMessagesChatModel implements ChatModel {
     boolean plain = client == withoutThinking || AnthropicWireMapping.lacksThinkingOfLastToolTurn(request, thinking);
     ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request, plain ? ThinkingBlocks.NONE : thinking);
     AnthropicChatModel chosen = plain ? withoutThinking : client;
-    return CompletableFuture.supplyAsync(() -> call(chosen, chatRequest), pool);
+    CompletableFuture<ChatResponse> exchange = wire.call(() -> chosen.chat(chatRequest));
+    return Cancellations.passedBack(exchange.handle(this::reply), exchange);
   }
 
-  private ModelReply call(AnthropicChatModel chosen, ChatRequest chatRequest) {
+  private ModelReply reply(ChatResponse response, Throwable error) {
+    if (error != null) {
+      Throwable failure = AsyncFailures.unwrap(error);
+      if (failure instanceof CancellationException cancelled) {
+        throw cancelled;
+      }
+      throw new CompletionException(AnthropicErrors.classify(endpoint, apiKey, failure instanceof RuntimeException
+          runtime ? runtime : new RuntimeException(failure)));
+    }
     try {
-      ChatResponse response = chosen.chat(chatRequest);
       AnthropicWireMapping.rememberThinking(response, thinking);
       return AnthropicWireMapping.toModelReply(response, maxTokens, model);
     } catch (RuntimeException e) {

@@ -1,41 +1,52 @@
 package dev.agentloop.internal.llm.openai;
 
+import dev.agentloop.internal.async.AsyncFailures;
+import dev.agentloop.internal.async.Cancellations;
+import dev.agentloop.internal.llm.AsyncWire;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
-import dev.agentloop.internal.llm.ErrorKeepingHttpClient;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 
 /**
- * A {@link ChatModel} for OpenAI-compatible endpoints. LangChain4j's client blocks, so calls run on
- * a bounded pool of their own ({@code agentloop.llm.max-concurrent-calls}); LangChain4j's own
- * retries are off because AgentLoop's resilience layer and the external-task retries decide.
- * The API key goes only into the client's Authorization header. A reasoning model's thinking
- * ({@code reasoning_content}, {@code <think>} blocks) is returned as {@link ModelReply#reasoning()},
- * never as the reply's text, and is not sent back to the model.
+ * A {@link ChatModel} for OpenAI-compatible endpoints. LangChain4j writes the request and reads the reply;
+ * {@link AsyncWire} carries it on the JDK's asynchronous HTTP client, so a call holds no thread while the
+ * endpoint works on it. LangChain4j's own retries are off because AgentLoop's resilience layer and the
+ * external-task retries decide. The API key goes only into the request's Authorization header. A reasoning
+ * model's thinking ({@code reasoning_content}, {@code <think>} blocks) is returned as {@link ModelReply#reasoning()},
+ * never as the reply's text, and is not sent back to the model. Thread-safe.
  */
 public class OpenAiCompatibleChatModel implements ChatModel {
 
+  private final AsyncWire wire;
   private final OpenAiChatModel client;
-  private final ExecutorService pool;
   private final String endpoint;
   private final String apiKey;
   private final String model;
 
   /**
    * @param apiKey may be blank for local servers (Ollama, vLLM) that do not check it
+   * @param replies where replies are read and the caller's continuations run
    */
   public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
-      ExecutorService pool) {
+      Executor replies) {
+    this(baseUrl, apiKey, model, timeout, temperature, replies, AsyncWire.Answers.NONE);
+  }
+
+  /** @param answers told of every answer's status and headers (the endpoint's rate limits) */
+  public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
+      Executor replies, AsyncWire.Answers answers) {
+    this.wire = new AsyncWire(timeout, replies, AnswerRepairs::checked, answers);
     this.client = OpenAiChatModel.builder()
-        .httpClientBuilder(ErrorKeepingHttpClient.builder().answers(AnswerRepairs::argumentsAsText))
+        .httpClientBuilder(wire.clientBuilder())
         .baseUrl(baseUrl)
         .apiKey(apiKey == null || apiKey.isBlank() ? "not-needed" : apiKey)
         .modelName(model)
@@ -45,7 +56,6 @@ public class OpenAiCompatibleChatModel implements ChatModel {
         // reasoning_content becomes AiMessage.thinking(); it is never sent back (sendThinking stays off)
         .returnThinking(true)
         .build();
-    this.pool = pool;
     this.endpoint = "openai:" + baseUrl;
     this.apiKey = apiKey;
     this.model = model;
@@ -59,12 +69,20 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   @Override
   public CompletionStage<ModelReply> chat(ModelRequest request) {
     ChatRequest chatRequest = WireMapping.toChatRequest(request);
-    return CompletableFuture.supplyAsync(() -> call(chatRequest), pool);
+    CompletableFuture<ChatResponse> exchange = wire.call(() -> client.chat(chatRequest));
+    return Cancellations.passedBack(exchange.handle(this::reply), exchange);
   }
 
-  private ModelReply call(ChatRequest chatRequest) {
+  private ModelReply reply(ChatResponse response, Throwable error) {
+    if (error != null) {
+      Throwable failure = AsyncFailures.unwrap(error);
+      if (failure instanceof CancellationException cancelled) {
+        throw cancelled;
+      }
+      throw new CompletionException(ProviderErrors.classify(endpoint, apiKey, failure instanceof RuntimeException
+          runtime ? runtime : new RuntimeException(failure)));
+    }
     try {
-      ChatResponse response = client.chat(chatRequest);
       return WireMapping.toModelReply(response, WireMapping.stopReason(response), model);
     } catch (RuntimeException e) {
       throw new CompletionException(ProviderErrors.classify(endpoint, apiKey, e));

@@ -36,9 +36,10 @@ final class ProviderErrors {
    * @param apiKey removed from every message, in case a provider or proxy echoes it in an error body
    */
   static ModelCallException classify(String endpoint, String apiKey, RuntimeException error) {
-    ErrorKeepingHttpClient.StreamedAnswer streamed = find(error, ErrorKeepingHttpClient.StreamedAnswer.class);
-    if (streamed != null) {
-      return failure("model endpoint " + endpoint + ": " + streamed.getMessage(), apiKey, false, 0, null, error);
+    ErrorKeepingHttpClient.NotAReply notAReply = find(error, ErrorKeepingHttpClient.NotAReply.class);
+    if (notAReply != null) {
+      return failure("model endpoint " + endpoint + ": " + notAReply.getMessage(), apiKey, notAReply.retryable(), 0,
+          null, error);
     }
     HttpException http = find(error, HttpException.class);
     if (http != null) {
@@ -63,8 +64,8 @@ final class ProviderErrors {
     // checked before I/O: Jackson's parse errors are IOExceptions too. Often a proxy's error page,
     // so a later attempt may work.
     if (find(error, JacksonException.class) != null) {
-      return failure("model endpoint " + endpoint + " sent an unreadable answer: " + rootMessage(error), apiKey, true,
-          0, null, error);
+      return failure("model endpoint " + endpoint + " sent an unreadable answer: "
+          + ErrorBodies.parseProblem(find(error, JacksonException.class)), apiKey, true, 0, null, error);
     }
     if (find(error, IOException.class) != null || find(error, TimeoutException.class) != null
         || find(error, dev.langchain4j.exception.TimeoutException.class) != null) {

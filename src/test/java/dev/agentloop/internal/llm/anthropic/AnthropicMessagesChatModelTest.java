@@ -236,9 +236,19 @@ class AnthropicMessagesChatModelTest {
     assertNoKey(unauthorized);
   }
 
+  @Test
+  void should_say_in_words_that_an_html_page_came_instead_of_the_api() {
+    server.respond(200, "<html><head><title>Access denied</title></head><body>Sign in first</body></html>");
+
+    ModelCallException failure = failure(model(0).chat(simple()));
+
+    assertThat(failure.getMessage()).startsWith("anthropic:" + server.baseUrl() + ": the endpoint answered with an"
+        + " HTML page, not the API: a proxy or sign-in page? (the page says: Access denied)");
+    assertThat(failure.isRetryable()).isFalse();
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"<html><body>502 Bad Gateway</body></html>", "{\"type\": \"message\", \"content\": 42",
-      "not json at all"})
+  @ValueSource(strings = {"{\"type\": \"message\", \"content\": 42", "not json at all"})
   void should_fail_retryably_naming_the_endpoint_when_the_body_is_garbage(String body) {
     server.respond(200, body);
 

@@ -43,6 +43,17 @@ final class FakeAnthropicServer implements AutoCloseable {
     return this;
   }
 
+  /** Answers every request the queue has no reply for, from what was asked. */
+  FakeAnthropicServer answerWith(java.util.function.Function<FakeModelServer.Received, FakeModelServer.Reply> responder) {
+    server.answerWith(responder);
+    return this;
+  }
+
+  /** When each request arrived ({@link System#nanoTime}), in the order of {@link #requests}. */
+  List<Long> arrivals() {
+    return server.arrivals();
+  }
+
   List<Recorded> requests() {
     return server.requests().stream()
         .map(r -> new Recorded(r.body(), r.header("x-api-key"), r.header("anthropic-version"))).toList();

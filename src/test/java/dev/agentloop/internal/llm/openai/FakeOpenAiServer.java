@@ -79,6 +79,11 @@ public final class FakeOpenAiServer implements AutoCloseable {
     return server.requests().stream().map(Recorded::of).toList();
   }
 
+  /** When each request arrived ({@link System#nanoTime}), in the order of {@link #requests}. */
+  public List<Long> arrivals() {
+    return server.arrivals();
+  }
+
   /** The single request received so far; fails when there was not exactly one. */
   Recorded onlyRequest() {
     List<Recorded> requests = requests();

@@ -327,7 +327,7 @@ class OpenAiCompatibleChatModelTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"<html>oops</html>", "not json", "{}"})
+  @ValueSource(strings = {"not json", "{}", "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"choices\":[]}"})
   void should_fail_retryably_naming_the_endpoint_when_the_body_is_no_chat_completion(String body) {
     // given
     OpenAiCompatibleChatModel model = model(TIMEOUT);
@@ -344,7 +344,7 @@ class OpenAiCompatibleChatModelTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"<html>oops</html>", "not json"})
+  @ValueSource(strings = {"not json", "{\"choices\": [ {\"index\": 0,"})
   void should_say_the_answer_was_unreadable_when_the_body_is_no_json(String body) {
     // given
     server.respond(200, body);
@@ -352,8 +352,40 @@ class OpenAiCompatibleChatModelTest {
     // when
     ModelCallException failure = failure(model(TIMEOUT).chat(simpleRequest()));
 
+    // then in one line, without the parser's excerpt of the source
+    assertThat(failure.getMessage()).contains("unreadable answer: not the JSON the API sends (")
+        .doesNotContain("did not answer").doesNotContain("\n").doesNotContain("[Source:");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"<!DOCTYPE html><html><head><title>Sign in - Corporate Proxy</title></head><body>…</body></html>",
+      "  <html><body>Please log in</body></html>"})
+  void should_say_in_words_that_a_proxy_page_came_instead_of_the_api_and_not_retry_it(String page) {
+    // given a proxy (or a sign-in portal) that answers 200 with its own HTML page
+    server.respond(200, page);
+
+    // when
+    ModelCallException failure = failure(model(TIMEOUT).chat(simpleRequest()));
+
     // then
-    assertThat(failure.getMessage()).contains("unreadable answer").doesNotContain("did not answer");
+    assertThat(failure.getMessage()).startsWith("model endpoint openai:" + server.baseUrl() + ": the endpoint answered"
+        + " with an HTML page, not the API: a proxy or sign-in page?").doesNotContain("\n").doesNotContain("Jackson");
+    assertThat(failure.isRetryable()).as("the page will not turn into the API by asking again").isFalse();
+  }
+
+  @Test
+  void should_say_what_came_when_the_answer_has_no_choice() {
+    // given
+    server.respond(200, "{\"id\":\"chatcmpl-9\",\"object\":\"chat.completion\",\"choices\":[],"
+        + "\"prompt_filter_results\":[{\"content_filter_results\":{\"hate\":{\"filtered\":true}}}]}");
+
+    // when
+    ModelCallException failure = failure(model(TIMEOUT).chat(simpleRequest()));
+
+    // then
+    assertThat(failure.getMessage()).contains("answered HTTP 200 with no choice in it, so there is no reply to read;"
+        + " it sent: {\"id\":\"chatcmpl-9\"").contains("prompt_filter_results");
+    assertThat(failure.isRetryable()).isTrue();
   }
 
   @Test

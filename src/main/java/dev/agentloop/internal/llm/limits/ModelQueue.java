@@ -1,0 +1,285 @@
+package dev.agentloop.internal.llm.limits;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The calls to the model endpoint, within the limits its provider sets: at most {@code maxInFlight} under way
+ * at once, optionally at most so many requests and tokens per minute, and none while the provider asked to
+ * wait ({@link #answered}: {@code Retry-After}, rate-limit headers). A call beyond them waits here, holding no
+ * thread, and only once admitted does its guard start, whose time-out and breaker so measure the endpoint,
+ * never the queue in front of it.
+ *
+ * <p>Waiting calls go in the order of their runs ({@link RunOrder}): the run that came first goes first, so that
+ * a thousand runs on a slow model do not advance in lockstep, each step behind all the others', but finish from
+ * the first on. A call that waited is asked before it is sent whether its step still wants it
+ * ({@link CallTicket#stillWanted}); one that does not is never sent ({@link CallNotSent}). How many wait is a gauge
+ * and each run's place is shown in its live line ({@link #ahead}); the worker takes no more steps than there is
+ * {@link #room} for, so that the rest waits in the database where any node can take it. Thread-safe.
+ */
+public final class ModelQueue {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ModelQueue.class);
+  /** A call admitted within this of its arrival did not wait: the step that made it is as current as then. */
+  private static final long WAITED_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final int REMEMBERED_RUNS = 65_536;
+
+  private final EndpointLimits limits;
+  private final ScheduledExecutorService timer;
+  private final LongSupplier clock;
+  private final PriorityQueue<QueuedCall<?>> waiting = new PriorityQueue<>();
+  private final RunOrder runs = new RunOrder(REMEMBERED_RUNS);
+  private final AtomicInteger pumping = new AtomicInteger();
+  private final List<Runnable> roomListeners = new CopyOnWriteArrayList<>();
+  private volatile String endpoint = "the model endpoint";
+  private long arrivals;
+  private boolean full;
+  private ScheduledFuture<?> wake;
+  private long wakeAt;
+
+  /**
+   * @param maxInFlight calls under way at once; 0: no limit
+   * @param requestsPerMinute 0: no limit
+   * @param tokensPerMinute 0: no limit
+   * @param timer wakes the queue when a pause or a window ends
+   */
+  public ModelQueue(int maxInFlight, int requestsPerMinute, int tokensPerMinute, ScheduledExecutorService timer) {
+    this(maxInFlight, requestsPerMinute, tokensPerMinute, timer, System::nanoTime);
+  }
+
+  ModelQueue(int maxInFlight, int requestsPerMinute, int tokensPerMinute, ScheduledExecutorService timer,
+      LongSupplier clock) {
+    this.limits = new EndpointLimits(maxInFlight, requestsPerMinute, tokensPerMinute);
+    this.timer = Objects.requireNonNull(timer, "timer");
+    this.clock = clock;
+  }
+
+  /** Stops the timer; calls still waiting then wait for a call under way to end. */
+  public void close() {
+    timer.shutdownNow();
+  }
+
+  /** Names the endpoint in the queue's log lines. */
+  public void named(String endpoint) {
+    this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+  }
+
+  /** Sends {@code call} once admitted; cancelling the stage takes a waiting call out, or aborts one under way. */
+  public <R> CompletionStage<R> run(CallTicket ticket, Function<CallTicket.Admission, CompletionStage<R>> call) {
+    QueuedCall<R> queued;
+    synchronized (this) {
+      queued = new QueuedCall<>(ticket, call, runs.of(ticket.runId()), arrivals++, clock.getAsLong());
+      waiting.add(queued);
+    }
+    queued.result.whenComplete((reply, error) -> {
+      if (queued.result.isCancelled()) {
+        cancelled(queued);
+      }
+    });
+    pump();
+    return queued.result;
+  }
+
+  /** What an answer of the endpoint said about its limits: a wait it asks for pauses every call. */
+  public void answered(int status, Map<String, List<String>> headers) {
+    Duration pause = RateLimitHeaders.pause(status, headers, Instant.now());
+    if (pause == null || pause.isZero()) {
+      return;
+    }
+    long now = clock.getAsLong();
+    int queued;
+    synchronized (this) {
+      if (!limits.pauseUntil(now + pause.toNanos(), now)) {
+        return;
+      }
+      queued = waiting.size();
+    }
+    LOG.warn("AGENTLOOP-201 {} asked to wait {} ms (HTTP {}, its Retry-After or rate-limit headers): no call is"
+        + " sent until then, {} wait holding no thread. If this recurs, set agentloop.llm.limits.requests-per-minute"
+        + " and tokens-per-minute to the provider's limits", endpoint, pause.toMillis(), status, queued);
+  }
+
+  /**
+   * Asks the run's waiting calls again whether they are still wanted, now rather than when their turn comes: a
+   * person stopped the run, and what it waited for should neither wait nor count in the queue any longer.
+   */
+  public void recheck(String runId) {
+    List<QueuedCall<?>> ofRun;
+    synchronized (this) {
+      ofRun = waiting.stream().filter(call -> runId.equals(call.ticket.runId())).toList();
+    }
+    for (QueuedCall<?> call : ofRun) {
+      if (!stillWanted(call)) {
+        boolean again;
+        synchronized (this) {
+          again = waiting.remove(call) && roomAgain();
+        }
+        call.result.completeExceptionally(notSent(call));
+        tellRoom(again);
+      }
+    }
+  }
+
+  /**
+   * How many more calls could start now: {@link Integer#MAX_VALUE} with no limit and none waiting, 0 while the
+   * provider asked to wait or calls wait already.
+   */
+  public synchronized int room() {
+    return limits.room(waiting.size(), clock.getAsLong());
+  }
+
+  /** Told when there is room again after there was none. */
+  public void onRoom(Runnable listener) {
+    roomListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  public synchronized int waiting() {
+    return waiting.size();
+  }
+
+  public synchronized int inFlight() {
+    return limits.inFlight();
+  }
+
+  /** How many waiting calls go before the run's waiting call; empty when the run has no call waiting here. */
+  public synchronized OptionalInt ahead(String runId) {
+    QueuedCall<?> own = waiting.stream().filter(call -> runId.equals(call.ticket.runId())).min(QueuedCall::compareTo)
+        .orElse(null);
+    return own == null ? OptionalInt.empty()
+        : OptionalInt.of((int) waiting.stream().filter(call -> call.compareTo(own) < 0).count());
+  }
+
+  /** Admits and starts what the limits allow; re-entered from a start that completed at once, it loops instead. */
+  private void pump() {
+    if (pumping.getAndIncrement() != 0) {
+      return;
+    }
+    int missed = 1;
+    do {
+      admit().forEach(this::start);
+      missed = pumping.addAndGet(-missed);
+    } while (missed != 0);
+  }
+
+  private synchronized List<QueuedCall<?>> admit() {
+    List<QueuedCall<?>> admitted = new ArrayList<>();
+    long now = clock.getAsLong();
+    while (limits.slotFree() && !waiting.isEmpty()) {
+      QueuedCall<?> head = waiting.peek();
+      long wait = limits.blockedFor(now, head.ticket.tokens());
+      if (wait > 0) {
+        wakeIn(now, wait);
+        break;
+      }
+      waiting.poll();
+      head.waited = now - head.queuedAt >= WAITED_NANOS;
+      limits.admit(head, now);
+      admitted.add(head);
+    }
+    full |= room() == 0;
+    return admitted;
+  }
+
+  private void wakeIn(long now, long wait) {
+    // a wake that is due (or running: this may be it) wakes no more; a later one is brought forward
+    if (wake == null || wakeAt - now <= 0 || wakeAt - (now + wait) > 0) {
+      if (wake != null && wakeAt - now > 0) {
+        wake.cancel(false);
+      }
+      wakeAt = now + wait;
+      wake = timer.schedule(this::pump, wait, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private <R> void start(QueuedCall<R> queued) {
+    if (queued.result.isDone() || (queued.waited && !stillWanted(queued))) {
+      release(queued, true);
+      queued.result.completeExceptionally(notSent(queued));
+      return;
+    }
+    CompletionStage<R> stage;
+    try {
+      stage = queued.call.apply(used -> used(queued, used));
+    } catch (RuntimeException e) {
+      stage = CompletableFuture.failedFuture(e);
+    }
+    queued.running = stage;
+    stage.whenComplete((reply, error) -> {
+      release(queued, false);
+      queued.settle(reply, error);
+    });
+    if (queued.result.isCancelled()) {
+      queued.abort();
+    }
+  }
+
+  private CallNotSent notSent(QueuedCall<?> queued) {
+    return new CallNotSent("not sent: the step it was for no longer needs it (its run left its loop, or another"
+        + " node took the step over) after it waited " + TimeUnit.NANOSECONDS.toMillis(clock.getAsLong()
+        - queued.queuedAt) + " ms for " + endpoint);
+  }
+
+  private boolean stillWanted(QueuedCall<?> queued) {
+    try {
+      return queued.ticket.stillWanted().getAsBoolean();
+    } catch (RuntimeException e) {
+      LOG.debug("whether a waiting call is still wanted could not be told; it is sent: {}", e.getMessage());
+      return true;
+    }
+  }
+
+  private void release(QueuedCall<?> queued, boolean unsent) {
+    boolean again;
+    synchronized (this) {
+      limits.release(queued, unsent);
+      again = roomAgain();
+    }
+    pump();
+    tellRoom(again);
+  }
+
+  /** Whether there is room again after there was none; true once per time. Under the lock. */
+  private boolean roomAgain() {
+    boolean again = full && room() > 0;
+    full &= !again;
+    return again;
+  }
+
+  private void tellRoom(boolean again) {
+    if (again) {
+      roomListeners.forEach(Runnable::run);
+    }
+  }
+
+  private synchronized void used(QueuedCall<?> queued, long used) {
+    limits.used(queued, used);
+  }
+
+  private void cancelled(QueuedCall<?> queued) {
+    boolean wasWaiting;
+    synchronized (this) {
+      wasWaiting = waiting.remove(queued);
+    }
+    if (!wasWaiting) {
+      queued.abort();
+    }
+  }
+}
