@@ -65,7 +65,7 @@ public class Reviews {
           // read once for the decision, not locked (the head's version refuses a write on a run that moved)
           decide(reviewTask, review.decide(reviewTask, store.state(task.getProcessInstanceId())));
         } catch (ReviewException refusal) {
-          throw RefusalMessages.refuse(refusal);
+          throw Refusals.refuse(refusal);
         }
       }
     };

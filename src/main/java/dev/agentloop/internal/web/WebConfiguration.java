@@ -15,6 +15,7 @@ import jakarta.servlet.DispatcherType;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -23,8 +24,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
-/** The REST API's controllers (under {@code agentloop.api.base-path}) and its problem handling. */
+/**
+ * The REST API's controllers (under {@code agentloop.api.base-path}) and its problem handling; only in a
+ * servlet web application (an engine-only application stays one without a web server).
+ */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 public class WebConfiguration {
 
   @Bean
