@@ -28,7 +28,7 @@ final class CockpitPage {
 
   CockpitPage login(String user, String password) {
     browser.go("/camunda/app/cockpit/default/");
-    browser.await(By.cssSelector("input[ng-model=username]")).sendKeys(user);
+    browser.awaitBooted(By.cssSelector("input[ng-model=username]")).sendKeys(user);
     browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
     browser.click(By.cssSelector("button.btn-primary[type=submit]"));
     browser.awaitGone(By.cssSelector("input[ng-model=password]"));
