@@ -13,10 +13,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
+import java.util.Objects;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.externaltask.ExternalTask;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.ActivityInstance;
+import org.camunda.bpm.engine.runtime.EventSubscription;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.model.bpmn.instance.FlowElement;
@@ -61,7 +63,7 @@ final class ActiveSteps {
       }
       ActivityInstance leaf = leaf(engine.getRuntimeService().getActivityInstance(runId));
       return leaf == null ? null
-          : step("engine", leaf.getActivityId(), leaf.getActivityName(), List.of(), null, null, null);
+          : step("engine", leaf.getActivityId(), leaf.getActivityName(), List.of(), null, waitingSince(runId), null);
     }
     String id = task.getActivityId();
     String name = nameOf(task.getProcessDefinitionId(), id);
@@ -109,6 +111,15 @@ final class ActiveSteps {
     }
     return runs.stream().sorted(Comparator.comparing(RunRecord::createdAt))
         .map(run -> new ActiveStep.Child(run.runId(), run.agentKey(), of(run.runId()))).toList();
+  }
+
+  /**
+   * Since when the run waits at an event (a conversation for its next question, a timer): when its newest event
+   * subscription was made; {@code null} where it waits for none. An activity instance of the runtime has no start.
+   */
+  private Date waitingSince(String runId) {
+    return engine.getRuntimeService().createEventSubscriptionQuery().processInstanceId(runId).list().stream()
+        .map(EventSubscription::getCreated).filter(Objects::nonNull).max(Comparator.naturalOrder()).orElse(null);
   }
 
   /** The newest leaf of the activity instance tree: the activity the token is in, not the scopes around it. */
