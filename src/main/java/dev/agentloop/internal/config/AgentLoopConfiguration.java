@@ -63,6 +63,6 @@ public class AgentLoopConfiguration {
 
   @Bean
   AgentLoopDeployment agentLoopDeployment(AgentLoopProperties properties) {
-    return AgentLoopDeployment.load(properties.deployment().defaultAgent());
+    return AgentLoopDeployment.load(properties.deployment());
   }
 }

@@ -1,6 +1,7 @@
 package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.definition.AgentDefaults;
+import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
 import dev.agentloop.internal.security.ApiSettings;
@@ -24,7 +25,7 @@ import org.springframework.validation.annotation.Validated;
  * <p>Only the binding lives here: each feature owns its settings record, with their validation and
  * descriptions, and gets it from {@link FeatureSettings}; no other package imports this one.
  *
- * @param enabled whether AgentLoop is active at all; {@code false}: its auto-configuration adds nothing
+ * @param enabled whether AgentLoop is active at all; `false`: its auto-configuration adds nothing
  *     to the application and its Cockpit tabs do not show
  */
 @Validated
@@ -32,7 +33,7 @@ import org.springframework.validation.annotation.Validated;
 public record AgentLoopProperties(
     boolean enabled,
     @NotNull @Valid @NestedConfigurationProperty ApiSettings api,
-    @NotNull @Valid Deployment deployment,
+    @NotNull @Valid @NestedConfigurationProperty DeploymentSettings deployment,
     @NotNull @Valid @NestedConfigurationProperty SecuritySettings security,
     @NotNull @Valid @NestedConfigurationProperty LlmSettings llm,
     @NotNull @Valid @NestedConfigurationProperty WorkerSettings worker,
@@ -40,13 +41,4 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
-    @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry) {
-
-  /**
-   * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms
-   * always, since every agent's review tasks use them).
-   *
-   * @param defaultAgent whether the shipped default agent {@code react-agent} is deployed too
-   */
-  public record Deployment(boolean defaultAgent) {}
-}
+    @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry) {}

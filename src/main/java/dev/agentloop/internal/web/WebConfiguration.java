@@ -1,5 +1,6 @@
 package dev.agentloop.internal.web;
 
+import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.resilience.Breakers;
@@ -34,8 +35,9 @@ public class WebConfiguration {
 
   @Bean
   RunController runController(RunService runs, ReviewTasks tasks, RunAccess access, TraceRetention retention,
-      RunInsights insights, ModelPrices prices, ApiSettings api) {
-    return new RunController(runs, tasks, access, retention, insights, prices, api.basePath());
+      RunInsights insights, ModelPrices prices, ApiSettings api, DeploymentSettings deployment) {
+    return new RunController(runs, tasks, access, retention, insights, prices, api.basePath(),
+        deployment.defaultAgentKey());
   }
 
   @Bean
