@@ -31,8 +31,21 @@ import org.springframework.context.ConfigurableApplicationContext;
 @ExtendWith(OutputCaptureExtension.class)
 class DefaultAgentKeyTest {
 
-  /** The host's own process under react-agent, from its resources (and none of its agent copy). */
-  static final String OWN_PROCESS = "--camunda.bpm.deployment-resource-pattern=classpath*:ordinary/*.bpmn";
+  /**
+   * The host's own process under react-agent, and none of its agent copy: deployed from a folder of its own (kept
+   * in the tests' resources under another name, so that no other test's deployment pattern picks it up).
+   */
+  static String ownProcess() {
+    try {
+      java.nio.file.Path folder = java.nio.file.Files.createTempDirectory("own-process");
+      try (java.io.InputStream diagram = DefaultAgentKeyTest.class.getResourceAsStream("/ordinary/react-agent.bpmn.txt")) {
+        java.nio.file.Files.copy(diagram, folder.resolve("react-agent.bpmn"));
+      }
+      return "--camunda.bpm.deployment-resource-pattern=" + folder.toUri() + "*.bpmn";
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 
   @Test
   void should_deploy_the_default_agent_under_the_key_the_host_names_and_start_runs_without_an_agent_there(
@@ -51,7 +64,7 @@ class DefaultAgentKeyTest {
       String run = started.body().replaceAll("(?s).*?\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
       await().atMost(Duration.ofSeconds(60)).until(() -> runs.view(run).finalAnswer() != null);
       assertThat(runs.view(run).finalAnswer()).isEqualTo("This example has no model configured yet.");
-    }, OWN_PROCESS, "--agentloop.deployment.default-agent-key=agentloop-assistant");
+    }, ownProcess(), "--agentloop.deployment.default-agent-key=agentloop-assistant");
 
     assertThat(log.getAll()).contains("AgentLoop's default agent has the key 'agentloop-assistant'"
         + " (agentloop.deployment.default-agent-key): runs started without naming an agent go to it");
@@ -67,7 +80,7 @@ class DefaultAgentKeyTest {
       HttpResponse<String> refused = post(host, "/api/runs", "{\"question\": \"Who answers?\"}");
       assertThat(refused.statusCode()).isEqualTo(400);
       assertThat(refused.body()).contains("there is no agent 'react-agent'; deployed agents: none");
-    }, OWN_PROCESS);
+    }, ownProcess());
 
     assertThat(log.getAll()).contains("AgentLoop does not deploy its default agent 'react-agent': the application"
         + " deploys its own from").contains("; to have AgentLoop's default agent beside it, give it another key with"
