@@ -68,6 +68,9 @@ test('a step names the model call it came from as a call, never as a turn', () =
   assert.equal(callLabel({ kind: 'OBSERVATION', turn: 3 }), 'call 3');
   assert.equal(callLabel({ kind: 'PLAN', turn: 2 }), null);
   assert.equal(callLabel({ kind: 'HUMAN_INPUT', turn: 0 }), null);
+  // a follow-up question after call 1 opens the next turn: no call of its own
+  assert.equal(callLabel({ kind: 'HUMAN_INPUT', turn: 1, content: { text: 'and?', followUp: true } }), null);
+  assert.equal(callLabel({ kind: 'HUMAN_INPUT', turn: 2, content: { text: 'yes' } }), 'call 2');
 });
 
 test('the status block shows the current turn\'s question and calls an answer final only once accepted', () => {

@@ -132,11 +132,12 @@ export function restartedMessage(runId, stepId) {
 
 /**
  * Which model call of the run a step belongs to, "call 3" (the step's `turn` in the API: the number of the model
- * reply it came from, counted along the run); null for a plan and before the first call. A conversation's turns
- * are its questions, never its calls.
+ * reply it came from, counted along the run); null for a plan, before the first call and for a follow-up question,
+ * which opens a turn rather than answering a call. A conversation's turns are its questions, never its calls.
  */
 export function callLabel(step) {
-  return step.turn > 0 && step.kind !== 'PLAN' ? `call ${step.turn}` : null;
+  const followUp = step.kind === 'HUMAN_INPUT' && Boolean(step.content && step.content.followUp);
+  return step.turn > 0 && step.kind !== 'PLAN' && !followUp ? `call ${step.turn}` : null;
 }
 
 const ENDED = ['ANSWERED', 'REJECTED', 'STOPPED', 'CANCELLED'];

@@ -16,6 +16,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -152,6 +153,17 @@ final class Browser implements AutoCloseable {
 
   void awaitClickable(By locator) {
     wait.until(ExpectedConditions.elementToBeClickable(locator));
+  }
+
+  /**
+   * The text of a visible element, read again where the page redrew it between finding and reading: Cockpit's
+   * run page draws its summary anew at each poll of a running or waiting run.
+   */
+  String textOf(By locator) {
+    return wait.ignoring(StaleElementReferenceException.class).until(driver -> {
+      WebElement element = driver.findElement(locator);
+      return element.isDisplayed() ? element.getText() : null;
+    });
   }
 
   void awaitGone(By locator) {
