@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepKind;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -214,7 +216,7 @@ class StepStoreOnPostgresTest {
         .containsExactly(Map.entry(1, new StepCost(120L, true, 30L, 7L, 37L)));
     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'agentloop_step_cost'",
         Integer.class)).isZero();
-    assertThat(jdbc.queryForObject("SELECT MAX(version) FROM agentloop_schema_version", Integer.class)).isEqualTo(3);
+    assertThat(jdbc.queryForObject("SELECT MAX(version) FROM agentloop_schema_version", Integer.class)).isEqualTo(5);
   }
 
   private static String newRun() {

@@ -40,11 +40,13 @@ class EngineOnlyHostTest {
         "org.springframework.web.servlet.DispatcherServlet")) {
       assertThat(ClassUtils.isPresent(webClass, getClass().getClassLoader())).as(webClass).isFalse();
     }
-    // neither the REST API's controllers nor its authentication filter
+    // neither the REST API's controllers nor its authentication filter, nor the MCP server or the A2A agents
     assertThat(context.containsBean("runController")).isFalse();
+    assertThat(context.containsBean("agentLoopMcpServer")).isFalse();
+    assertThat(context.containsBean("a2aController")).isFalse();
     assertThat(context.containsBean("apiAuthentication")).isFalse();
-    assertThat(startup.getAll()).contains("no servlet web application: AgentLoop serves no REST API and no Cockpit"
-            + " tabs here")
+    assertThat(startup.getAll()).contains("no servlet web application: AgentLoop serves no REST API, no MCP server,"
+            + " no A2A agents and no Cockpit tabs here")
         .contains("no Camunda webapps in this application")
         .contains("no Camunda engine REST API in this application");
   }

@@ -2,7 +2,6 @@ package dev.agentloop.internal.agent.loop;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
-import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.loop.TaskOutcomes.Written;
 import dev.agentloop.internal.resilience.EscapeException;
@@ -38,7 +37,7 @@ import java.util.stream.Collectors;
  * budget ({@code BUDGET_EXHAUSTED}; the calls are observed as not run), or when the model calls a tool
  * again after it was told that the tool is unavailable ({@code TOOL_UNAVAILABLE}; with all
  * observations). Calls of remote tools that may run are left open for remote workers
- * ({@link RemoteToolTasks}), calls of other agents for their child runs ({@link ChildRuns}). Thread-safe.
+ * ({@link RemoteToolTasks}), calls of other agents for their child runs ({@link AgentCalls}). Thread-safe.
  */
 public class CallDispatcher {
 
@@ -46,16 +45,16 @@ public class CallDispatcher {
   private final ToolRunner runner;
   private final Router router;
   private final RemoteToolTasks remoteCalls;
-  private final ChildRuns agentCalls;
+  private final AgentCalls agentCalls;
   private final EscapeChecks checks;
   private final ToolSpans spans;
 
-  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, ChildRuns agentCalls,
+  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, AgentCalls agentCalls,
       EscapeChecks checks) {
     this(tools, runner, router, remoteCalls, agentCalls, checks, new ToolSpans(RunTraces.none()));
   }
 
-  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, ChildRuns agentCalls,
+  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, AgentCalls agentCalls,
       EscapeChecks checks, ToolSpans spans) {
     this.spans = spans;
     this.tools = tools;
@@ -101,12 +100,11 @@ public class CallDispatcher {
     Route route = !remote.isEmpty() ? Route.CALL_REMOTE_TOOL : !childRuns.isEmpty() ? Route.CALL_AGENT : Route.THINK;
     List<Action> local = turn.open().stream()
         .filter(action -> !remote.contains(action.callId()) && !childRuns.contains(action.callId())).toList();
+    int runNow = (int) local.stream().filter(call -> runs(call, turn, settings)).count();
     try {
       // the remote calls of the turn count too: checked again each time a remote call is back, the sum stays the same
       if (!local.isEmpty() || !remote.isEmpty()) {
-        checks.beforeToolCalls(state, settings,
-            (int) local.stream().filter(call -> runs(call, turn, settings)).count() + remote.size()
-                + childRuns.size());
+        checks.beforeToolCalls(state, settings, runNow + remote.size() + childRuns.size(), runNow);
       }
     } catch (EscapeException e) {
       List<NewStep> notRun = turn.open().stream().map(call -> Steps.observation(Observation.error(call,
@@ -120,6 +118,9 @@ public class CallDispatcher {
         .toList();
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
+      if (!local.isEmpty() || !remote.isEmpty()) {
+        checks.toolCallsNotRun(state, runNow - (int) observed.stream().filter(Observed::toolRan).count());
+      }
       Written written = new Written(observed.stream().map(Observed::step).toList(),
           Usage.toolCalls((int) observed.stream().filter(Observed::toolRan).count(),
               observed.stream().map(o -> o.latencyMillis() == null ? null : StepCost.toolCall(o.latencyMillis()))

@@ -1,7 +1,6 @@
 package dev.agentloop.internal.trace.retention;
 
 import dev.agentloop.api.UnknownRunException;
-import dev.agentloop.internal.trace.RunNotFinishedException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collections;
@@ -124,6 +123,7 @@ public class TraceRetention {
           jdbc.update("DELETE FROM agentloop_decision WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_prompt WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_conversation WHERE run_id IN (" + ids + ")", runs.toArray());
+          jdbc.update("DELETE FROM agentloop_tree_use WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_run WHERE run_id IN (" + ids + ")", runs.toArray());
         }
         return runs.size();

@@ -7,7 +7,8 @@ import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.definition.RevisionsRunOut;
 import dev.agentloop.api.RunStatus;
-import dev.agentloop.internal.resilience.BudgetCheck;
+import dev.agentloop.internal.budget.Budget;
+import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.resilience.LoopDetector;
 import dev.agentloop.internal.resilience.ResilienceMetrics;
@@ -28,7 +29,7 @@ import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunHead;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
 import dev.agentloop.internal.trace.step.Plan;
@@ -66,7 +67,7 @@ class ModelReplyFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final AgentSettings SETTINGS = new AgentSettings("You are an agent.", "Plan.", Set.of("*"), 30, 60,
       4_000, MAX_STEP_CHARS, true, true, 0, RevisionsRunOut.ACCEPT, Duration.ofHours(1),
-      new EscapeLimits(40, 60, 0, Duration.ofHours(48), new LoopDetector.Limits(3, 2, 3)));
+      new EscapeLimits(new Budget(30, 40, 60, 0), Duration.ofHours(48), new LoopDetector.Limits(3, 2, 3)));
   private static final List<String> TOOLS = List.of("calculator", "current_time", "read_document", "http_get",
       "ask_human");
 
@@ -99,7 +100,7 @@ class ModelReplyFuzzTest {
         assertThat(turn.finalAnswer()).as(described).isNotBlank();
         outcomes.merge("reply: final answer", 1, Integer::sum);
       } else if (turn.actions().isEmpty()) {
-        Observation refused = Observation.from(step(steps.get(steps.size() - 1), 1));
+        Observation refused = step(steps.get(steps.size() - 1), 1).contentAs(Observation.class);
         assertThat(refused.isError()).as(described).isTrue();
         assertThat(refused.error()).as(described).isNotBlank();
         outcomes.merge("reply: refused, error observation", 1, Integer::sum);
@@ -107,7 +108,7 @@ class ModelReplyFuzzTest {
         outcomes.merge("reply: tool calls", 1, Integer::sum);
         for (Action action : turn.actions()) {
           NewStep observed = act.observe(action, Turn.newest(List.of()), SETTINGS).toCompletableFuture().join().step();
-          Observation observation = Observation.from(step(observed, 1));
+          Observation observation = step(observed, 1).contentAs(Observation.class);
           assertThat(observation.callId()).as(described).isEqualTo(action.callId());
           assertThat(observation.isError() ? observation.error() : observation.result()).as(described).isNotNull();
           outcomes.merge(observation.isError() ? "  call: " + (observed.author().equals(Steps.AGENTLOOP)

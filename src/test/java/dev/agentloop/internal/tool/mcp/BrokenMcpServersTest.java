@@ -1,7 +1,7 @@
 package dev.agentloop.internal.tool.mcp;
 
-import static dev.agentloop.internal.trace.StepKind.OBSERVATION;
-import static dev.agentloop.internal.trace.StepKind.THOUGHT;
+import static dev.agentloop.internal.trace.step.StepKind.OBSERVATION;
+import static dev.agentloop.internal.trace.step.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -153,7 +153,7 @@ class BrokenMcpServersTest {
         .doesNotContain("\tat dev.agentloop.internal.tool.ToolRunner").doesNotContain("\tat dev.failsafe");
   }
 
-  private List<Step> steps(String run, dev.agentloop.internal.trace.StepKind kind) {
+  private List<Step> steps(String run, dev.agentloop.internal.trace.step.StepKind kind) {
     return runs.trace(run, false).stream().filter(step -> step.kind() == kind).toList();
   }
 }
