@@ -40,9 +40,9 @@ class SchemaMigrationJarIT {
       try (SingleConnectionDataSource owner = new SingleConnectionDataSource(database.asOwner(), true)) {
         JdbcTemplate jdbc = new JdbcTemplate(owner);
         assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_history WHERE success"
-            + " ORDER BY installed_rank", String.class)).containsExactly("0", "1", "2", "3");
+            + " ORDER BY installed_rank", String.class)).containsExactly("0", "1", "2", "3", "5");
         assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_version ORDER BY version", Integer.class))
-            .containsExactly(1, 2, 3);
+            .containsExactly(1, 2, 3, 5);
         assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = ?", String.class,
             LedgerDatabase.EARLIER_RUN)).isEqualTo("What did the last release answer?");
       }

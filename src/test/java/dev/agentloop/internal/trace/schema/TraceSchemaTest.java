@@ -90,12 +90,12 @@ class TraceSchemaTest {
 
     // when the versioned scripts are applied one after the other, as they are, version 1 twice
     for (String script : List.of("V1__agentloop_tables", "V1__agentloop_tables", "V2__prompt_cache_and_model_of_costs",
-        "V3__conversation_claims")) {
+        "V3__conversation_claims", "V5__budgets_over_trees")) {
       new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/" + script + ".sql")).execute(owner);
     }
 
     // then the tables are current, with their rows, and a start that only checks them succeeds
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
