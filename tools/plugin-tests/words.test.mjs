@@ -1,7 +1,7 @@
 // node --test tools/plugin-tests/ (npm run test:plugin): the Cockpit plugin's words.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { costText, duration, elapsed, resumedMessage, runCostText, waitingText }
+import { callLabel, costText, currentTurn, duration, elapsed, resumedMessage, runCostText, waitingText }
   from '../../src/main/resources/plugin-webapp/agentloop/app/words.js';
 
 test('durations read as a person says them, never as hundreds of seconds', () => {
@@ -61,4 +61,38 @@ test('an edit says what replaced what, where the run goes on, and what cannot be
     sideEffects: [{ tool: 'send_email', arguments: { to: 'a@b.c' }, step: 5 }] }),
   'Step #9 replaces #3; the run continues at somewhere. Side effects on the superseded branch (they happened and are'
     + ' not undone): send_email {"to":"a@b.c"} at #5.');
+});
+
+test('a step names the model call it came from as a call, never as a turn', () => {
+  assert.equal(callLabel({ kind: 'THOUGHT', turn: 3 }), 'call 3');
+  assert.equal(callLabel({ kind: 'OBSERVATION', turn: 3 }), 'call 3');
+  assert.equal(callLabel({ kind: 'PLAN', turn: 2 }), null);
+  assert.equal(callLabel({ kind: 'HUMAN_INPUT', turn: 0 }), null);
+  // a follow-up question after call 1 opens the next turn: no call of its own
+  assert.equal(callLabel({ kind: 'HUMAN_INPUT', turn: 1, content: { text: 'and?', followUp: true } }), null);
+  assert.equal(callLabel({ kind: 'HUMAN_INPUT', turn: 2, content: { text: 'yes' } }), 'call 2');
+});
+
+test('the status block shows the current turn\'s question and calls an answer final only once accepted', () => {
+  const turn = (number, question, answer, status) => ({ number, question, answer, status });
+  // a one-shot run whose answer waits for review
+  assert.deepEqual(currentTurn({ question: 'Q1', status: 'WAITING', waitingFor: ['reviewAnswer'], finalAnswer: 'A1',
+    turns: [turn(1, 'Q1', 'A1', 'IN_PROGRESS')] }),
+  { questionLabel: 'Question', question: 'Q1', answerLabel: 'Answer (waiting for review)', answer: 'A1' });
+  // the same run once accepted
+  assert.deepEqual(currentTurn({ question: 'Q1', status: 'ANSWERED', waitingFor: [], finalAnswer: 'A1',
+    turns: [turn(1, 'Q1', 'A1', 'ANSWERED')] }),
+  { questionLabel: 'Question', question: 'Q1', answerLabel: 'Final answer', answer: 'A1' });
+  // a conversation at work on its third question: turn 2's answer is not turn 3's
+  assert.deepEqual(currentTurn({ question: 'Q1', status: 'RUNNING', waitingFor: [], finalAnswer: 'A2',
+    turns: [turn(1, 'Q1', 'A1', 'ANSWERED'), turn(2, 'Q2', 'A2', 'ANSWERED'), turn(3, 'Q3', null, 'IN_PROGRESS')] }),
+  { questionLabel: 'Question (turn 3)', question: 'Q3', answerLabel: null, answer: null });
+  // waiting for its next question, the answer accepted; a run stopped before its answer was accepted
+  assert.equal(currentTurn({ status: 'WAITING', waitingFor: ['follow-up'],
+    turns: [turn(1, 'Q1', 'A1', 'ANSWERED'), turn(2, 'Q2', 'A2', 'ANSWERED')] }).answerLabel, 'Answer (accepted)');
+  assert.equal(currentTurn({ status: 'STOPPED', waitingFor: [], turns: [turn(1, 'Q1', 'A1', 'UNANSWERED')] })
+    .answerLabel, 'Last answer (not accepted)');
+  // a view without turns (an older server) falls back on the run's question and answer
+  assert.deepEqual(currentTurn({ question: 'Q1', status: 'ANSWERED', finalAnswer: 'A1' }),
+    { questionLabel: 'Question', question: 'Q1', answerLabel: 'Final answer', answer: 'A1' });
 });

@@ -6,6 +6,7 @@ import java.util.Collection;
 public class UnknownAgentException extends RuntimeException {
 
   public UnknownAgentException(String agentKey, Collection<String> deployedAgents) {
-    super("there is no agent '" + agentKey + "'; deployed agents: " + String.join(", ", deployedAgents));
+    super("there is no agent '" + agentKey + "'; deployed agents: "
+        + (deployedAgents.isEmpty() ? "none" : String.join(", ", deployedAgents)));
   }
 }

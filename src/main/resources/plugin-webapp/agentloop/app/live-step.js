@@ -1,6 +1,7 @@
 // What a run does right now, in words, from GET /api/runs/{id}'s activeStep: "thinking (model call,
-// 5 s)", "waiting for a model slot, 37 ahead (12 s)", "running http_get (2 s)", "waiting for a person in Review the answer" with a link to the
-// task in Tasklist. The seconds go on counting between two polls.
+// 5 s)", "waiting for a model slot, 37 ahead (12 s)", "running http_get (2 s)", "waiting for a person in Review the
+// answer" with a link to the task in Tasklist, "waiting for the next question (3 min)". The seconds go on counting
+// between two polls.
 import { modelSlot, waitingForAgents } from './child-runs.js';
 import { h } from './dom.js';
 import { elapsed } from './words.js';
@@ -42,6 +43,8 @@ export function liveStep(active, readAt) {
     case 'retry':
       return ['waiting to try ', name, ' again after a failure', active.problem ? `: ${active.problem}` : '', ` (${s})`];
     default:
-      return ['at ', name, ` (${s})`];
+      // a conversation between two turns waits for people, not for the engine
+      return active.activity === 'awaitFollowUp' ? [`waiting for the next question (${s})`]
+        : ['at ', name, ` (${s})`];
   }
 }

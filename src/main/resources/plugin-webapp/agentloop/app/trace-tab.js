@@ -16,7 +16,7 @@ import { restartedNotice, restartForm, runLink } from './runs-tab.js';
 import { stepEditor } from './step-editor.js';
 import { turnRedoForm } from './turn-redo.js';
 import { decidedSteps, duration, stepRow, traceView } from './trace-view.js';
-import { regeneratedMessage, resumedMessage, restartedMessage } from './words.js';
+import { currentTurn, regeneratedMessage, resumedMessage, restartedMessage } from './words.js';
 
 export { resumedMessage };
 
@@ -55,8 +55,9 @@ export class RunPanel {
     this.messages = h('div', { class: 'agentloop-messages' });
     this.summary = h('div', { class: 'agentloop-summary' });
     this.why = h('p', { class: 'agentloop-why text-muted' });
-    this.regenerateForm = reasonForm('regenerate', 'Regenerate answer', 'btn-default', 'why a new answer (optional)',
-      (reason, done) => this.act(() => client.regenerate(runId, reason || undefined), true, done, regeneratedMessage));
+    // a reason as in Tasklist's answer review: who asks for a new answer says why, and the trace keeps it
+    this.regenerateForm = reasonForm('regenerate', 'Regenerate answer', 'btn-default', 'why a new answer (kept in the trace)',
+      (reason, done) => this.act(() => client.regenerate(runId, reason), Boolean(reason), done, regeneratedMessage));
     this.stopForm = reasonForm('stop', 'Stop run', 'btn-danger', 'why the run stops', (reason, done) =>
       this.act(() => client.stop(runId, reason), Boolean(reason), done,
         () => 'The run is stopped. It stays readable on its run page and in the process definition\'s tab "Agent runs".'));
@@ -181,6 +182,7 @@ export class RunPanel {
   }
 
   drawSummary(run) {
+    const turn = currentTurn(run);
     const fact = (label, value, name) => (value === undefined || value === null || value === '' ? null
       : h('div', { class: 'agentloop-fact', 'data-fact': name }, h('dt', {}, label), h('dd', {}, value)));
     clear(this.summary,
@@ -196,8 +198,9 @@ export class RunPanel {
         fact('Diagram', this.page && !FINISHED.includes(run.status)
           ? h('a', { href: `#/process-instance/${encodeURIComponent(run.id)}/runtime`, 'data-action': 'diagram' },
             'where the run is, in Cockpit\'s process instance view') : null, 'diagram'),
-        fact('Question', run.question, 'question'),
-        fact('Final answer', run.finalAnswer, 'finalAnswer'),
+        // the current turn's, as the conversation below has every turn's
+        fact(turn.questionLabel, turn.question, 'question'),
+        fact(turn.answerLabel, turn.answer, 'finalAnswer'),
         fact('Started', time(run.createdAt), 'createdAt'),
         fact('Ended', time(run.endedAt), 'endedAt'),
         fact('Restarted from', run.restartedFrom && h('span', {}, 'run ', runLink(run.restartedFrom),

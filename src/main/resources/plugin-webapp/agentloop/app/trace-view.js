@@ -2,7 +2,7 @@
 // it the superseded branch, collapsed, beside the step that replaced it.
 import { clear, h, json, time } from './dom.js';
 import { edits, stepTree } from './step-tree.js';
-import { costText, duration, kindLabel } from './words.js';
+import { callLabel, costText, duration, kindLabel } from './words.js';
 import { stepCostText } from './cost-words.js';
 
 export { costText, duration, kindLabel };
@@ -84,7 +84,8 @@ export function stepRow(step, extra, onPrompt) {
   h('div', { class: 'agentloop-step-head' },
     h('span', { class: 'agentloop-step-no' }, `#${step.id}`),
     h('span', { class: 'agentloop-kind' }, kindLabel(step.kind)),
-    h('span', { class: 'agentloop-turn' }, `turn ${step.turn}`),
+    callLabel(step) && h('span', { class: 'agentloop-call', title: 'the model call of the run it came from' },
+      callLabel(step)),
     superseded && h('span', { class: 'label label-default agentloop-status' }, 'superseded'),
     h('span', { class: 'agentloop-author', title: 'author' }, step.author),
     h('span', { class: 'agentloop-time' }, time(step.createdAt)),

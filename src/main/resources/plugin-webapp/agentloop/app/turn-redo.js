@@ -19,7 +19,7 @@ export function replayCheckbox(name) {
  */
 export function turnRedoForm(turn, onSubmit, onCancel) {
   const reason = h('input', { class: 'form-control input-sm', type: 'text', 'data-field': 'redo-reason',
-    placeholder: 'why this turn is redone (optional, kept in the trace)' });
+    placeholder: 'why this turn is redone (kept in the trace)' });
   const replay = replayCheckbox('redo-replay');
   const problem = h('div', { class: 'agentloop-form-problem' });
   const submit = h('button', { class: 'btn btn-sm btn-primary', type: 'submit', 'data-action': 'submit-redo' },
@@ -33,6 +33,12 @@ export function turnRedoForm(turn, onSubmit, onCancel) {
   form.addEventListener('submit', async event => {
     event.preventDefault();
     problem.replaceChildren();
+    // a new answer is asked for with a reason, as everywhere (Tasklist's answer review, the run's Regenerate)
+    if (!reason.value.trim()) {
+      problem.append(h('div', { class: 'alert alert-warning', role: 'alert' }, 'Please give a reason: it is kept with'
+        + ' the run.'));
+      return;
+    }
     submit.disabled = true;
     try {
       await onSubmit(replay.box.checked, reason.value.trim());

@@ -129,3 +129,43 @@ export function regeneratedMessage(result) {
 export function restartedMessage(runId, stepId) {
   return `Run ${runId} restarted from #${stepId} as run `;
 }
+
+/**
+ * Which model call of the run a step belongs to, "call 3" (the step's `turn` in the API: the number of the model
+ * reply it came from, counted along the run); null for a plan, before the first call and for a follow-up question,
+ * which opens a turn rather than answering a call. A conversation's turns are its questions, never its calls.
+ */
+export function callLabel(step) {
+  const followUp = step.kind === 'HUMAN_INPUT' && Boolean(step.content && step.content.followUp);
+  return step.turn > 0 && step.kind !== 'PLAN' && !followUp ? `call ${step.turn}` : null;
+}
+
+const ENDED = ['ANSWERED', 'REJECTED', 'STOPPED', 'CANCELLED'];
+
+/** How the current turn's answer stands, as its label: final only once accepted and the run has ended. */
+function answerLabel(run, turn) {
+  if ((run.waitingFor || []).includes('reviewAnswer')) {
+    return 'Answer (waiting for review)';
+  }
+  const accepted = turn ? turn.status === 'ANSWERED' : run.status === 'ANSWERED';
+  if (accepted) {
+    return run.status === 'ANSWERED' ? 'Final answer' : 'Answer (accepted)';
+  }
+  return ENDED.includes(run.status) ? 'Last answer (not accepted)' : 'Answer (not accepted yet)';
+}
+
+/**
+ * The status block's question and answer: those of the current turn (the newest question of a conversation,
+ * "Question (turn 3)"), its answer labelled by where it stands; `answer` null while the turn has none.
+ */
+export function currentTurn(run) {
+  const turns = Array.isArray(run.turns) ? run.turns : [];
+  const turn = turns.length ? turns[turns.length - 1] : null;
+  const answer = turn ? turn.answer : run.finalAnswer;
+  return {
+    questionLabel: turns.length > 1 ? `Question (turn ${turn.number})` : 'Question',
+    question: turn ? turn.question : run.question,
+    answerLabel: answer === null || answer === undefined ? null : answerLabel(run, turn),
+    answer: answer ?? null
+  };
+}

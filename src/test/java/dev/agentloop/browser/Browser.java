@@ -16,6 +16,8 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -44,7 +46,8 @@ final class Browser implements AutoCloseable {
     };
   }
 
-  static final Duration PATIENCE = Duration.ofSeconds(30);
+  /** How long a page may take to show what is awaited; longer on a loaded machine (-Dagentloop.browser.patience=PT2M). */
+  static final Duration PATIENCE = Duration.parse(System.getProperty("agentloop.browser.patience", "PT30S"));
   private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
   final WebDriver driver;
@@ -105,6 +108,20 @@ final class Browser implements AutoCloseable {
   }
 
   /**
+   * Awaits an element of a webapp's first page, loading the page once more where it did not come up: on a
+   * server just started on a busy machine, Camunda's frontend can give up loading its modules (RequireJS "Load
+   * timeout for modules"), and it never tries again by itself.
+   */
+  WebElement awaitBooted(By locator) {
+    try {
+      return await(locator);
+    } catch (TimeoutException e) {
+      driver.navigate().refresh();
+      return await(locator);
+    }
+  }
+
+  /**
    * Clicks the element once nothing covers it: Tasklist's notifications slide over the buttons for
    * a moment, and a long form puts them below the fold.
    */
@@ -136,6 +153,17 @@ final class Browser implements AutoCloseable {
 
   void awaitClickable(By locator) {
     wait.until(ExpectedConditions.elementToBeClickable(locator));
+  }
+
+  /**
+   * The text of a visible element, read again where the page redrew it between finding and reading: Cockpit's
+   * run page draws its summary anew at each poll of a running or waiting run.
+   */
+  String textOf(By locator) {
+    return wait.ignoring(StaleElementReferenceException.class).until(driver -> {
+      WebElement element = driver.findElement(locator);
+      return element.isDisplayed() ? element.getText() : null;
+    });
   }
 
   void awaitGone(By locator) {

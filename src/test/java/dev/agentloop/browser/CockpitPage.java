@@ -28,7 +28,7 @@ final class CockpitPage {
 
   CockpitPage login(String user, String password) {
     browser.go("/camunda/app/cockpit/default/");
-    browser.await(By.cssSelector("input[ng-model=username]")).sendKeys(user);
+    browser.awaitBooted(By.cssSelector("input[ng-model=username]")).sendKeys(user);
     browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
     browser.click(By.cssSelector("button.btn-primary[type=submit]"));
     browser.awaitGone(By.cssSelector("input[ng-model=password]"));
@@ -100,12 +100,12 @@ final class CockpitPage {
 
   /** The line that says what the run does right now, e.g. "RUNNING — thinking (model call, 3 s)". */
   String live() {
-    return browser.await(By.cssSelector(".agentloop-live")).getText();
+    return browser.textOf(By.cssSelector(".agentloop-live"));
   }
 
   /** What the call behind a step cost, as its head shows it. */
   String cost(int stepId) {
-    return browser.await(By.cssSelector("li.agentloop-step[data-step='" + stepId + "'] [data-cost]")).getText();
+    return browser.textOf(By.cssSelector("li.agentloop-step[data-step='" + stepId + "'] [data-cost]"));
   }
 
   /** Opens the prompt of a step on the active path and gives the panel that shows it. */
@@ -149,7 +149,7 @@ final class CockpitPage {
   }
 
   String fact(String name) {
-    return browser.await(By.cssSelector("[data-fact='" + name + "'] dd")).getText();
+    return browser.textOf(By.cssSelector("[data-fact='" + name + "'] dd"));
   }
 
   void awaitFact(String name, String text) {
@@ -157,11 +157,11 @@ final class CockpitPage {
   }
 
   String budget(String name) {
-    return browser.await(By.cssSelector("[data-budget='" + name + "']")).getText();
+    return browser.textOf(By.cssSelector("[data-budget='" + name + "']"));
   }
 
   String breakers() {
-    return browser.await(By.cssSelector(".agentloop-breakers")).getText();
+    return browser.textOf(By.cssSelector(".agentloop-breakers"));
   }
 
   /** The action button ({@code data-action}) of a step on the active path. */
@@ -208,16 +208,16 @@ final class CockpitPage {
 
   /** The message the tab shows after an action: kind success, danger or warning. */
   String awaitMessage(String kind) {
-    return browser.await(By.cssSelector(".agentloop-messages .alert-" + kind)).getText();
+    return browser.textOf(By.cssSelector(".agentloop-messages .alert-" + kind));
   }
 
   /** The problem shown inside the open form (an editor or a restart form). */
   String awaitFormProblem() {
-    return browser.await(By.cssSelector(".agentloop-form-problem .alert")).getText();
+    return browser.textOf(By.cssSelector(".agentloop-form-problem .alert"));
   }
 
   String why() {
-    return browser.await(By.cssSelector(".agentloop-why")).getText();
+    return browser.textOf(By.cssSelector(".agentloop-why"));
   }
 
   /** Unfolds a finished run on the tab "Agent runs" and waits for its trace. */

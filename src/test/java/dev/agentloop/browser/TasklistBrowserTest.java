@@ -22,6 +22,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -212,6 +213,54 @@ class TasklistBrowserTest {
     browser.screenshot("tasklist-6-review-answer-steps");
     tasklist.scrollTo("decision");
     browser.screenshot("tasklist-6-review-answer-steps-decision");
+  }
+
+  @Test
+  void should_show_the_answer_reviews_decisions_in_the_window_and_complete_it_with_clicks_alone() {
+    // given an answer whose review holds the steps behind it, at 1440 x 900
+    String run = startWithAcceptedPlan("multi-step: decided at 900 pixels");
+    tasklist.open(api.awaitTask(run, "reviewAnswer").get("id").asText());
+    String unscrolled = tasklist.scrollPositions();
+
+    // when the reviewer clicks the decision: its list opens in the window, every option in sight
+    List<WebElement> options = tasklist.openList("decision");
+    browser.screenshot("tasklist-11-answer-decisions");
+    assertThat(options).extracting(option -> option.getText().trim()).containsExactly("Accept the answer",
+        "Regenerate: let the agent answer again", "Give feedback: the agent continues with it",
+        "Edit a step: the agent continues from it");
+    assertThat(options).allMatch(tasklist::inSight, "in sight");
+    assertThat(tasklist.scrollPositions()).isEqualTo(unscrolled);
+
+    // then a click picks one, and Complete ends the review
+    options.get(0).click();
+    assertThat(tasklist.chosen("decision")).isEqualTo("Accept the answer");
+    browser.screenshot("tasklist-11-answer-decided");
+    tasklist.completeByHand();
+    tasklist.awaitClosed();
+    await().atMost(Runs.PATIENCE).until(() -> body(api.get("/api/runs/" + run), 200).get("status").asText(),
+        "ANSWERED"::equals);
+  }
+
+  @Test
+  void should_show_the_approvals_decisions_in_the_window_and_complete_it_with_clicks_alone() {
+    // given a call waiting for approval, with the steps that led to it
+    int sentBefore = TestTools.SENT.get();
+    String run = startWithAcceptedPlan("approve: decided at 900 pixels");
+    tasklist.open(api.awaitTask(run, "approveAction").get("id").asText());
+    String unscrolled = tasklist.scrollPositions();
+
+    // when the reviewer clicks the call's decision: its list opens in the window
+    List<WebElement> options = tasklist.openList("decision1");
+    browser.screenshot("tasklist-12-approval-decisions");
+    assertThat(options).hasSizeGreaterThanOrEqualTo(3).allMatch(tasklist::inSight, "in sight");
+    assertThat(tasklist.scrollPositions()).isEqualTo(unscrolled);
+
+    // then a click approves it, and Complete runs the call
+    options.stream().filter(option -> option.getText().trim().startsWith("Approve")).findFirst().orElseThrow().click();
+    tasklist.completeByHand();
+    tasklist.awaitClosed();
+    api.awaitTask(run, "reviewAnswer");
+    assertThat(TestTools.SENT.get()).isEqualTo(sentBefore + 1);
   }
 
   @Test

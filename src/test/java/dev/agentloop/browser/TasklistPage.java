@@ -28,7 +28,7 @@ final class TasklistPage {
 
   TasklistPage login(String user, String password) {
     browser.go("/camunda/app/tasklist/default/");
-    browser.await(By.cssSelector("input[ng-model=username]")).sendKeys(user);
+    browser.awaitBooted(By.cssSelector("input[ng-model=username]")).sendKeys(user);
     browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
     browser.click(By.cssSelector("button.btn-primary[type=submit]"));
     browser.awaitGone(By.cssSelector("input[ng-model=password]"));
@@ -134,6 +134,69 @@ final class TasklistPage {
     ((JavascriptExecutor) browser.driver).executeScript(
         "arguments[0].dispatchEvent(new MouseEvent('mousedown', {bubbles: true, cancelable: true}))", option);
     return this;
+  }
+
+  /**
+   * Opens a select's list with a click, as a person does, and returns its options as they show. The select must
+   * be in sight already: nothing here scrolls.
+   */
+  List<WebElement> openList(String key) {
+    WebElement select = browser.await(By.cssSelector("[id$='-" + key + "-display']"));
+    if (!inSight(select)) {
+      throw new AssertionError("the select '" + key + "' is not in sight without scrolling");
+    }
+    select.click();
+    return browser.all(By.cssSelector(".fjs-dropdownlist-item"));
+  }
+
+  /**
+   * Whether a person sees the element whole in the window, with nothing over it (Tasklist's footer, a
+   * notification): its box lies inside the window and the point at its middle is the element's own. Reads only.
+   */
+  boolean inSight(WebElement element) {
+    return (Boolean) ((JavascriptExecutor) browser.driver).executeScript(
+        "const box = arguments[0].getBoundingClientRect();"
+            + "if (box.height === 0 || box.top < 0 || box.left < 0 || box.bottom > window.innerHeight"
+            + "    || box.right > window.innerWidth) { return false; }"
+            + "const at = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);"
+            + "return at !== null && (at === arguments[0] || arguments[0].contains(at));", element);
+  }
+
+  /** Where the page and Tasklist's scrolling panes stand, to tell that nothing scrolled. */
+  String scrollPositions() {
+    return String.valueOf(((JavascriptExecutor) browser.driver).executeScript(
+        "return [window.scrollY, ...Array.from(document.querySelectorAll('*'))"
+            + ".filter(e => e.scrollHeight > e.clientHeight && e.scrollTop > 0).map(e => e.scrollTop)].join(',');"));
+  }
+
+  /**
+   * Completes the task as a person does: turns the wheel to the Complete button where it is below the fold, and
+   * clicks the part of it that is in sight (Tasklist's footer lies over the bottom of its scrolling pane, and with
+   * it over the lower half of a button at the pane's end); fails where nothing of it is in sight.
+   */
+  void completeByHand() {
+    WebElement complete = browser.await(COMPLETE);
+    if (visiblePoint(complete) == null) {
+      new Actions(browser.driver).scrollToElement(complete).perform();
+    }
+    List<?> point = visiblePoint(complete);
+    if (point == null) {
+      throw new AssertionError("nothing of Complete is in sight: it lies under Tasklist's footer or off the window");
+    }
+    new Actions(browser.driver).moveToLocation(((Number) point.get(0)).intValue(), ((Number) point.get(1)).intValue())
+        .click().perform();
+  }
+
+  /** A point of the element, in the window, where a click reaches it and nothing else; {@code null} where none is. */
+  private List<?> visiblePoint(WebElement element) {
+    return (List<?>) ((JavascriptExecutor) browser.driver).executeScript(
+        "const e = arguments[0], box = e.getBoundingClientRect(), x = Math.round(box.left + box.width / 2);"
+            + "for (let y = Math.ceil(box.top) + 2; y < box.bottom - 1; y += 2) {"
+            + "  if (y < 0 || y >= window.innerHeight) { continue; }"
+            + "  const at = document.elementFromPoint(x, y);"
+            + "  if (at !== null && (at === e || e.contains(at))) { return [x, y]; }"
+            + "}"
+            + "return null;", element);
   }
 
   /** Turns the mouse wheel until the field with that key is in view, as a person does (wheel input, not a script). */

@@ -30,9 +30,10 @@ import org.springframework.context.annotation.Import;
 
 /**
  * What {@link dev.agentloop.autoconfigure.AgentLoopAutoConfiguration} brings: step store, tools, model, the
- * guards of model and tool calls, agent handlers, reviews, embedded worker, security, REST API and the engine
- * plugin that recognises agent processes and deploys AgentLoop's forms and default agent. (The Cockpit plugin
- * comes through Camunda's plugin SPI, see {@code dev.agentloop.internal.cockpit}.)
+ * guards of model and tool calls, agent handlers, reviews, embedded worker, security, the engine plugin that
+ * recognises agent processes and deploys AgentLoop's forms and default agent, and in a servlet web application
+ * the REST API. (The Cockpit plugin comes through Camunda's plugin SPI with the webapps, see
+ * {@code dev.agentloop.internal.cockpit}.)
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AgentLoopProperties.class)
@@ -40,7 +41,7 @@ import org.springframework.context.annotation.Import;
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
     WebConfiguration.class, A2aConfiguration.class, TelemetryConfiguration.class, EventsConfiguration.class,
-    McpConfiguration.class})
+    McpConfiguration.class, WithoutServletWeb.class})
 public class AgentLoopConfiguration {
 
   AgentLoopConfiguration() {
@@ -72,6 +73,6 @@ public class AgentLoopConfiguration {
 
   @Bean
   AgentLoopDeployment agentLoopDeployment(AgentLoopProperties properties) {
-    return AgentLoopDeployment.load(properties.deployment().defaultAgent());
+    return AgentLoopDeployment.load(properties.deployment());
   }
 }

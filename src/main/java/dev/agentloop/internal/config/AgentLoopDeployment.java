@@ -3,6 +3,7 @@ package dev.agentloop.internal.config;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentsAsTools;
 import dev.agentloop.internal.security.ReservedForms;
+import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +36,8 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
  * What AgentLoop deploys itself, whatever the application's own deployment does: the forms of the
- * review tasks and (unless switched off) the default agent {@code react-agent}, read from AgentLoop's
+ * review tasks and (unless switched off) the default agent, under {@code agentloop.deployment.default-agent-key}
+ * ({@code react-agent} unless set), read from AgentLoop's
  * own jar (or classes folder), never from elsewhere on the class path. They form the deployment
  * {@value #NAME}, with duplicate filtering, so a restart with unchanged files deploys nothing and a
  * changed file becomes a new version of that file only.
@@ -43,12 +45,13 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
  * <p>The jar keeps them under {@value #FOLDER} as {@code react-agent.bpmn.xml} and {@code *.form.json}, names
  * that no deployment pattern of an application picks up (Camunda's default, {@code classpath*:**}{@code /*.bpmn},
  * included), so that with AgentLoop switched off nothing of it is deployed; they are deployed under their usual
- * names, {@value #DEFAULT_AGENT} and {@code forms/<name>.form}.
+ * names, {@code processes/<key>.bpmn} and {@code forms/<name>.form}.
  *
- * <p>The application's own {@code react-agent} wins: when the application's deployment resources define a
+ * <p>The application's own process of that key wins: when the application's deployment resources define a
  * process of that key, or the latest deployed version of it does not come from AgentLoop's deployment, the
- * default agent is not deployed, with one line in the log that says why. So a new AgentLoop release never
- * puts its changed default agent over a team's own.
+ * default agent is not deployed, with one line in the log that says why and how to give it another key. So a
+ * new AgentLoop release never puts its changed default agent over a team's own. The start says which key the
+ * default agent has.
  *
  * <p>The ids of its forms are reserved ({@link ReservedForms}): only this deployment deploys them. Its default agent
  * may name agents of the application in {@code agentloop.agent.allowed-tools}: the application deploys them right
@@ -66,20 +69,32 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
   static final String FOLDER = "META-INF/agentloop/deployment/";
   private static final String FORMS = FOLDER + "forms/*.form.json";
   private static final Pattern PROCESS_ID = Pattern.compile("<(\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"']([^\"']+)[\"']");
-  private static final Pattern DEFAULT_AGENT_PROCESS = Pattern.compile(
-      "<(\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"']" + ReactAgentProcess.KEY + "[\"']");
+
+  /** The shipped diagram's process element up to its id's value, and the quote after it. */
+  private static final Pattern SHIPPED_PROCESS = Pattern.compile(
+      "(<(?:\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"'])" + Pattern.quote(ReactAgentProcess.KEY) + "([\"'])");
+  private static final String OTHER_KEY = "; to have AgentLoop's default agent beside it, give it another key with"
+      + " agentloop.deployment.default-agent-key";
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentLoopDeployment.class);
 
   private final boolean defaultAgent;
+  /** The key the default agent is deployed under ({@code agentloop.deployment.default-agent-key}). */
+  private final String key;
+  private final Pattern keysProcess;
+  /** The resource name of the default agent in the deployment, after its key. */
+  private final String agentResource;
   private final Map<String, byte[]> resources;
   /** The application's own resource that defines {@code react-agent}, if it deploys one. */
   private volatile String applicationsDefaultAgent;
   /** The keys of the processes the application deploys at start, right after this deployment. */
   private volatile Set<String> applicationsKeys = Set.of();
 
-  private AgentLoopDeployment(boolean defaultAgent, Map<String, byte[]> resources) {
-    this.defaultAgent = defaultAgent;
+  private AgentLoopDeployment(DeploymentSettings settings, Map<String, byte[]> resources) {
+    this.defaultAgent = settings.defaultAgent();
+    this.key = settings.defaultAgentKey();
+    this.keysProcess = Pattern.compile("<(\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(key) + "[\"']");
+    this.agentResource = "processes/" + key + ".bpmn";
     this.resources = resources;
   }
 
@@ -89,7 +104,7 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
   }
 
   /** Reads AgentLoop's forms and default agent from the jar (or folder) this class was loaded from. */
-  static AgentLoopDeployment load(boolean defaultAgent) {
+  static AgentLoopDeployment load(DeploymentSettings settings) {
     String root = ownRoot();
     Map<String, byte[]> resources = new LinkedHashMap<>();
     try {
@@ -97,14 +112,15 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
           .getResources(root + FORMS)) {
         resources.put("forms/" + stripSuffix(form.getFilename(), ".json"), read(form));
       }
-      resources.put(DEFAULT_AGENT, read(new UrlResource(root + FOLDER + DEFAULT_AGENT + ".xml")));
+      resources.put(DEFAULT_AGENT, keyed(read(new UrlResource(root + FOLDER + DEFAULT_AGENT + ".xml")),
+          settings.defaultAgentKey()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read AgentLoop's forms and default agent from " + root + FOLDER, e);
     }
     if (resources.keySet().stream().noneMatch(name -> name.startsWith("forms/"))) {
       throw new IllegalStateException("AgentLoop's forms are missing from " + root + FORMS);
     }
-    return new AgentLoopDeployment(defaultAgent, resources);
+    return new AgentLoopDeployment(settings, resources);
   }
 
   /** After every plugin's preInit, so whatever set the application's deployment resources has run. */
@@ -113,7 +129,7 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
     if (configuration instanceof SpringProcessEngineConfiguration spring && spring.getDeploymentResources() != null) {
       spring.setDeploymentResources(withoutOurs(spring.getDeploymentResources()));
       applicationsDefaultAgent = Arrays.stream(spring.getDeploymentResources())
-          .filter(AgentLoopDeployment::definesDefaultAgent).map(Resource::getDescription).findFirst().orElse(null);
+          .filter(this::definesDefaultAgent).map(Resource::getDescription).findFirst().orElse(null);
       applicationsKeys = Arrays.stream(spring.getDeploymentResources())
           .flatMap(resource -> processKeys(resource).stream()).collect(Collectors.toUnmodifiableSet());
     }
@@ -128,8 +144,9 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
     List<String> deployed = new ArrayList<>();
     resources.forEach((name, content) -> {
       if (withAgent || !name.equals(DEFAULT_AGENT)) {
-        builder.addInputStream(name, new ByteArrayInputStream(content));
-        deployed.add(name);
+        String deployedAs = name.equals(DEFAULT_AGENT) ? agentResource : name;
+        builder.addInputStream(deployedAs, new ByteArrayInputStream(content));
+        deployed.add(deployedAs);
       }
     });
     // the default agent may name an agent of the application's, which is deployed right after this
@@ -138,16 +155,20 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
     LOG.info("AgentLoop deployment '{}': {} ({}, {} process definition(s) new)", NAME, deployed,
         deployment.getId(), deployment.getDeployedProcessDefinitions() == null ? 0
             : deployment.getDeployedProcessDefinitions().size());
+    if (withAgent) {
+      LOG.info("AgentLoop's default agent has the key '{}' (agentloop.deployment.default-agent-key): runs started"
+          + " without naming an agent go to it", key);
+    }
   }
 
   /** Whether the application deploys or deployed a {@code react-agent} of its own; says so once in the log. */
   private boolean applicationHasItsOwn(RepositoryService repository) {
     if (applicationsDefaultAgent != null) {
-      LOG.info("AgentLoop does not deploy its default agent '{}': the application deploys its own from {}",
-          ReactAgentProcess.KEY, applicationsDefaultAgent);
+      LOG.info("AgentLoop does not deploy its default agent '{}': the application deploys its own from {}{}", key,
+          applicationsDefaultAgent, OTHER_KEY);
       return true;
     }
-    ProcessDefinition latest = repository.createProcessDefinitionQuery().processDefinitionKey(ReactAgentProcess.KEY)
+    ProcessDefinition latest = repository.createProcessDefinitionQuery().processDefinitionKey(key)
         .withoutTenantId().latestVersion().singleResult();
     if (latest == null) {
       return false;
@@ -157,8 +178,8 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
       return false;
     }
     LOG.info("AgentLoop does not deploy its default agent '{}': its latest version ({}) is the application's own,"
-        + " from the deployment '{}' ({}), and AgentLoop never deploys over it", ReactAgentProcess.KEY,
-        latest.getVersion(), deployment.getName(), deployment.getId());
+        + " from the deployment '{}' ({}), and AgentLoop never deploys over it{}", key,
+        latest.getVersion(), deployment.getName(), deployment.getId(), OTHER_KEY);
     return true;
   }
 
@@ -180,16 +201,29 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
     }
   }
 
-  private static boolean definesDefaultAgent(Resource resource) {
+  private boolean definesDefaultAgent(Resource resource) {
     String filename = resource.getFilename();
     if (filename == null || !(filename.endsWith(".bpmn") || filename.endsWith(".bpmn20.xml"))) {
       return false;
     }
     try {
-      return DEFAULT_AGENT_PROCESS.matcher(new String(read(resource), StandardCharsets.UTF_8)).find();
+      return keysProcess.matcher(new String(read(resource), StandardCharsets.UTF_8)).find();
     } catch (IOException e) {
       return false;
     }
+  }
+
+  /** The default agent's diagram with its process under the configured key (its own, react-agent, unchanged). */
+  private static byte[] keyed(byte[] diagram, String key) {
+    if (key.equals(ReactAgentProcess.KEY)) {
+      return diagram;
+    }
+    String xml = new String(diagram, StandardCharsets.UTF_8);
+    String rekeyed = SHIPPED_PROCESS.matcher(xml).replaceFirst("$1" + Matcher.quoteReplacement(key) + "$2");
+    if (rekeyed.equals(xml)) {
+      throw new IllegalStateException("AgentLoop's default agent has no process '" + ReactAgentProcess.KEY + "'");
+    }
+    return rekeyed.getBytes(StandardCharsets.UTF_8);
   }
 
   private static String stripSuffix(String name, String suffix) {

@@ -1,6 +1,7 @@
 package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.definition.AgentDefaults;
+import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
 import dev.agentloop.internal.security.ApiSettings;
@@ -26,7 +27,7 @@ import org.springframework.validation.annotation.Validated;
  * <p>Only the binding lives here: each feature owns its settings record, with their validation and
  * descriptions, and gets it from {@link FeatureSettings}; no other package imports this one.
  *
- * @param enabled whether AgentLoop is active at all; {@code false}: its auto-configuration adds nothing
+ * @param enabled whether AgentLoop is active at all; `false`: its auto-configuration adds nothing
  *     to the application and its Cockpit tabs do not show
  */
 @Validated
@@ -35,7 +36,7 @@ public record AgentLoopProperties(
     boolean enabled,
     @NotNull @Valid @NestedConfigurationProperty ApiSettings api,
     @NotNull @Valid @NestedConfigurationProperty A2aSettings a2a,
-    @NotNull @Valid Deployment deployment,
+    @NotNull @Valid @NestedConfigurationProperty DeploymentSettings deployment,
     @NotNull @Valid @NestedConfigurationProperty SecuritySettings security,
     @NotNull @Valid @NestedConfigurationProperty LlmSettings llm,
     @NotNull @Valid @NestedConfigurationProperty WorkerSettings worker,
@@ -45,13 +46,4 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
     @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry,
     @NotNull @Valid @NestedConfigurationProperty RunEventsSettings events,
-    @NotNull @Valid @NestedConfigurationProperty McpEndpointSettings mcp) {
-
-  /**
-   * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms
-   * always, since every agent's review tasks use them).
-   *
-   * @param defaultAgent whether the shipped default agent {@code react-agent} is deployed too
-   */
-  public record Deployment(boolean defaultAgent) {}
-}
+    @NotNull @Valid @NestedConfigurationProperty McpEndpointSettings mcp) {}

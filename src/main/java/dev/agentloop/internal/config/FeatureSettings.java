@@ -1,6 +1,7 @@
 package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.definition.AgentDefaults;
+import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
 import dev.agentloop.internal.security.ApiSettings;
@@ -25,6 +26,11 @@ class FeatureSettings {
   @Bean
   ApiSettings agentLoopApiSettings(AgentLoopProperties properties) {
     return properties.api();
+  }
+
+  @Bean
+  DeploymentSettings agentLoopDeploymentSettings(AgentLoopProperties properties) {
+    return properties.deployment();
   }
 
   @Bean

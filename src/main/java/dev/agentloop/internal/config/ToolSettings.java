@@ -22,9 +22,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxConcurrent tool calls running at once on this node
  * @param approval per tool name whether a person approves its calls; a tool not named here needs
  *     approval exactly when it has side effects
- * @param remote tools served by remote workers on topic {@code agentloop.tool.<name>}, by name
- * @param mcp MCP servers by name, whose tools agents call as {@code <server>__<tool>}
- * @param a2a remote A2A agents by name, which agents call as the tool {@code <name>}
+ * @param remote tools served by remote workers on topic `agentloop.tool.NAME`, by name
+ * @param mcp MCP servers by name, whose tools agents call as `SERVER__TOOL`
+ * @param a2a remote A2A agents by name, which agents call as the tool `NAME`
  */
 public record ToolSettings(
     @DefaultValue("PT30S") @NotNull Duration timeout,

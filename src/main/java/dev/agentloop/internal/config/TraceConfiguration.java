@@ -20,6 +20,7 @@ import dev.agentloop.internal.trace.schema.TraceSchema;
 import javax.sql.DataSource;
 import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -39,7 +40,13 @@ public class TraceConfiguration {
     return new RunWatchers();
   }
 
+  /**
+   * After the application's own schema migrations (Spring Boot's Flyway or Liquibase, its SQL scripts): where they
+   * bring AgentLoop's tables, those are in place when they are checked. The engine waits too, as its plugins need
+   * the step store.
+   */
   @Bean
+  @DependsOnDatabaseInitialization
   StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json,
       DatabaseSettings database, ObjectProvider<CamundaBpmProperties> camunda, RunWatchers changes) {
     CamundaBpmProperties engine = camunda.getIfAvailable();

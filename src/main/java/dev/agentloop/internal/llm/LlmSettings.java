@@ -15,7 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Which chat model serves the agents ({@code agentloop.llm.*}, bound by package {@code config};
  * validated there, with Bean Validation, when the application starts). Immutable.
  *
- * @param provider which model the agents use; no default: an application without a {@link ChatModel} bean of
+ * @param provider which model the agents use; no default: an application without a `ChatModel` bean of
  *     its own must choose one, or it does not start
  * @param baseUrl the endpoint of provider openai: any OpenAI-compatible chat completions API
  * @param apiKey the key of the model endpoint; set it in the environment (AGENTLOOP_LLM_API_KEY), never in a
@@ -28,7 +28,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param limits what the model endpoint's provider allows: calls under way at once, requests and tokens per minute
  * @param prices what models' tokens cost per million, by model name exactly as a step shows it (the configured
  *     model for providers openai and anthropic); empty: token counts only, never a made-up price
- * @param priceCurrency the currency of {@code prices}, as Cockpit shows it
+ * @param priceCurrency the currency of `agentloop.llm.prices`, as Cockpit shows it
  */
 public record LlmSettings(
     Provider provider,
@@ -56,9 +56,9 @@ public record LlmSettings(
    * Anthropic's Messages API ({@code provider: anthropic}); model, key, timeout and temperature are
    * the {@code agentloop.llm.*} ones.
    *
-   * @param baseUrl the API's base, to which {@code messages} is appended
+   * @param baseUrl the API's base, to which the path `messages` is appended
    * @param maxTokens the most tokens one reply may have (Anthropic requires a limit)
-   * @param thinkingBudgetTokens tokens for extended thinking; 0 turns it off. Must be less than {@code maxTokens}
+   * @param thinkingBudgetTokens tokens for extended thinking; 0 turns it off. Must be less than `max-tokens`
    */
   public record Anthropic(
       @DefaultValue("https://api.anthropic.com/v1/") @NotBlank String baseUrl,
@@ -100,7 +100,7 @@ public record LlmSettings(
   /**
    * The scripted model: a JSON script resource, see {@code llm.scripted.Script}.
    *
-   * @param script where the script is, e.g. {@code classpath:scripts/my-script.json}; needed with provider scripted
+   * @param script where the script is, e.g. `classpath:scripts/my-script.json`; needed with provider scripted
    */
   public record Scripted(String script) {}
 

@@ -13,7 +13,7 @@ import java.time.Duration;
  * {@code agentloop.resilience.*-breaker(s)} and validated by package {@code config}. Its defaults differ
  * between tool and model breakers, so the metadata states them per key (additional metadata), not here.
  *
- * @param failureThreshold failed attempts among the last {@code failureExecutions} that open the breaker
+ * @param failureThreshold failed attempts among the last `failure-executions` that open the breaker
  * @param failureExecutions how many of the latest attempts the breaker looks at
  * @param delay how long an open breaker rejects calls before it lets trial calls through
  * @param successThreshold trial calls that must succeed to close it again

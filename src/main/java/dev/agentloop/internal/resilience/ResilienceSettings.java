@@ -19,7 +19,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param unknownErrors what an error of no known class counts as: retried (transient) or not (persistent)
  * @param transientPatterns regular expressions; an error whose message matches one is transient
  * @param persistentPatterns regular expressions; an error whose message matches one is persistent (checked first)
- * @param toolBreakers breaker settings of single tools, by tool name, instead of {@code toolBreaker}
+ * @param toolBreakers breaker settings of single tools, by tool name, instead of `tool-breaker`
  * @param finalAnswerAt the share of a budget (model calls, tool calls, tokens) from which the model is asked
  *     for its final answer
  * @param loopWindow how many of the latest tool calls the loop detector looks at

@@ -9,7 +9,6 @@ import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.FinalAnswer;
-import dev.agentloop.internal.trace.step.FollowUp;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -20,7 +19,8 @@ import org.camunda.bpm.engine.delegate.DelegateExecution;
  * it; the earlier answer stays stored, superseded) or an earlier turn's answer ({@link FormTurnRedo}), give feedback the agent continues with, or edit
  * a step of the path that led to it ({@link FormStepEdit}). The form shows the steps that led to the
  * answer whole ({@code steps}), which attempt this answer is ({@code attempt}) and the earlier ones
- * ({@code earlierAnswers}) within the current turn, and the conversation's earlier turns ({@code earlierTurns}).
+ * ({@code earlierAnswers}) within the current turn; the conversation so far comes with every review
+ * ({@link ConversationSoFar}), the decisions it offers from {@link AnswerDecisions}.
  * The edit is the same trace surgery as the resume API's; the diagram's gateway {@code resumeAt}
  * takes the run to {@code think}, {@code act} or {@code approveAction}.
  */
@@ -53,9 +53,9 @@ class AnswerReview implements Review {
     task.put("regenerateReason", "");
     task.put("feedback", "");
     task.put("followUpQuestion", "");
+    AnswerDecisions.prepare(task, definitions);
     List<Step> path = run.activePath();
     Step turnStart = run.latestFollowUp().orElse(null);
-    task.putShown("earlierTurns", earlierTurns(run, turnStart), true);
     task.putShown("steps", PathText.whole(path.subList(0, path.size() - 1)), true);
     // attempts count per turn: the answers to the turn's question, those before a redo of an earlier turn among them
     List<TurnAnswers.Earlier> earlier = TurnAnswers.earlier(run.steps(), answer, turnStart);
@@ -112,34 +112,14 @@ class AnswerReview implements Review {
       throw new ReviewException("the follow-up question is " + question.length() + " characters long; at most "
           + QUESTION_CHARS + " are taken");
     }
-    if (!definitions.settings(task.processDefinitionId()).conversation().enabled()) {
-      throw new ReviewException("this agent answers one question per run (conversation=false): accept the answer"
-          + " and start a new run with the next question");
+    String whyNot = AnswerDecisions.whyNoFollowUp(task, definitions);
+    if (whyNot != null) {
+      throw new ReviewException(whyNot);
     }
     store.append(run.head(), List.of(Steps.followUp(question, task.actor(), null)), Usage.NONE);
     DelegateExecution execution = task.delegate().getExecution();
     ReactAgentProcess.QUESTION.set(execution, question);
     execution.setVariables(ReactAgentProcess.FOLLOW_UP.transientWith(ReactAgentProcess.FOLLOW_UP_ASKED));
-  }
-
-  /** The turns before the current one, each question with its answer, oldest first; empty in a first turn. */
-  private static String earlierTurns(RunState run, Step turnStart) {
-    if (turnStart == null) {
-      return "";
-    }
-    List<Step> before = run.questionsAndAnswers(true).stream().filter(step -> step.stepNo() < turnStart.stepNo())
-        .toList();
-    StringBuilder text = new StringBuilder("Question 1: ").append(run.run().question());
-    int turn = 1;
-    for (Step step : before) {
-      if (step.content() instanceof FollowUp question) {
-        text.append("\n\nQuestion ").append(++turn).append(" (").append(step.author()).append("): ")
-            .append(question.text());
-      } else {
-        text.append("\nAnswer: ").append(text(step));
-      }
-    }
-    return text.toString();
   }
 
   private static String text(Step answer) {

@@ -91,7 +91,7 @@ class ExpectedRefusals extends CommandInterceptor {
       Optional<String> taskId = completedTask(command);
       if (taskId.isPresent() && isGone(taskId.get()) && isAgentTask(taskId.get())) {
         LOG.debug("completion of task {} lost the race against another one", taskId.get(), failure);
-        throw RefusalMessages.refuse(new TaskDecidedException("task " + taskId.get() + " was already completed by"
+        throw Refusals.refuse(new TaskDecidedException("task " + taskId.get() + " was already completed by"
             + " another request at the same moment; that decision stands and this one changed nothing", failure));
       }
       throw failure;
@@ -115,7 +115,7 @@ class ExpectedRefusals extends CommandInterceptor {
             ? "the run changed at the same moment (another decision, or the agent's own step); nothing of this"
                 + " submission was applied: open the task again"
             : expected.getMessage();
-        throw new FormFieldValidationException(null, RefusalMessages.refuse(new ReviewException(message)).getMessage(),
+        throw new FormFieldValidationException(null, Refusals.refuse(new ReviewException(message)).getMessage(),
             expected);
       }
     }

@@ -15,20 +15,12 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  * listener throws ({@code ENGINE-03051 There was an exception while invoking the TaskListener.
  * Message: '…'}) and the engine REST API puts {@code Cannot submit task form <id>:} before it, as a
  * server error; Tasklist shows that whole text in a banner over the form. So when a submit-form of an
- * AgentLoop review was refused ({@link #refuse}, on the request's own thread), the answer is a 400 whose
+ * AgentLoop review was refused ({@link Refusals#refuse}, on the request's own thread), the answer is a 400 whose
  * message is the review's sentence alone. Every other request and answer passes untouched. Thread-safe.
  */
 class RefusalMessages extends OncePerRequestFilter {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  /** The refusal of the submission this thread is serving; the engine completes a task on the caller's thread. */
-  private static final ThreadLocal<String> REFUSED = new ThreadLocal<>();
-
-  /** Remembers why a review refused a submission, for the answer to the request that made it. */
-  static <E extends RuntimeException> E refuse(E refusal) {
-    REFUSED.set(refusal.getMessage());
-    return refusal;
-  }
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
@@ -39,10 +31,10 @@ class RefusalMessages extends OncePerRequestFilter {
   protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     ContentCachingResponseWrapper answer = new ContentCachingResponseWrapper(response);
-    REFUSED.remove();
+    Refusals.clear();
     try {
       chain.doFilter(request, answer);
-      String refusal = REFUSED.get();
+      String refusal = Refusals.current();
       if (refusal != null && answer.getStatus() >= 400 && !response.isCommitted()) {
         answer.resetBuffer();
         answer.setStatus(HttpServletResponse.SC_BAD_REQUEST);
@@ -52,7 +44,7 @@ class RefusalMessages extends OncePerRequestFilter {
         answer.getOutputStream().write(JSON.writeValueAsBytes(body));
       }
     } finally {
-      REFUSED.remove();
+      Refusals.clear();
       answer.copyBodyToResponse();
     }
   }

@@ -17,6 +17,7 @@ import org.camunda.bpm.engine.impl.cfg.ProcessEnginePlugin;
 import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -48,15 +49,21 @@ public class ReviewConfiguration {
 
   /**
    * On the submit-form of the engine REST API and of the webapps' copy of it (Tasklist's), a refused
-   * review answers with the review's sentence alone, see {@link RefusalMessages}.
+   * review answers with the review's sentence alone, see {@link RefusalMessages}. Only in a servlet web
+   * application: there is no request to answer elsewhere.
    */
-  @Bean
-  FilterRegistrationBean<RefusalMessages> reviewRefusalMessages(CamundaBpmProperties camunda,
-      @Value("${spring.jersey.application-path:/engine-rest}") String restPath) {
-    var registration = new FilterRegistrationBean<>(new RefusalMessages());
-    registration.setName("agentloop-review-refusal-messages");
-    registration.addUrlPatterns(restPath + "/*", camunda.getWebapp().getApplicationPath() + "/api/engine/*");
-    return registration;
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  static class TasklistRefusals {
+
+    @Bean
+    FilterRegistrationBean<RefusalMessages> reviewRefusalMessages(CamundaBpmProperties camunda,
+        @Value("${spring.jersey.application-path:/engine-rest}") String restPath) {
+      var registration = new FilterRegistrationBean<>(new RefusalMessages());
+      registration.setName("agentloop-review-refusal-messages");
+      registration.addUrlPatterns(restPath + "/*", camunda.getWebapp().getApplicationPath() + "/api/engine/*");
+      return registration;
+    }
   }
 
   /**

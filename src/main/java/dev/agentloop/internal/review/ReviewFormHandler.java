@@ -50,7 +50,7 @@ class ReviewFormHandler implements TaskFormHandler {
     unknown.removeAll(unprepared);
     if (!unknown.isEmpty()) {
       // a bad request, which the engine logs at DEBUG, not a form-field exception it logs at ERROR
-      throw RefusalMessages.refuse(new ReviewException("not fields of this task: '" + String.join("', '", unknown)
+      throw Refusals.refuse(new ReviewException("not fields of this task: '" + String.join("', '", unknown)
           + "'; send only the fields its form has: '" + String.join("', '", fields(scope)) + "'"));
     }
     unprepared.stream().filter(properties::containsKey).forEach(name -> scope.setVariableLocal(name, null));

@@ -58,6 +58,7 @@ public class Reviews {
         // the run read once for the form: the review derives what it shows from it
         RunState run = store.state(task.getProcessInstanceId());
         reviewTask.put(LAST_CHANGE, LastChange.of(run.activePath(), decisions.of(run.runId())));
+        reviewTask.putShown(ConversationSoFar.EARLIER_TURNS, ConversationSoFar.of(run), true);
         review.prepare(reviewTask, run);
       } else if (TaskListener.EVENTNAME_COMPLETE.equals(task.getEventName())) {
         try {
@@ -65,7 +66,7 @@ public class Reviews {
           // read once for the decision, not locked (the head's version refuses a write on a run that moved)
           decide(reviewTask, review.decide(reviewTask, store.state(task.getProcessInstanceId())));
         } catch (ReviewException refusal) {
-          throw RefusalMessages.refuse(refusal);
+          throw Refusals.refuse(refusal);
         }
       }
     };

@@ -26,7 +26,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Authentication of AgentLoop's REST API (its base path only, never the application's other paths),
- * the groups and their rights, and only when asked for: authentication of the engine REST API.
+ * the groups and their rights, and only when asked for: authentication of the engine REST API. The filters
+ * only in a servlet web application; the groups and rights in any.
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
@@ -51,18 +52,24 @@ public class SecurityConfiguration {
     return new RunAccess(engine);
   }
 
-  @Bean
-  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api,
-      ObjectProvider<ProtocolPath> protocols) {
-    boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
-        SecurityConfiguration.class.getClassLoader());
-    boolean springSecurity = ClassUtils.isPresent(SPRING_SECURITY, SecurityConfiguration.class.getClassLoader());
-    var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps, springSecurity));
-    registration.setName("agentloop-api-authentication");
-    // AgentLoop's resources only: the application's own paths under the same base path (a host's
-    // /api/orders) stay untouched
-    registration.setUrlPatterns(ProtocolPath.urlPatterns(api, protocols.orderedStream()));
-    return registration;
+  /** AgentLoop's own authentication of its REST API, where the application serves servlets. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  static class ApiAuthentication {
+
+    @Bean
+    FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api,
+        ObjectProvider<ProtocolPath> protocols) {
+      boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
+          SecurityConfiguration.class.getClassLoader());
+      boolean springSecurity = ClassUtils.isPresent(SPRING_SECURITY, SecurityConfiguration.class.getClassLoader());
+      var registration = new FilterRegistrationBean<>(new ApiAuthenticationFilter(engine, webapps, springSecurity));
+      registration.setName("agentloop-api-authentication");
+      // AgentLoop's resources only: the application's own paths under the same base path (a host's
+      // /api/orders) stay untouched
+      registration.setUrlPatterns(ProtocolPath.urlPatterns(api, protocols.orderedStream()));
+      return registration;
+    }
   }
 
   /**
@@ -73,6 +80,7 @@ public class SecurityConfiguration {
    */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(ProcessEngineAuthenticationFilter.class)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
   @ConditionalOnProperty(name = "agentloop.security.secure-engine-rest", havingValue = "true")
   static class EngineRestAuthentication {
 
@@ -125,6 +133,7 @@ public class SecurityConfiguration {
   /** The webapps' second copy of the engine REST API is closed to workers too. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil")
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
   static class WebappFence {
 
     @Bean

@@ -7,8 +7,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * made and where they go is the host's tracing setup (Spring Boot's {@code management.tracing.*}).
  *
  * @param captureContent whether model and tool spans carry the messages, arguments and results
- *     ({@code gen_ai.input.messages}, {@code gen_ai.output.messages}, {@code gen_ai.tool.call.arguments},
- *     {@code gen_ai.tool.call.result}) and decision spans the reason a person gave; off by default, since prompts and
+ *     (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.tool.call.arguments`,
+ *     `gen_ai.tool.call.result`) and decision spans the reason a person gave; off by default, since prompts and
  *     tool results may hold personal data
  */
 public record TelemetrySettings(@DefaultValue("false") boolean captureContent) {

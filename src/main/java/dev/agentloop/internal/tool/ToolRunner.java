@@ -123,7 +123,15 @@ public class ToolRunner {
     if (cause instanceof ToolException) {
       return ToolOutcome.failure(FailureKind.FAILED, cause.getMessage());
     }
-    LOG.warn("tool '{}' failed", toolName, cause);
+    if (tool.mcpServer().isPresent()) {
+      // the server's failure (down, gone mid-call, an error of its own), not a fault here: its cause in a line,
+      // the stack trace only for who asks; the server's own log says why it is down
+      LOG.warn("AGENTLOOP-902 tool '{}' of MCP server '{}' failed: {}", toolName, tool.mcpServer().get(),
+          describe(cause));
+      LOG.debug("tool '{}' failed", toolName, cause);
+    } else {
+      LOG.warn("tool '{}' failed", toolName, cause);
+    }
     return ToolOutcome.failure(FailureKind.FAILED, "'" + toolName + "' failed: " + describe(cause));
   }
 

@@ -38,7 +38,8 @@ public interface ToolSource {
   /**
    * Registers a listener told whenever the source becomes unavailable (with {@link #unavailable()}'s
    * text) or available again ({@code null}), e.g. to keep its circuit breaker in step; told at once
-   * when the source is known to be down already. Default: never told.
+   * when the source is not available now (an MCP server still connecting for the first time too).
+   * Default: never told.
    */
   default void onAvailabilityChange(Consumer<String> listener) {}
 

@@ -45,6 +45,6 @@ class ApiErrorDispatch extends OncePerRequestFilter {
     response.setContentType(ApiErrors.CONTENT_TYPE);
     response.setCharacterEncoding("UTF-8");
     response.getWriter().write(ApiErrors.problem(status, request.getMethod(),
-        (String) request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI), api.basePath()));
+        (String) request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI), request.getContextPath(), api.basePath()));
   }
 }

@@ -52,7 +52,8 @@ public class ApiErrorReportValve extends ErrorReportValve {
         writer.write(isHeaderTooLarge(throwable)
             ? ApiErrors.problem(HttpStatus.BAD_REQUEST, "the request line and headers may have at most "
                 + headerLimit(request) + " bytes together (server.max-http-request-header-size)")
-            : ApiErrors.problem(response.getStatus(), request.getMethod(), uri, api.basePath()));
+            : ApiErrors.problem(response.getStatus(), request.getMethod(), uri, request.getContextPath(),
+                api.basePath()));
         response.finishResponse();
       }
     } catch (IOException | IllegalStateException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.internal.security.ApiSettings;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
@@ -34,8 +35,17 @@ final class ApiErrors {
     return api.covers(inContext ? uri.substring(contextPath.length()) : uri);
   }
 
-  /** The problem document, as JSON text. */
-  static String problem(int code, String method, String uri, String basePath) {
+  /**
+   * The problem document, as JSON text.
+   *
+   * @param uri the request's whole path, the servlet context's included
+   * @param basePath where AgentLoop's API is in the servlet context; with {@code contextPath} where a client finds it
+   */
+  static String problem(int code, String method, String uri, String contextPath, String basePath) {
+    return problem(code, method, uri, (contextPath == null ? "" : contextPath) + basePath);
+  }
+
+  private static String problem(int code, String method, String uri, String basePath) {
     HttpStatus status = HttpStatus.resolve(code);
     status = status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status;
     return problem(status, detail(status, method, uri, basePath));
@@ -51,10 +61,15 @@ final class ApiErrors {
     }
   }
 
+  /** "/shop/api/runs, /shop/api/breakers and /shop/api/openapi.json": every resource, as a client calls it. */
+  private static String resources(String basePath) {
+    List<String> paths = ApiSettings.RESOURCES.stream().map(resource -> basePath + "/" + resource).toList();
+    return String.join(", ", paths.subList(0, paths.size() - 1)) + " and " + paths.get(paths.size() - 1);
+  }
+
   private static String detail(HttpStatus status, String method, String uri, String basePath) {
     return switch (status) {
-      case NOT_FOUND -> "AgentLoop's API has nothing at " + uri + "; its resources are under " + basePath
-          + "/runs, " + basePath + "/agents and " + basePath + "/breakers";
+      case NOT_FOUND -> "AgentLoop's API has nothing at " + uri + "; its resources are " + resources(basePath);
       case METHOD_NOT_ALLOWED -> uri + " does not take " + method;
       case UNSUPPORTED_MEDIA_TYPE -> "send the body as JSON, with the header Content-Type: application/json";
       case NOT_ACCEPTABLE -> "the API answers in JSON: accept application/json";

@@ -1,7 +1,6 @@
 package dev.agentloop.internal.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.run.ConversationInUseException;
 import dev.agentloop.internal.agent.run.RunPricing;
 import dev.agentloop.internal.agent.run.RunService;
@@ -48,9 +47,11 @@ class RunController {
   private final RunInsights insights;
   private final ModelPrices prices;
   private final String basePath;
+  /** The agent of a run started, or of runs listed, without naming one: AgentLoop's default agent. */
+  private final String defaultAgent;
 
   RunController(RunService runs, ReviewTasks tasks, RunAccess access, TraceRetention retention, RunInsights insights,
-      ModelPrices prices, String basePath) {
+      ModelPrices prices, String basePath, String defaultAgent) {
     this.runs = runs;
     this.tasks = tasks;
     this.access = access;
@@ -58,11 +59,12 @@ class RunController {
     this.insights = insights;
     this.prices = prices;
     this.basePath = basePath;
+    this.defaultAgent = defaultAgent;
   }
 
   @PostMapping(consumes = "application/json")
   ResponseEntity<RunView> start(@Valid @RequestBody StartRunRequest request) {
-    String agent = request.agent() == null || request.agent().isBlank() ? ReactAgentProcess.KEY : request.agent();
+    String agent = request.agent() == null || request.agent().isBlank() ? defaultAgent : request.agent();
     String runId;
     try {
       runId = runs.start(agent, request.question(), request.conversationId());
@@ -92,7 +94,7 @@ class RunController {
       throw new InvalidParameterException("limit", String.valueOf(limit), "between 1 and " + RunSearchParameters.MAX_SIZE);
     }
     if (agent == null && conversationId == null) {
-      agent = ReactAgentProcess.KEY;
+      agent = defaultAgent;
     }
     if (agent != null) {
       RunSearchParameters.agent(agent);

@@ -8,7 +8,8 @@ import jakarta.validation.constraints.Size;
  * Body of {@code POST /api/runs}.
  *
  * @param question what the agent should answer; a NUL in it is stored as U+FFFD, as all text is
- * @param agent the agent's process key; default {@code react-agent}
+ * @param agent the agent's process key; default AgentLoop's default agent ({@code agentloop.deployment.default-agent-key},
+ *     {@code react-agent} unless set)
  * @param conversationId the client's own id for the conversation (e.g. {@code crm-4711}), kept as the process
  *     instance's business key: {@code GET /api/runs?conversationId=} finds the run by it; one open run per id
  */

@@ -1,5 +1,6 @@
 package dev.agentloop.internal.web;
 
+import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.events.RunEvents;
 import dev.agentloop.internal.events.RunEventsSettings;
@@ -18,6 +19,7 @@ import jakarta.servlet.DispatcherType;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -26,14 +28,19 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
-/** The REST API's controllers (under {@code agentloop.api.base-path}) and its problem handling. */
+/**
+ * The REST API's controllers (under {@code agentloop.api.base-path}) and its problem handling; only in a
+ * servlet web application (an engine-only application stays one without a web server).
+ */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 public class WebConfiguration {
 
   @Bean
   RunController runController(RunService runs, ReviewTasks tasks, RunAccess access, TraceRetention retention,
-      RunInsights insights, ModelPrices prices, ApiSettings api) {
-    return new RunController(runs, tasks, access, retention, insights, prices, api.basePath());
+      RunInsights insights, ModelPrices prices, ApiSettings api, DeploymentSettings deployment) {
+    return new RunController(runs, tasks, access, retention, insights, prices, api.basePath(),
+        deployment.defaultAgentKey());
   }
 
   @Bean

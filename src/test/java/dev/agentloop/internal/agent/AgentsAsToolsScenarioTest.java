@@ -44,6 +44,8 @@ class AgentsAsToolsScenarioTest {
   private static final String REVIEWED_CHILD = "reviewed-child-agent";
   private static final String COORDINATOR = "coordinator-agent";
   private static final String REVIEWED_COORDINATOR = "reviewed-coordinator-agent";
+  /** A child whose agent holds conversations, with its answers reviewed. */
+  private static final String CHAT_CHILD = "chat-child-agent";
 
   @Autowired ProcessEngine engine;
   @Autowired StepStore store;
@@ -57,8 +59,10 @@ class AgentsAsToolsScenarioTest {
         AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
     TestAgent.deployVariant(engine, REVIEWED_CHILD, Map.of(AgentSettings.ALLOWED_TOOLS, "calculator",
         AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
+    TestAgent.deployVariant(engine, CHAT_CHILD, Map.of(AgentSettings.ALLOWED_TOOLS, "calculator",
+        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.CONVERSATION, "true"));
     TestAgent.deployVariant(engine, COORDINATOR, Map.of(AgentSettings.ALLOWED_TOOLS,
-        "calculator, " + CHILD + ", " + REVIEWED_CHILD,
+        "calculator, " + CHILD + ", " + REVIEWED_CHILD + ", " + CHAT_CHILD,
         AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
     TestAgent.deployVariant(engine, REVIEWED_COORDINATOR, Map.of(AgentSettings.ALLOWED_TOOLS, "calculator, " + CHILD,
         AgentSettings.AUTO_ACCEPT_PLAN, "true"));
@@ -217,6 +221,29 @@ class AgentsAsToolsScenarioTest {
     assertThat(observed.error()).contains("not for this customer");
     assertThat(observed.failure()).isEqualTo("rejected");
     assertThat(finalAnswer(run)).isEqualTo("The child agent could not answer.");
+  }
+
+  @Test
+  void should_not_offer_or_take_a_follow_up_in_the_answer_review_of_a_called_run() {
+    // given a child of an agent that holds conversations, its answer waiting for review
+    String run = start(COORDINATOR, "coordinate-chat: ask the child that converses");
+    ProcessInstance child = await().atMost(Runs.PATIENCE).until(() -> engine.getRuntimeService()
+        .createProcessInstanceQuery().superProcessInstanceId(run).singleResult(), instance -> instance != null);
+    Task review = Runs.awaitTask(engine, child.getId(), ReactAgentProcess.REVIEW_ANSWER);
+
+    // then its review offers every decision but a follow-up: a called run answers its caller once
+    assertThat(String.valueOf(engine.getTaskService().getVariableLocal(review.getId(), "decisionOptions")))
+        .contains("\"accept\"", "\"regenerate\"", "\"feedback\"", "\"edit\"").doesNotContain("follow_up");
+    // and a completion that asks one anyway is refused in words, the task kept
+    assertThatThrownBy(() -> submit(review, Map.of("decision", "follow_up", "followUpQuestion", "and 3 + 3?")))
+        .hasMessageContaining("this run answers a call of another agent, once");
+    assertThat(engine.getTaskService().createTaskQuery().taskId(review.getId()).count()).isOne();
+
+    // when the answer is accepted, the child ends (no wait for a next question) and the caller goes on with it
+    submit(review, Map.of("decision", "accept"));
+    awaitEnded(run);
+    assertThat(store.run(child.getId()).status()).isEqualTo(RunStatus.ANSWERED);
+    assertThat(finalAnswer(run)).isEqualTo("The chatty child agent says 4.");
   }
 
   @Test

@@ -49,6 +49,21 @@ class ConfigurationMetadataTest {
     assertThat(undescribed).as("keys without a description").isEmpty();
   }
 
+  @Test
+  void should_describe_every_key_in_plain_words_and_show_a_lists_default_as_a_list() throws Exception {
+    Map<String, JsonNode> metadata = metadata();
+
+    // an IDE shows the description as it is: no Javadoc tag, no HTML, no Java field name for a key
+    assertThat(metadata.values()).allSatisfy(property -> assertThat(property.path("description").asText())
+        .as(property.get("name").asText()).doesNotContain("{@").doesNotContainPattern("<[A-Za-z/]")
+        .doesNotContainPattern("\\b(toolBreaker|maxTokens|contextWindowSteps|failureExecutions)\\b"));
+    assertThat(metadata.values()).filteredOn(property -> property.path("type").asText().startsWith("java.util.List")
+            && property.has("defaultValue"))
+        .isNotEmpty()
+        .allSatisfy(property -> assertThat(property.get("defaultValue").isArray()).as(property.get("name").asText())
+            .isTrue());
+  }
+
   /** What a host that sets nothing of AgentLoop's gets: its defaults, bound as at a start. */
   private static AgentLoopProperties bindEmptyEnvironment() {
     StandardEnvironment environment = new StandardEnvironment();
@@ -103,10 +118,6 @@ class ConfigurationMetadataTest {
     }
     if (bound instanceof Enum<?> constant) {
       return shown.asText().replace('-', '_').equalsIgnoreCase(constant.name());
-    }
-    if (bound instanceof List<?> list && shown.isTextual()) {
-      // the processor writes a list's default as the text of the list
-      return shown.asText().equals(list.toString());
     }
     if (bound instanceof List<?> list) {
       List<String> values = new ArrayList<>();

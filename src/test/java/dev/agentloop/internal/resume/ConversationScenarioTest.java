@@ -8,6 +8,7 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.ConversationTurn;
 import dev.agentloop.api.RunStatus;
@@ -41,6 +42,8 @@ class ConversationScenarioTest {
   private static final String CHAT = "conversation-agent";
   /** Like {@link #CHAT}, but a person reviews each answer. */
   private static final String REVIEWED_CHAT = "reviewed-conversation-agent";
+  /** Like {@link #CHAT}, but a person reviews each plan. */
+  private static final String PLANNED_CHAT = "planned-conversation-agent";
 
   @Autowired ProcessEngine engine;
   @Autowired RunService runs;
@@ -52,6 +55,33 @@ class ConversationScenarioTest {
   @BeforeAll
   void deployConversationAgents() {
     TestAgent.deployConversationAgents(engine, CHAT, REVIEWED_CHAT);
+    TestAgent.deployVariant(engine, PLANNED_CHAT, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
+        AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true"));
+  }
+
+  @Test
+  void should_show_every_review_of_a_follow_up_the_conversation_so_far_each_question_and_answer_short() {
+    // given a conversation whose plans a person reviews, its first question long
+    String question = "conv: " + "why ".repeat(150).strip();
+    String run = runs.start(PLANNED_CHAT, question);
+    Task firstPlan = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
+    assertThat(local(firstPlan, "earlierTurns")).isEmpty();
+    submit(firstPlan, Map.of("decision", "accept"));
+    awaitFollowUpWith(run, 1, 1);
+
+    // when the next question is asked
+    conversations.ask(run, "conv: and the second?", "ana");
+
+    // then the review of its plan shows the first turn, its question and answer each cut short
+    Task secondPlan = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
+    // (300 characters of a question, 500 of an answer: the trace keeps them whole)
+    String answer = runs.view(run).turns().get(0).answer();
+    assertThat(answer.length()).isGreaterThan(500);
+    assertThat(local(secondPlan, "earlierTurns")).isEqualTo("Question 1: " + question.substring(0, 300)
+        + "…\nAnswer: " + answer.substring(0, 500) + "…");
+    // and its question is the current turn's (the form's field reads the process variable)
+    assertThat(engine.getTaskService().getVariable(secondPlan.getId(), ReactAgentProcess.QUESTION.name()))
+        .isEqualTo("conv: and the second?");
   }
 
   @Test
@@ -303,6 +333,8 @@ class ConversationScenarioTest {
     String run = runs.start(REVIEWED_CHAT, "conv: reviewed");
     Task first = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
 
+    assertThat(local(first, "decisionOptions")).contains("{\"label\":\"Accept and ask a follow-up\",\"value\":\"follow_up\"}");
+
     // when the reviewer accepts it and asks the next question in the same form
     submit(first, Map.of("decision", "follow_up", "followUpQuestion", "conv: and then?"));
 
@@ -329,6 +361,8 @@ class ConversationScenarioTest {
     Task review = Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_ANSWER);
     int steps = store.allSteps(run).size();
 
+    // the form offers no follow-up to a one-shot agent's answer, and a completion asking one is refused
+    assertThat(local(review, "decisionOptions")).contains("\"accept\"").doesNotContain("follow_up");
     assertThatThrownBy(() -> submit(review, Map.of("decision", "follow_up", "followUpQuestion", "conv: more?")))
         .hasMessageContaining("this agent answers one question per run");
     assertThatThrownBy(() -> submit(review, Map.of("decision", "follow_up", "followUpQuestion", " ")))

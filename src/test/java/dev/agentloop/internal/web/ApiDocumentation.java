@@ -41,8 +41,9 @@ final class ApiDocumentation {
 
   static {
     add("POST /runs", new Operation("startRun", "runs", "Start a run",
-        "Starts a run of an agent (default `react-agent`) on a question and answers the run as it stands right after"
-            + " the start; `Location` names it. The caller needs the right to start the agent.",
+        "Starts a run of an agent (default: AgentLoop's default agent, `react-agent` unless"
+            + " `agentloop.deployment.default-agent-key` names another) on a question and answers the run as it stands"
+            + " right after the start; `Location` names it. The caller needs the right to start the agent.",
         201, "The run, started", List.of(400, 413),
         "{\"question\": \"What is 17 * 23?\", \"agent\": \"react-agent\"}"));
     add("GET /runs", new Operation("listRuns", "runs", "Search runs",
@@ -185,7 +186,8 @@ final class ApiDocumentation {
       Map.entry("RunView", "A run as people see it: status, what it waits for, the newest answer, its turns, what"
           + " it used, and `version` for edits"),
       Map.entry("SideEffect", "A call of a side-effecting tool that ran on a branch an edit abandoned"),
-      Map.entry("StartRunRequest", "The question, and the agent (default `react-agent`)"),
+      Map.entry("StartRunRequest", "The question, and the agent (default: AgentLoop's default agent, `react-agent`"
+          + " unless `agentloop.deployment.default-agent-key` names another)"),
       Map.entry("StepCost", "What writing a step cost: the model call's latency and tokens, or the tool call's"
           + " latency; `null` counts were not reported"),
       Map.entry("StepView", "One step of a trace, with its cost and whether its prompt can be read"),

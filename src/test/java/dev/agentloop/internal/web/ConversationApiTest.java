@@ -10,6 +10,7 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
+import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -64,6 +65,10 @@ class ConversationApiTest {
     JsonNode waiting = awaitTurns(reviewer, run, 1);
     assertThat(waiting.get("status").asText()).isEqualTo("WAITING");
     assertThat(waiting.get("waitingFor")).extracting(JsonNode::asText).containsExactly("follow-up");
+    // and says since when, so that the time it waits counts on
+    assertThat(waiting.at("/activeStep/activity").asText()).isEqualTo(ReactAgentProcess.AWAIT_FOLLOW_UP);
+    assertThat(java.time.Instant.parse(waiting.at("/activeStep/since").asText()))
+        .isAfterOrEqualTo(java.time.Instant.parse(waiting.get("createdAt").asText()));
 
     // when the reviewer who started it asks the next question
     JsonNode accepted = body(reviewer.post("/api/runs/" + run + "/messages", "{\"question\": \"conv: and next?\"}"), 202);

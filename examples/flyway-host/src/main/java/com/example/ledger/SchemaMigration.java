@@ -8,8 +8,15 @@ import org.flywaydb.core.Flyway;
  * {@code db/migration}) with Flyway's usual history table, then AgentLoop's tables from the scripts in the
  * AgentLoop jar with a history table of their own, so that each keeps its own version numbers.
  *
- * <p>Run it with {@code java -cp <application jar> com.example.ledger.SchemaMigration <url> <owner> <password>}
- * or from the team's pipeline.
+ * <p>Run it from the application's executable jar (a Spring Boot fat jar: its classes and libraries are nested,
+ * so the jar's own launcher loads them, here with another main class) or from the team's pipeline:
+ * <pre>
+ * java -cp target/flyway-host-0.1.0-SNAPSHOT.jar -Dloader.main=com.example.ledger.SchemaMigration \
+ *     org.springframework.boot.loader.launch.PropertiesLauncher jdbc:postgresql://db:5432/ledger ledger_owner secret
+ * </pre>
+ * The same command brings a database whose AgentLoop tables an earlier release's {@code schema.sql} created up to
+ * date: AgentLoop's version 1 only adds what such a database lacks, rows kept. {@link InAppMigration} is the way
+ * with Spring Boot's own Flyway in the application.
  */
 public final class SchemaMigration {
 
@@ -19,6 +26,10 @@ public final class SchemaMigration {
   private SchemaMigration() {}
 
   public static void main(String[] args) {
+    if (args.length != 3) {
+      System.err.println("usage: SchemaMigration <jdbc url> <schema owner> <password>");
+      System.exit(2);
+    }
     migrate(args[0], args[1], args[2]);
   }
 

@@ -19,7 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * {@code agentloop.enabled=false}: the dependency stays, AgentLoop adds nothing: no bean, no deployment (not
  * even through the host's own deployment with Camunda's default pattern {@code classpath*:**}{@code /*.bpmn},
- * which this host keeps), no tables, no groups, no endpoints, no Cockpit tab.
+ * which this host keeps), no tables, no groups, no endpoints, no Cockpit tab and none of the Cockpit plugin's files.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "spring.datasource.url=jdbc:h2:mem:disabled-${random.uuid};DB_CLOSE_DELAY=-1",
@@ -40,9 +40,15 @@ class DisabledTest {
     assertThat(Http.anonymous(port).post("/api/orders", "{\"item\": \"desk\", \"amount\": 1}").statusCode())
         .isEqualTo(201);
     assertThat(context.getBeanNamesForType(AgentTool.class)).containsExactly("orderStatusTool");
-    // the Cockpit plugin comes through the SPI either way and shows no tabs
-    assertThat(Http.anonymous(port).get("/camunda/api/cockpit/plugin/agentloop/static/app/settings.js").body())
-        .contains("\"enabled\": false");
+    // the Cockpit plugin comes through the SPI either way: Cockpit loads its entry, which is empty, and nothing else
+    // of it is served
+    String plugin = "/camunda/api/cockpit/plugin/agentloop/static/app/";
+    var entry = Http.anonymous(port).get(plugin + "plugin.js");
+    assertThat(entry.statusCode()).isEqualTo(200);
+    assertThat(entry.body()).contains("export default [];").doesNotContain("import");
+    for (String file : java.util.List.of("settings.js", "trace-tab.js", "api.js", "run-page.js")) {
+      assertThat(Http.anonymous(port).get(plugin + file).statusCode()).as(file).isEqualTo(404);
+    }
   }
 
   @Test

@@ -46,6 +46,9 @@ class PackagedAppIT {
   /** Starting the app and waiting for a run on a busy 2-core machine: generous, not a timing assertion. */
   private static final Duration PATIENCE = Duration.ofMinutes(2);
 
+  /** Away from the repository's root, as a user who copied the jar runs it. */
+  static final Path WORKING_DIRECTORY = Path.of("target", "packaged-app", UUID.randomUUID().toString());
+
   static FakeOpenAiServer model;
   static AppNode app;
 
@@ -56,7 +59,7 @@ class PackagedAppIT {
     Files.deleteIfExists(Path.of("target", "nodes", "packaged-app.log"));
     app = AppNode.named("packaged-app")
         .jar(Path.of(System.getProperty("agentloop.jar", "target/agentloop.jar")))
-        .workingDirectory(Path.of("target", "packaged-app", UUID.randomUUID().toString()))
+        .workingDirectory(WORKING_DIRECTORY)
         .property("agentloop.llm.provider", "openai")
         .property("agentloop.llm.base-url", model.baseUrl())
         .property("agentloop.llm.model", "test-model")
@@ -111,6 +114,16 @@ class PackagedAppIT {
     assertThat(api.get("/engine-rest/incident/count?processInstanceId=" + run).get("count").asInt()).isZero();
     assertThat(model.requests()).hasSize(4);
     assertThat(expressionFailures()).isEmpty();
+  }
+
+  @Test
+  void should_say_where_it_looked_for_its_documents_when_started_away_from_them() throws IOException {
+    // the jar runs in a directory of its own, without the repository's ./documents
+    Path folder = WORKING_DIRECTORY.resolve("documents").toAbsolutePath().normalize();
+
+    assertThat(Files.readAllLines(app.log())).anySatisfy(line -> assertThat(line)
+        .contains("read_document's folder " + folder + " does not exist (agentloop.tools.read-document.folder,"
+            + " relative to the directory the application started in): its calls fail until it does"));
   }
 
   /** The fake model: a plan, then a calculator call, then an answer; with the reviewer's feedback, a new answer. */

@@ -12,8 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Defaults for every agent ({@code agentloop.agent.*}, bound and validated by package {@code config});
  * a diagram overrides them with extension properties, see {@link AgentSettings}. Immutable.
  *
- * @param allowedTools the tools of an agent whose diagram's {@code allowedTools} is
- *     {@value AgentSettings#FROM_APPLICATION} (the default agent's is): how an application gives the default
+ * @param allowedTools the tools of an agent whose diagram's `allowedTools` is
+ *     `${agentloop.agent.allowed-tools}` (the default agent's is): how an application gives the default
  *     agent its own tools without copying the diagram
  * @param systemPrompt the system prompt of an agent whose think task sets none
  * @param plannerPrompt what the model is told when it writes the plan of a run (task plan)
@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param contextWindowSteps how many of the latest steps of the active path are sent to the model
  * @param contextBudgetTokens the estimated prompt tokens of the digest and the steps after it past which
  *     older turns are replaced by a digest of their calls and results, in whole blocks (the trace keeps them whole); 0: no digest, the window of
- *     {@code contextWindowSteps} slides step by step as before
+ *     `context-window-steps` slides step by step as before
  * @param observationPromptChars longer observations are cut in the prompt (the trace keeps them whole)
  * @param maxStepChars a model reply or tool result larger than this is refused
  * @param autoAcceptPlan whether plans are accepted without a person's review (task reviewPlan)

@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.exception.NullValueException;
@@ -23,6 +24,7 @@ import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.cmd.GetActivityInstanceCmd;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.ActivityInstance;
+import org.camunda.bpm.engine.runtime.EventSubscription;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 import org.camunda.bpm.model.bpmn.instance.FlowElement;
@@ -70,7 +72,7 @@ final class ActiveSteps {
       }
       ActivityInstance leaf = leaf(activityInstance(runId));
       return leaf == null ? null
-          : step("engine", leaf.getActivityId(), leaf.getActivityName(), List.of(), null, null, null);
+          : step("engine", leaf.getActivityId(), leaf.getActivityName(), List.of(), null, waitingSince(runId), null);
     }
     String id = task.getActivityId();
     String name = nameOf(task.getProcessDefinitionId(), id);
@@ -121,6 +123,15 @@ final class ActiveSteps {
     }
     return runs.stream().sorted(Comparator.comparing(RunRecord::createdAt))
         .map(run -> new ActiveStep.Child(run.runId(), run.agentKey(), of(run.runId()))).toList();
+  }
+
+  /**
+   * Since when the run waits at an event (a conversation for its next question, a timer): when its newest event
+   * subscription was made; {@code null} where it waits for none. An activity instance of the runtime has no start.
+   */
+  private Date waitingSince(String runId) {
+    return engine.getRuntimeService().createEventSubscriptionQuery().processInstanceId(runId).list().stream()
+        .map(EventSubscription::getCreated).filter(Objects::nonNull).max(Comparator.naturalOrder()).orElse(null);
   }
 
   /** Why a run waits in {@code agentStuck}, in words ("LOOP_DETECTED: …"); {@code null} at any other task. */

@@ -13,13 +13,18 @@ import java.util.regex.Pattern;
 /**
  * Fills a scripted reply from the tool results the model received, so that the scripted demo model
  * reacts to what people change: an edited observation, edited arguments, a rejected or failed call.
- * Placeholders, with n counting the tool results on the run's active path from 1:
+ * Placeholders, with n counting from 1 the tool results since the question the reply answers (the current
+ * turn's of a conversation, as a scenario's turns count from it), so that a scenario reads its own results
+ * in whichever turn of a conversation it answers:
  *
  * <ul>
  *   <li>{@code {{result:n}}}: the n-th tool result as the model read it (a failure as "ERROR: …");
  *   <li>{@code {{number:n}}}: its first number ("391" of "391", "400" of "it is 400"), else its text;
  *   <li>{@code {{line:n:words}}}: its first line or sentence that contains the words (any case), else
  *       its text; e.g. {@code {{line:2:from abroad}}} of a policy document.
+ *   <li>{@code {{earlier-result:n}}}, {@code {{earlier-number:n}}}, {@code {{earlier-line:n:words}}}: the same of
+ *       the tool results the model read before the current question (the earlier turns', oldest first): a
+ *       follow-up that builds on what an earlier turn computed;
  *   <li>{@code {{find:words}}}: the words and the rest of their sentence, from the first tool result or
  *       user message of the whole prompt that holds them (any case), else "(not in the prompt: words)";
  *       e.g. {@code {{find:vault code}}} of "The vault code is 4711." is "vault code is 4711.". Unlike the
@@ -34,28 +39,48 @@ import java.util.regex.Pattern;
 final class ToolResultTemplate {
 
   private static final Pattern PLACEHOLDER = Pattern.compile(
-      "\\{\\{(?:(result|number|line):(\\d+)(?::([^}]*))?|find:([^}]+)|(turn))}}");
+      "\\{\\{(?:(earlier-)?(result|number|line):(\\d+)(?::([^}]*))?|find:([^}]+)|(turn))}}");
   private static final Pattern NUMBER = Pattern.compile("-?\\d+(?:\\.\\d+)?");
   private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+|\\R");
 
+  /** The tool results since the current question, and those before it. */
   private final List<String> results;
+  private final List<String> earlier;
   /** The texts of the prompt's tool results and user messages, in their order: what {@code find} searches. */
   private final List<String> texts;
 
   private final int turn;
 
-  private ToolResultTemplate(List<String> results, List<String> texts, int turn) {
+  private ToolResultTemplate(List<String> results, List<String> earlier, List<String> texts, int turn) {
     this.results = results;
+    this.earlier = earlier;
     this.texts = texts;
     this.turn = turn;
   }
 
   /** The template over the tool results of the request's messages, in their order. */
   static ToolResultTemplate of(ModelRequest request) {
-    return new ToolResultTemplate(request.messages().stream()
-        .filter(ToolResultMessage.class::isInstance).map(m -> ((ToolResultMessage) m).text()).toList(),
-        request.messages().stream().map(ToolResultTemplate::searchable).flatMap(java.util.Optional::stream).toList(),
+    List<ChatMessage> messages = request.messages();
+    int asked = questionAt(messages, request.run().question());
+    return new ToolResultTemplate(toolResults(messages.subList(asked, messages.size())),
+        toolResults(messages.subList(0, asked)),
+        messages.stream().map(ToolResultTemplate::searchable).flatMap(java.util.Optional::stream).toList(),
         request.run().turn());
+  }
+
+  /** Where the current question was asked last: the start of the current turn; 0 where the prompt does not show it. */
+  private static int questionAt(List<ChatMessage> messages, String question) {
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      if (messages.get(i) instanceof UserMessage user && user.text().equals(question)) {
+        return i;
+      }
+    }
+    return 0;
+  }
+
+  private static List<String> toolResults(List<ChatMessage> messages) {
+    return messages.stream().filter(ToolResultMessage.class::isInstance).map(m -> ((ToolResultMessage) m).text())
+        .toList();
   }
 
   private static java.util.Optional<String> searchable(ChatMessage message) {
@@ -79,8 +104,8 @@ final class ToolResultTemplate {
     Matcher m = PLACEHOLDER.matcher(text);
     StringBuilder filled = new StringBuilder();
     while (m.find()) {
-      String value = m.group(5) != null ? String.valueOf(turn) : m.group(4) != null ? find(m.group(4))
-          : value(m.group(1), Integer.parseInt(m.group(2)), m.group(3));
+      String value = m.group(6) != null ? String.valueOf(turn) : m.group(5) != null ? find(m.group(5))
+          : value(m.group(1) == null ? results : earlier, m.group(2), Integer.parseInt(m.group(3)), m.group(4));
       if (insideJsonString) {
         value = new String(JsonStringEncoder.getInstance().quoteAsString(value));
       }
@@ -89,7 +114,7 @@ final class ToolResultTemplate {
     return m.appendTail(filled).toString();
   }
 
-  private String value(String kind, int n, String words) {
+  private static String value(List<String> results, String kind, int n, String words) {
     if (n < 1 || n > results.size()) {
       return "(no result " + n + ")";
     }

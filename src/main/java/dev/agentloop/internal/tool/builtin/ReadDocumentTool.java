@@ -10,12 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a text document from one configured folder. Names are plain file names: no absolute paths,
  * no '..', and the resolved real path (symbolic links followed) must stay inside the folder.
  */
 public class ReadDocumentTool implements AgentTool {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReadDocumentTool.class);
 
   private static final JsonNode PARAMETERS = Schemas.parse("""
       {"type": "object",
@@ -30,6 +34,11 @@ public class ReadDocumentTool implements AgentTool {
   public ReadDocumentTool(Path folder, int maxChars) {
     this.folder = folder.toAbsolutePath().normalize();
     this.maxChars = maxChars;
+    if (!Files.isDirectory(this.folder)) {
+      // a relative folder is the working directory's: an application started elsewhere finds none
+      LOG.info("read_document's folder {} does not exist (agentloop.tools.read-document.folder, relative to the"
+          + " directory the application started in): its calls fail until it does", this.folder);
+    }
   }
 
   @Override
@@ -62,6 +71,11 @@ public class ReadDocumentTool implements AgentTool {
   private Path inside(String name) throws ToolException, IOException {
     if (name.contains("/") || name.contains("\\") || name.equals("..") || name.equals(".")) {
       throw new ToolException("'" + name + "' is not a plain file name; available documents: " + available());
+    }
+    if (!Files.isDirectory(folder)) {
+      // the operator's to fix (the log names the folder), not the model's: no document can be read
+      throw new ToolException("no document named '" + name + "': there are no documents to read, the document"
+          + " folder of this application does not exist");
     }
     Path candidate = folder.resolve(name).normalize();
     if (!candidate.startsWith(folder) || !Files.isRegularFile(candidate)) {

@@ -53,13 +53,14 @@ final class McpConnection {
    * {@code startup-timeout}; what was started is closed again when that fails.
    *
    * @param timeout of one request on this connection
+   * @param stdout what reads a stdio server's standard output (the server's, across its connections)
    * @param listed told the server's tools once they are listed, and anew whenever the server notifies
    *     {@code notifications/tools/list_changed}
    * @throws RuntimeException when the server could not be reached, initialized or listed
    */
-  static McpConnection open(String name, McpServerSettings settings, Duration timeout,
+  static McpConnection open(String name, McpServerSettings settings, Duration timeout, StdoutLines stdout,
       Consumer<List<McpSchema.Tool>> listed) {
-    McpClientTransport sdkTransport = McpTransports.create(settings);
+    McpClientTransport sdkTransport = McpTransports.create(settings, stdout);
     CancellingTransport wire = new CancellingTransport(sdkTransport);
     Duration startup = settings.startupTimeout();
     // the SDK's own limit only bounds what nobody waits for: callers wait with their own time-outs

@@ -3,6 +3,7 @@ package dev.agentloop.internal.tool.mcp;
 import dev.agentloop.spi.AgentTool;
 import dev.agentloop.internal.tool.ToolSource;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.Collections;
@@ -48,6 +49,7 @@ final class McpServer implements ToolSource {
   private volatile Map<String, AgentTool> tools = Map.of();
   private volatile boolean listed;
   private final ServerAvailability availability;
+  private final StdoutLines stdout;
 
   /**
    * @param timeout of one request, when the settings name none
@@ -59,6 +61,7 @@ final class McpServer implements ToolSource {
     this.timeout = settings.timeout() == null ? timeout : settings.timeout();
     this.supervisor = supervisor;
     this.availability = new ServerAvailability(name, LOG);
+    this.stdout = new StdoutLines(McpJsonDefaults.getMapper(), LOG, name, McpServers.DOWN_LOG_EVERY, System::nanoTime);
   }
 
   @Override
@@ -111,7 +114,7 @@ final class McpServer implements ToolSource {
 
   @Override
   public void onAvailabilityChange(Consumer<String> listener) {
-    availability.listen(listener, connected());
+    availability.listen(listener);
   }
 
   /**
@@ -201,7 +204,7 @@ final class McpServer implements ToolSource {
     }
     McpConnection fresh = null;
     try {
-      fresh = McpConnection.open(name, settings, timeout, this::listed);
+      fresh = McpConnection.open(name, settings, timeout, stdout, this::listed);
       connection = fresh;
       Optional<StdioClientTransport> process = fresh.process();
       if (process.isPresent()) {

@@ -5,7 +5,6 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.client.transport.customizer.McpSyncHttpClientRequestCustomizer;
-import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import java.io.File;
 import java.io.IOException;
@@ -22,9 +21,10 @@ final class McpTransports {
 
   private McpTransports() {}
 
-  static McpClientTransport create(McpServerSettings settings) {
+  /** @param stdout what reads a stdio server's standard output, for any other transport unused */
+  static McpClientTransport create(McpServerSettings settings, StdoutLines stdout) {
     return switch (settings.transport()) {
-      case STDIO -> stdio(settings);
+      case STDIO -> stdio(settings, stdout);
       case STREAMABLE_HTTP -> {
         URI uri = URI.create(settings.url());
         yield HttpClientStreamableHttpTransport.builder(base(uri)).endpoint(endpoint(uri))
@@ -40,12 +40,12 @@ final class McpTransports {
     };
   }
 
-  private static McpClientTransport stdio(McpServerSettings settings) {
+  private static McpClientTransport stdio(McpServerSettings settings, StdoutLines stdout) {
     ServerParameters parameters = ServerParameters.builder(settings.command()).args(settings.args())
         .env(settings.env()).build();
     File directory = settings.workingDirectory() == null || settings.workingDirectory().isBlank() ? null
         : new File(settings.workingDirectory());
-    return new StdioClientTransport(parameters, McpJsonDefaults.getMapper()) {
+    return new StdioClientTransport(parameters, stdout) {
       @Override
       protected ProcessBuilder getProcessBuilder() {
         ProcessBuilder builder = new ProcessBuilder().directory(directory);

@@ -20,6 +20,8 @@ final class ServerAvailability {
   private final AtomicInteger failedAttempts = new AtomicInteger();
   private volatile String lastError = "it is still connecting (first attempt)";
   private volatile boolean attempted;
+  /** Whether the server is connected, as the listeners were last told. */
+  private boolean up;
 
   ServerAvailability(String name, Logger log) {
     this.name = name;
@@ -47,14 +49,14 @@ final class ServerAvailability {
   }
 
   /**
-   * Tells the listener of every change: {@code null} when the server is connected, else why not.
-   *
-   * @param connected whether the server is connected now
+   * Tells the listener of every change: {@code null} when the server is connected, else why not; and at once
+   * why not, when it is not connected now (still connecting for the first time included), so that the breaker
+   * panel says what the health says from the start on. Ordered with the changes: a listener never hears of
+   * an earlier state after a later one.
    */
-  void listen(Consumer<String> listener, boolean connected) {
+  synchronized void listen(Consumer<String> listener) {
     listeners.add(listener);
-    // a server whose first attempt failed before anyone listened
-    if (attempted && !connected) {
+    if (!up) {
       listener.accept(notConnected());
     }
   }
@@ -65,15 +67,17 @@ final class ServerAvailability {
   }
 
   /** An attempt to connect succeeded. */
-  void connected() {
+  synchronized void connected() {
     attempted = true;
+    up = true;
     downLog.connected();
     listeners.forEach(listener -> listener.accept(null));
   }
 
   /** An attempt to connect failed. */
-  void failed(String why) {
+  synchronized void failed(String why) {
     lastError = why;
+    up = false;
     attempted = true;
     failedAttempts.incrementAndGet();
     downLog.failed(why);
@@ -85,16 +89,18 @@ final class ServerAvailability {
    *
    * @param wasConnected whether there was a connection to lose, which the listeners then hear of
    */
-  void lost(String why, boolean wasConnected) {
+  synchronized void lost(String why, boolean wasConnected) {
     lastError = why;
+    up = false;
     if (wasConnected) {
       tellDown();
     }
   }
 
   /** The connected server died (its process ended): logged at a bounded rate, and the listeners hear of it. */
-  void died(String why) {
+  synchronized void died(String why) {
     lastError = why;
+    up = false;
     downLog.failed(why);
     tellDown();
   }

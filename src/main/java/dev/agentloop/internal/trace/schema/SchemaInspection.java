@@ -24,8 +24,9 @@ final class SchemaInspection {
 
   static final String VERSION_TABLE = "agentloop_schema_version";
 
-  private static final Pattern CREATE_TABLE = Pattern.compile("CREATE TABLE (\\w+) \\((.*?)\\n\\);", Pattern.DOTALL);
-  private static final Pattern ADD_COLUMN = Pattern.compile("ALTER TABLE (\\w+) ADD COLUMN (\\w+)");
+  private static final Pattern CREATE_TABLE = Pattern.compile("CREATE TABLE (?:IF NOT EXISTS )?(\\w+) \\((.*?)\\n\\);",
+      Pattern.DOTALL);
+  private static final Pattern ADD_COLUMN = Pattern.compile("ALTER TABLE (\\w+) ADD COLUMN (?:IF NOT EXISTS )?(\\w+)");
   private static final Pattern COLUMN = Pattern.compile("^\\s*(\\w+)\\s+\\w+", Pattern.MULTILINE);
 
   private SchemaInspection() {}

@@ -10,9 +10,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.ByteArrayResource;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
 /**
@@ -28,8 +26,6 @@ public final class TraceSchema {
 
   /** Where the costs of calls were kept before they became columns of their steps. */
   private static final String OLD_COST_TABLE = "agentloop_step_cost";
-  /** The idempotent script of the releases before versioned scripts: brings their tables to version 1. */
-  private static final String UNVERSIONED = "dev/agentloop/internal/trace/schema.sql";
   private static final String SHIPPED = "h2, postgres";
 
   private TraceSchema() {}
@@ -50,31 +46,19 @@ public final class TraceSchema {
 
   private static void update(DataSource dataSource, List<Migration> migrations) {
     int version = SchemaInspection.version(dataSource);
-    if (version == 0 && SchemaInspection.tableExists(dataSource, "agentloop_run")) {
-      version = baseline(dataSource);
-    }
+    // a database of a release before versioned scripts has the tables but no version: version 1, which only
+    // adds what it lacks, brings it to version 1 with its rows
+    boolean earlierRelease = version == 0 && SchemaInspection.tableExists(dataSource, "agentloop_run");
     for (Migration migration : migrations) {
       if (migration.version() > version) {
         apply(dataSource, migration);
-        LOG.info("AgentLoop's tables: applied version {} ({})", migration.version(), migration.description());
+        LOG.info("AgentLoop's tables: applied version {} ({}{})", migration.version(), migration.description(),
+            earlierRelease && migration.version() == 1 ? ", over the tables of an earlier release, rows kept" : "");
+        if (earlierRelease && migration.version() == 1) {
+          moveCostsOntoSteps(dataSource);
+        }
       }
     }
-  }
-
-  /**
-   * A database of a release before versioned scripts: its tables are brought to version 1 by that
-   * release's own idempotent script (and its costs moved onto their steps), then version 1 is recorded.
-   */
-  private static int baseline(DataSource dataSource) {
-    new ResourceDatabasePopulator(new ClassPathResource(UNVERSIONED)).execute(dataSource);
-    moveCostsOntoSteps(dataSource);
-    JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-    jdbc.execute("CREATE TABLE " + SchemaInspection.VERSION_TABLE + " (version INT PRIMARY KEY,"
-        + " description VARCHAR(255) NOT NULL, installed_at TIMESTAMP WITH TIME ZONE NOT NULL)");
-    jdbc.update("INSERT INTO " + SchemaInspection.VERSION_TABLE + " (version, description, installed_at)"
-        + " VALUES (1, 'agentloop tables (baseline of an earlier release''s tables)', CURRENT_TIMESTAMP)");
-    LOG.info("AgentLoop's tables of an earlier release are now version 1");
-    return 1;
   }
 
   /** One script in one transaction where the database has transactional DDL (PostgreSQL). */
@@ -123,7 +107,8 @@ public final class TraceSchema {
 
   /**
    * A database of before the costs of calls moved onto their steps (a row fewer to write for every
-   * call) still has them in a table of their own: they move onto their steps, and the table goes.
+   * call) still has them in a table of their own: they move onto their steps (the columns version 1
+   * added), and the table goes.
    */
   private static void moveCostsOntoSteps(DataSource dataSource) {
     if (!SchemaInspection.tableExists(dataSource, OLD_COST_TABLE)) {

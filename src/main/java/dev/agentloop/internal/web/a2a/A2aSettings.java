@@ -11,10 +11,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code <path>/<agent key>}, behind the same authentication as the REST API. Immutable.
  *
  * @param enabled whether agents are served over A2A at all (only in a servlet web application)
- * @param path where the agents are served, e.g. {@code /a2a} ({@code /a2a/react-agent}, its card at
- *     {@code /a2a/react-agent/.well-known/agent-card.json}); AgentLoop's authentication covers it
- * @param maxWait how long a {@code SendMessage} waits for its task to end or to wait for input; then it answers with
- *     the task as it stands ({@code TASK_STATE_WORKING}), which the caller asks for again with {@code GetTask}
+ * @param path where the agents are served, e.g. `/a2a` (`/a2a/react-agent`, its card at
+ *     `/a2a/react-agent/.well-known/agent-card.json`); AgentLoop's authentication covers it
+ * @param maxWait how long a `SendMessage` waits for its task to end or to wait for input; then it answers with
+ *     the task as it stands (`TASK_STATE_WORKING`), which the caller asks for again with `GetTask`
  */
 public record A2aSettings(
     @DefaultValue("true") boolean enabled,

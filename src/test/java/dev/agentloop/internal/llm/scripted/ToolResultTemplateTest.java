@@ -51,6 +51,31 @@ class ToolResultTemplateTest {
   }
 
   @Test
+  void should_count_the_results_since_the_question_it_answers_and_those_of_earlier_turns_apart() {
+    // a conversation in its third turn: two results in turn 1, one in turn 2, two since the third question
+    String third = "And from abroad?";
+    ToolResultTemplate conversation = ToolResultTemplate.of(new ModelRequest(ModelRequest.Purpose.THINK,
+        List.of(new ChatMessage.UserMessage("17 * 23?"), new ToolResultMessage("c1", "calculator", "391"),
+            new ToolResultMessage("c2", "calculator", "757"), new ChatMessage.AssistantMessage("757", List.of()),
+            new ChatMessage.UserMessage("And in a normal year?"), new ToolResultMessage("c3", "calculator", "756"),
+            new ChatMessage.AssistantMessage("756", List.of()), new ChatMessage.UserMessage(third),
+            new ToolResultMessage("c4", "read_document", "no such document"),
+            new ToolResultMessage("c5", "read_document", POLICY)),
+        List.of(), new ModelRequest.RunInfo("r", third, 7, 0)));
+
+    // the scenario of the third question reads its own results, as in a first turn
+    assertThat(conversation.fill("{{line:2:from abroad}}"))
+        .isEqualTo("Remote work from abroad is allowed for up to 30 working days per year.");
+    assertThat(conversation.fill("{{result:1}}")).isEqualTo("no such document");
+    // and what earlier turns computed, oldest first
+    assertThat(conversation.fill("{{earlier-number:1}}, {{earlier-number:2}}, {{earlier-result:3}}"))
+        .isEqualTo("391, 757, 756");
+    assertThat(conversation.fill("{{earlier-number:4}}")).isEqualTo("(no result 4)");
+    // a first question has no earlier results
+    assertThat(template.fill("{{earlier-result:1}}")).isEqualTo("(no result 1)");
+  }
+
+  @Test
   void should_find_words_wherever_the_prompt_shows_them_and_say_when_it_does_not() {
     ToolResultTemplate digested = ToolResultTemplate.of(new ModelRequest(ModelRequest.Purpose.THINK,
         List.of(new ChatMessage.SystemMessage("The vault code is secret."),

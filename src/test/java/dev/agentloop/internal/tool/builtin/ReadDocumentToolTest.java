@@ -156,11 +156,13 @@ class ReadDocumentToolTest {
   }
 
   @Test
-  void should_say_none_when_the_folder_does_not_exist() {
+  void should_say_that_there_are_no_documents_where_its_folder_does_not_exist() {
+    // e.g. an application started in another directory than the one its relative folder is in
     ReadDocumentTool tool = new ReadDocumentTool(root.resolve("missing"), 1_000);
 
     assertThatThrownBy(() -> tool.execute(name("a.md")))
         .isInstanceOf(ToolException.class)
-        .hasMessage("no document named 'a.md'; available documents: none");
+        .hasMessage("no document named 'a.md': there are no documents to read, the document folder of this"
+            + " application does not exist");
   }
 }

@@ -68,7 +68,7 @@ class BrokenMcpServersTest {
     assertThat(servers.states()).containsEntry("junk", "connecting");
     await().atMost(Runs.PATIENCE).until(() -> "down".equals(servers.states().get("missing")));
 
-    // the health and the breaker panel say the same: both not connected, the one that failed with an open breaker
+    // the health and the breaker panel say the same: both not connected, each with an open breaker
     assertThat(servers.notConnected()).containsExactly(
         Map.entry("junk", "it is still connecting (first attempt)"),
         Map.entry("missing", "command '/no/such/mcp-server': No such file or directory"));
@@ -76,12 +76,15 @@ class BrokenMcpServersTest {
     assertThat(health.at("/components/mcpServers/status").asText()).isEqualTo("DEGRADED");
     assertThat(health.at("/components/mcpServers/description").asText())
         .isEqualTo("MCP servers not connected: junk, missing");
-    assertThat(health.at("/components/breakers/description").asText()).contains("mcp:missing OPEN");
+    assertThat(health.at("/components/breakers/description").asText()).contains("mcp:missing OPEN")
+        .contains("mcp:junk OPEN");
+    // the one never connected as the one still connecting: its calls fail at once, its breaker says so
     JsonNode panel = ApiClient.body(ApiClient.as(port, "demo", "demo").get("/api/breakers"), 200);
-    assertThat(StreamSupport.stream(panel.spliterator(), false)
-        .filter(breaker -> breaker.path("name").asText().equals("mcp:missing")).findFirst().orElseThrow()
-        .path("state").asText()).isEqualTo("OPEN");
-    assertThat(breakers.find("mcp:junk").orElseThrow().state()).isEqualTo("CLOSED");
+    for (String server : List.of("mcp:missing", "mcp:junk")) {
+      assertThat(StreamSupport.stream(panel.spliterator(), false)
+          .filter(breaker -> breaker.path("name").asText().equals(server)).findFirst().orElseThrow()
+          .path("state").asText()).as(server).isEqualTo("OPEN");
+    }
   }
 
   @Test
@@ -97,7 +100,21 @@ class BrokenMcpServersTest {
   }
 
   @Test
-  void should_offer_a_tool_of_a_server_never_reached_ask_for_approval_and_fail_its_call_with_the_cause() {
+  void should_say_once_that_a_server_writes_lines_that_are_no_json_rpc_without_the_sdks_stack_trace(
+      CapturedOutput output) {
+    // given the junk server has written a line every second since the start
+    await().atMost(Runs.PATIENCE).until(() -> output.getAll().contains("AGENTLOOP-901 MCP server 'junk'"));
+
+    // then its log said so once, with the line, and no parser's stack trace reached the log
+    assertThat(output.getAll().lines().filter(line -> line.contains("MCP server 'junk'"))).singleElement().asString()
+        .endsWith(" 'this is no JSON-RPC'");
+    assertThat(output.getAll()).doesNotContain("JsonParseException").doesNotContain("\tat io.modelcontextprotocol")
+        .doesNotContain("\tat com.fasterxml.jackson");
+  }
+
+  @Test
+  void should_offer_a_tool_of_a_server_never_reached_ask_for_approval_and_fail_its_call_with_the_cause(
+      CapturedOutput output) {
     // given an agent that allows a tool of the server that was never reached
     TestAgent.deployVariant(engine, "mcp-never-reached", Map.of(AgentSettings.ALLOWED_TOOLS, "missing__lookup",
         AgentSettings.AUTO_ACCEPT_PLAN, "true"));
@@ -130,6 +147,10 @@ class BrokenMcpServersTest {
         + " command '/no/such/mcp-server': No such file or directory");
     assertThat(breakers.find("mcp:missing").orElseThrow().state()).isEqualTo("OPEN");
     assertThat(runs.view(run).finalAnswer()).isEqualTo("the CRM is down");
+    // the failed call is one line in the log, without the tool runner's stack trace: the cause is the server's
+    assertThat(output.getAll()).contains("AGENTLOOP-902 tool 'missing__lookup' of MCP server 'missing' failed: MCP"
+        + " server 'missing' is not connected: command '/no/such/mcp-server': No such file or directory")
+        .doesNotContain("\tat dev.agentloop.internal.tool.ToolRunner").doesNotContain("\tat dev.failsafe");
   }
 
   private List<Step> steps(String run, dev.agentloop.internal.trace.step.StepKind kind) {

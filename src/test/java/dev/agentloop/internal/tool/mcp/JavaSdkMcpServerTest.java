@@ -23,6 +23,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * AgentLoop against an MCP server written with the official MCP Java SDK ({@link JavaSdkMcpServer}),
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * What the server sends is what the model gets; a call that takes longer than the server's own
  * timeout is cancelled on the server, once.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class JavaSdkMcpServerTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,6 +58,12 @@ class JavaSdkMcpServerTest {
         null, Duration.ofSeconds(3), null, Duration.ofMillis(500)));
     settings.put("sse", new McpServerSettings(null, null, null, null, "http://127.0.0.1:" + port + "/sse", null,
         McpServerSettings.Transport.SSE, Duration.ofSeconds(3), null, Duration.ofMillis(500)));
+    // the same server, started by a script that prints a banner on standard output first
+    List<String> chatty = new java.util.ArrayList<>(List.of("-c", "echo 'chatty server 1.0 starting...'; exec \"$@\"",
+        "sh"));
+    chatty.addAll(JavaSdkMcpServer.stdioCommand(dir.resolve("chatty.log")));
+    settings.put("chatty", new McpServerSettings("/bin/sh", chatty, null, null, null, null, null, Duration.ofSeconds(3),
+        null, null));
     servers = McpServers.start(settings, Duration.ofSeconds(1));
     await().atMost(Duration.ofSeconds(60)).until(() -> servers.notConnected().isEmpty());
     registry = new ToolRegistry(List.of(), servers.sources());
@@ -156,6 +166,26 @@ class JavaSdkMcpServerTest {
     } finally {
       broken.close();
     }
+  }
+
+  @Test
+  void should_ignore_a_line_that_is_no_json_rpc_say_so_once_without_a_stack_trace_and_serve_the_tools(
+      CapturedOutput output) throws Exception {
+    // the banner did not end the connection (the SDK stops reading a server at a line it cannot parse)
+    assertThat(servers.states()).containsEntry("chatty", "connected");
+    ToolRunner runner = new ToolRunner(registry, pool, Duration.ofSeconds(1), 10_000);
+    JsonNode train = JSON.readTree("{\"traveller\": {\"name\": \"Ada\"}, \"legs\": [{\"from_city\": \"Bern\","
+        + " \"to_city\": \"Oslo\"}]}");
+
+    ToolOutcome outcome = runner.run("chatty__plan_trip", train).toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+    assertThat(outcome.result()).isEqualTo("trip planned for Ada: 1 legs");
+    assertThat(output.getAll().lines().filter(line -> line.contains("AGENTLOOP-901 MCP server 'chatty'")))
+        .singleElement().asString()
+        .endsWith("AGENTLOOP-901 MCP server 'chatty' wrote a line to its standard output that is no JSON-RPC message;"
+            + " it is ignored (a stdio server writes only JSON-RPC there, its own logs to standard error):"
+            + " 'chatty server 1.0 starting...'");
+    assertThat(output.getAll()).doesNotContain("JsonParseException").doesNotContain("Error processing inbound message");
   }
 
   private static List<String> callLog(String name) throws Exception {

@@ -79,6 +79,30 @@ class TraceSchemaTest {
   }
 
   @Test
+  void should_bring_a_database_of_an_earlier_release_up_to_date_with_the_scripts_alone_as_a_dba_or_flyway_would() {
+    // given the tables an earlier release's schema.sql created, with a run in them
+    String url = newDatabase();
+    DataSource owner = dataSource(url, "sa");
+    new ResourceDatabasePopulator(new ClassPathResource("dev/agentloop/internal/trace/schema.sql")).execute(owner);
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
+        + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'ANSWERED', 1, 0, 1,"
+        + " 0, 0, 0, CURRENT_TIMESTAMP)");
+
+    // when the versioned scripts are applied one after the other, as they are, version 1 twice
+    for (String script : List.of("V1__agentloop_tables", "V1__agentloop_tables", "V2__prompt_cache_and_model_of_costs",
+        "V3__conversation_claims", "V5__budgets_over_trees")) {
+      new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/" + script + ".sql")).execute(owner);
+    }
+
+    // then the tables are current, with their rows, and a start that only checks them succeeds
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
+        .isEqualTo("Why?");
+    TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
+  }
+
+  @Test
   void should_move_the_costs_a_database_of_an_earlier_release_kept_in_a_table_of_their_own_onto_their_steps() {
     // given a step, and its costs where a database of an earlier release kept them
     DataSource owner = dataSource(newDatabase(), "sa");

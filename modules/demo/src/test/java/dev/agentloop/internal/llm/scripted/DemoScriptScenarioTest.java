@@ -123,6 +123,29 @@ class DemoScriptScenarioTest {
     assertThat(runs.view(run).turns()).hasSize(3);
   }
 
+  @Test
+  void should_answer_from_the_policy_text_a_person_corrected_in_the_third_turn_of_a_conversation() throws Exception {
+    // given a conversation whose third question is answered from the leave policy, read in that turn
+    String run = runs.start(ReactAgentProcess.KEY, LEAP_YEAR);
+    awaitAnswers(run, 1);
+    review(run, Map.of("decision", "follow_up", "followUpQuestion", "And in a normal year?"));
+    awaitAnswers(run, 2);
+    review(run, Map.of("decision", "follow_up", "followUpQuestion", "How many days may I work remotely from abroad?"));
+    awaitAnswers(run, 3);
+    assertThat(answer(run)).contains("28 days of paid leave", "up to 20 working days per year");
+
+    // when a person corrects the policy the model read in turn 3
+    Step read = observations(run).get(observations(run).size() - 1);
+    String corrected = ((Observation) read.content()).result()
+        .replace("up to 20 working days", "up to 30 working days");
+    edit(run, read, JSON.createObjectNode().put("result", corrected).toString(), "the policy changed in May");
+
+    // then turn 3 is answered anew from the corrected text
+    awaitAnswers(run, 4);
+    assertThat(answer(run)).contains("up to 30 working days per year").doesNotContain("20 working days");
+    assertThat(runs.view(run).turns()).hasSize(3);
+  }
+
   /** Submits the run's open answer review as a reviewer in Tasklist would. */
   private void review(String run, Map<String, Object> fields) {
     Task task = engine.getTaskService().createTaskQuery().processInstanceId(run)
@@ -147,9 +170,11 @@ class DemoScriptScenarioTest {
 
   /** The n-th observation on the run's active path. */
   private Step observation(String run, int n) {
-    List<Step> observations = store.activePath(run).stream().filter(step -> step.kind() == StepKind.OBSERVATION)
-        .toList();
-    return observations.get(n - 1);
+    return observations(run).get(n - 1);
+  }
+
+  private List<Step> observations(String run) {
+    return store.activePath(run).stream().filter(step -> step.kind() == StepKind.OBSERVATION).toList();
   }
 
   private void edit(String run, Step step, String content, String reason) throws Exception {

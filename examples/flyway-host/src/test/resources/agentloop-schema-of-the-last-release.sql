@@ -1,6 +1,5 @@
--- AgentLoop step store as the releases before versioned scripts created it (idempotent, H2 and PostgreSQL).
--- Only run on a database of such a release, to bring its tables to version 1 (see TraceSchema);
--- new databases get META-INF/agentloop/db/<database>/V1__agentloop_tables.sql.
+-- The team's own copy of AgentLoop's schema.sql as the last release shipped it (before versioned scripts), which
+-- created AgentLoop's tables in this team's database at every start. Kept here to make such a database in the tests.
 CREATE TABLE IF NOT EXISTS agentloop_run (
   run_id         VARCHAR(64)  PRIMARY KEY,
   agent_key      VARCHAR(255) NOT NULL,
