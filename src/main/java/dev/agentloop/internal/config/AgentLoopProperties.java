@@ -3,6 +3,7 @@ package dev.agentloop.internal.config;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
+import dev.agentloop.internal.resume.MigrationSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
@@ -39,6 +40,7 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty AgentDefaults agent,
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
+    @NotNull @Valid @NestedConfigurationProperty MigrationSettings migration,
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
     @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry) {
 

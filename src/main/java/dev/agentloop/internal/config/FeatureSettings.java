@@ -3,6 +3,7 @@ package dev.agentloop.internal.config;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
+import dev.agentloop.internal.resume.MigrationSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
@@ -53,6 +54,11 @@ class FeatureSettings {
   @Bean
   ResilienceSettings agentLoopResilienceSettings(AgentLoopProperties properties) {
     return properties.resilience();
+  }
+
+  @Bean
+  MigrationSettings agentLoopMigrationSettings(AgentLoopProperties properties) {
+    return properties.migration();
   }
 
   @Bean

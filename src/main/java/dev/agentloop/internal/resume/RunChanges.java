@@ -24,6 +24,7 @@ class RunChanges {
   private final TransactionTemplate transaction;
   private final TransactionTemplate newTransaction;
   private final CommandExecutor commands;
+  private final CommandExecutor aloneCommands;
 
   RunChanges(ProcessEngine engine, StepStore store, AgentDefinitions definitions,
       PlatformTransactionManager transactionManager) {
@@ -35,6 +36,8 @@ class RunChanges {
     newTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     this.commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
         .getCommandExecutorTxRequired();
+    this.aloneCommands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
+        .getCommandExecutorTxRequiresNew();
   }
 
   /**
@@ -48,6 +51,20 @@ class RunChanges {
     } catch (OptimisticLockingException | PessimisticLockingFailureException e) {
       throw new ResumeConflictException("run " + runId + " changed at the same moment (another edit, or the agent's"
           + " own step); nothing of this request was applied: read the run again and retry", e);
+    }
+  }
+
+  /**
+   * Runs a change as {@link #apply} does, but in a transaction and an engine command of its own whatever surrounds
+   * the caller (a batch job's command, another run's change): its failure rolls back this run's change only, and
+   * it commits when it returns.
+   */
+  <T> T applyAlone(String runId, Supplier<T> change) {
+    try {
+      return aloneCommands.execute(context -> context.runWithoutAuthorization(change::get));
+    } catch (OptimisticLockingException | PessimisticLockingFailureException e) {
+      throw new ResumeConflictException("run " + runId + " changed at the same moment (a person's decision, or the"
+          + " agent's own step); nothing of this change was applied: try again", e);
     }
   }
 

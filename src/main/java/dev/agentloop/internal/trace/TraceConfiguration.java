@@ -44,6 +44,11 @@ public class TraceConfiguration {
   }
 
   @Bean
+  MigrationLog migrationLog(DataSource dataSource) {
+    return new MigrationLog(new JdbcTemplate(dataSource));
+  }
+
+  @Bean
   TraceRetention traceRetention(DataSource dataSource, PlatformTransactionManager transactionManager) {
     return new TraceRetention(new JdbcTemplate(dataSource), transactionManager);
   }

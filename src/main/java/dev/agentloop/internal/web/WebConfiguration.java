@@ -3,6 +3,7 @@ package dev.agentloop.internal.web;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.resilience.Breakers;
+import dev.agentloop.internal.resume.AgentMigrations;
 import dev.agentloop.internal.resume.Conversations;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.resume.RunRestarts;
@@ -42,6 +43,11 @@ public class WebConfiguration {
   @Bean
   ConversationController conversationController(Conversations conversations, RunService runs, RunAccess access) {
     return new ConversationController(conversations, runs, access);
+  }
+
+  @Bean
+  AgentController agentController(AgentMigrations migrations, RunAccess access, ApiSettings api) {
+    return new AgentController(migrations, access, api.basePath());
   }
 
   @Bean
