@@ -50,12 +50,15 @@ public class AgentMigrations {
   }
 
   /**
-   * The agent's versions, oldest first, each with its open runs and all its runs.
+   * The agent's versions, oldest first, each with its open runs and all its runs: for those who may move them.
    *
+   * @throws org.camunda.bpm.engine.AuthorizationException when the user may not move this agent's runs
    * @throws dev.agentloop.api.UnknownAgentException when no agent has that key
    */
   public List<AgentVersion> versions(String agentKey) {
-    return withoutAuthorization(() -> versions.withRuns(agentKey));
+    access.requireMigrate(agentKey);
+    List<ProcessDefinition> all = versions.existing(agentKey, this::withoutAuthorization);
+    return withoutAuthorization(() -> versions.withRuns(all));
   }
 
   /**
@@ -67,9 +70,12 @@ public class AgentMigrations {
    */
   public MigrationReport migrate(MigrationRequest request) {
     access.requireMigrate(request.agentKey());
-    ProcessDefinition target = withoutAuthorization(() -> versions.version(request.agentKey(), request.toVersion()));
-    List<String> named = request.runs() != null ? request.runs() : withoutAuthorization(() -> versions.openRuns(
-        versions.version(request.agentKey(), request.fromVersion())));
+    List<ProcessDefinition> all = versions.existing(request.agentKey(), this::withoutAuthorization);
+    ProcessDefinition target = AgentVersions.version(request.agentKey(), all, request.toVersion());
+    ProcessDefinition source = request.fromVersion() == null ? null
+        : AgentVersions.version(request.agentKey(), all, request.fromVersion());
+    List<String> named = request.runs() != null ? request.runs()
+        : withoutAuthorization(() -> versions.openRuns(source));
     if (named.size() > MigrationRequest.MAX_RUNS) {
       throw new InvalidMigrationException("version " + request.fromVersion() + " has " + named.size() + " open runs,"
           + " more than one migration moves (" + MigrationRequest.MAX_RUNS + "): name them in parts (runs)");

@@ -5,6 +5,8 @@ import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.run.RunService;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -27,15 +29,22 @@ final class AgentVersions {
     this.runs = runs;
   }
 
+  /** The agent's versions, oldest first; none when no agent has that key. */
+  List<ProcessDefinition> of(String agentKey) {
+    return engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(agentKey)
+        .orderByProcessDefinitionVersion().asc().list().stream()
+        .filter(definition -> definitions.isAgent(definition.getId())).toList();
+  }
+
   /**
-   * The agent's versions, oldest first.
+   * The agent's versions, oldest first, read by {@code read} (inside an engine command): thrown outside it, a
+   * refusal is the caller's answer, not an engine command's failure logged as one.
    *
    * @throws UnknownAgentException when no version of an agent has that key
    */
-  List<ProcessDefinition> of(String agentKey) {
-    List<ProcessDefinition> versions = engine.getRepositoryService().createProcessDefinitionQuery()
-        .processDefinitionKey(agentKey).orderByProcessDefinitionVersion().asc().list().stream()
-        .filter(definition -> definitions.isAgent(definition.getId())).toList();
+  List<ProcessDefinition> existing(String agentKey, Function<Supplier<List<ProcessDefinition>>,
+      List<ProcessDefinition>> read) {
+    List<ProcessDefinition> versions = read.apply(() -> of(agentKey));
     if (versions.isEmpty()) {
       throw new UnknownAgentException(agentKey, runs.deployedAgents());
     }
@@ -43,12 +52,11 @@ final class AgentVersions {
   }
 
   /**
-   * The version of the agent with that number.
+   * The version with that number among the agent's versions.
    *
    * @throws InvalidMigrationException naming the versions there are, when it has none of that number
    */
-  ProcessDefinition version(String agentKey, int version) {
-    List<ProcessDefinition> versions = of(agentKey);
+  static ProcessDefinition version(String agentKey, List<ProcessDefinition> versions, int version) {
     return versions.stream().filter(definition -> definition.getVersion() == version).findFirst()
         .orElseThrow(() -> new InvalidMigrationException("agent " + agentKey + " has no version " + version
             + "; its versions are " + versions.stream().map(definition -> Integer.toString(definition.getVersion()))
@@ -56,8 +64,7 @@ final class AgentVersions {
   }
 
   /** The versions with how many runs each has, open and in all. */
-  List<AgentVersion> withRuns(String agentKey) {
-    List<ProcessDefinition> versions = of(agentKey);
+  List<AgentVersion> withRuns(List<ProcessDefinition> versions) {
     Map<String, Deployment> deployments = new HashMap<>();
     versions.forEach(definition -> deployments.computeIfAbsent(definition.getDeploymentId(), id ->
         engine.getRepositoryService().createDeploymentQuery().deploymentId(id).singleResult()));

@@ -48,14 +48,10 @@ final class RunMigration {
 
   /** What would become of the run, changing nothing. */
   RunMove preview(String runId, MigrationOrder order) {
-    try {
-      return changes.applyAlone(runId, () -> {
-        Assessment assessment = assess(store.run(runId), order);
-        return assessment.move(order.moveWhenWaiting());
-      });
-    } catch (UnknownRunException e) {
-      return unknown(runId);
-    }
+    return changes.applyAlone(runId, () -> {
+      Optional<RunRecord> run = find(runId, false);
+      return run.isEmpty() ? unknown(runId) : assess(run.get(), order).move(order.moveWhenWaiting());
+    });
   }
 
   /**
@@ -72,8 +68,6 @@ final class RunMigration {
       } catch (ResumeConflictException again) {
         return keep(migration, refused(runId, "the run changed at the same moment, twice: ask again"));
       }
-    } catch (UnknownRunException e) {
-      return keep(migration, unknown(runId));
     } catch (ProcessEngineException e) {
       LOG.warn("AGENTLOOP-701 run {} could not move to version {} of {} in migration {}: {}. It stays on its"
           + " version; look at the diagram of that version, or move the run by Camunda's own migration in Cockpit",
@@ -84,7 +78,13 @@ final class RunMigration {
 
   private RunMove attempt(String runId, StoredMigration migration) {
     return changes.applyAlone(runId, () -> {
-      RunRecord run = store.lockRun(runId);
+      Optional<RunRecord> found = find(runId, true);
+      if (found.isEmpty()) {
+        RunMove unknown = unknown(runId);
+        log.result(migration.migrationId(), unknown);
+        return unknown;
+      }
+      RunRecord run = found.get();
       Optional<RunMove> decided = log.result(migration.migrationId(), runId)
           .filter(move -> move.outcome() != MoveOutcome.PENDING);
       if (decided.isPresent()) {
@@ -101,6 +101,18 @@ final class RunMigration {
       log.result(migration.migrationId(), move);
       return move;
     });
+  }
+
+  /**
+   * The run, locked for the move or read as it is: looked up inside the command, since a run that is not there is
+   * an answer (refused), not the command's failure.
+   */
+  private Optional<RunRecord> find(String runId, boolean lock) {
+    try {
+      return Optional.of(lock ? store.lockRun(runId) : store.run(runId));
+    } catch (UnknownRunException e) {
+      return Optional.empty();
+    }
   }
 
   private Assessment assess(RunRecord run, MigrationOrder order) {

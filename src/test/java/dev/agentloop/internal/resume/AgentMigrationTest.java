@@ -1,28 +1,44 @@
 package dev.agentloop.internal.resume;
 
 import static dev.agentloop.ApiClient.JSON;
+import static dev.agentloop.ApiClient.assertProblem;
 import static dev.agentloop.ApiClient.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.telemetry.RunTraces;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.runtime.Job;
+import org.camunda.bpm.model.bpmn.BpmnModelInstance;
+import org.camunda.bpm.model.bpmn.instance.BaseElement;
+import org.camunda.bpm.model.bpmn.instance.FlowNode;
+import org.camunda.bpm.model.bpmn.instance.SequenceFlow;
+import org.camunda.bpm.model.bpmn.instance.bpmndi.BpmnEdge;
+import org.camunda.bpm.model.bpmn.instance.bpmndi.BpmnShape;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Moving waiting runs of an agent to another of its versions through {@code POST /api/agents/{key}/migrations}, on
- * the shipped diagram with the scripted model: what moves, what is refused and why, in words, what a dry run
- * changes (nothing), who may, and what bad requests get.
+ * the shipped diagram with the scripted model: what a dry run says and changes (nothing), what is refused and why,
+ * in words (the waiting activity gone, a tool a pending call needs taken away, a budget used beyond the new limit,
+ * a conversation the new version would not take), what carries over, who may, and what bad requests get.
  */
 @AgentLoopTest
 class AgentMigrationTest {
@@ -32,21 +48,273 @@ class AgentMigrationTest {
   @Autowired RunService runs;
 
   @Test
-  void should_move_a_run_waiting_in_its_plan_review_to_the_new_version() throws Exception {
-    String key = "mig-smoke";
-    TestAgent.deployVariant(engine, key, Map.of(AgentSettings.ALLOWED_TOOLS, "*"));
+  void should_say_what_would_happen_in_a_dry_run_and_change_nothing() {
+    String key = "mig-dry";
+    deploy(key, Map.of());
+    String answering = runs.start(key, "a plain question");
+    String approving = runs.start(key, "approve: send the mail");
+    api("operator").awaitTask(answering, ReactAgentProcess.REVIEW_ANSWER);
+    api("operator").awaitTask(approving, ReactAgentProcess.APPROVE_ACTION);
+    deploy(key, Map.of(AgentSettings.ALLOWED_TOOLS, "calculator"));
+    JsonNode tracesBefore = trace(answering);
+    int versionBefore = runs.view(answering).version();
+
+    ObjectNode request = migration(2, answering, approving, "no-such-run").put("dryRun", true);
+    request.remove("reason");
+    JsonNode report = body(api("operator").post("/api/agents/" + key + "/migrations", request.toString()), 200);
+
+    assertThat(report.get("dryRun").asBoolean()).isTrue();
+    assertThat(report.get("migrationId").isNull()).isTrue();
+    assertThat(report.get("total").asInt()).isEqualTo(3);
+    assertThat(outcomes(report)).containsExactly(
+        answering + " migrated: would move from version 1 to version 2: it waits in 'Review the answer' (reviewAnswer)",
+        approving + " refused: the pending call of send_email (call_1_1) needs a tool version 2 does not allow"
+            + " (allowedTools)",
+        "no-such-run refused: there is no run no-such-run");
+    // nothing changed: versions, trace and decisions, the forms
+    assertThat(runs.view(answering).agentVersion()).isEqualTo(1);
+    assertThat(runs.view(answering).version()).isEqualTo(versionBefore);
+    assertThat(trace(answering)).isEqualTo(tracesBefore);
+    assertThat(migrations(answering)).isEmpty();
+    assertThat(form(answering, "agentVersion")).isEqualTo(key + ", version 1");
+    assertThat(form(answering, "lastChange")).isEmpty();
+  }
+
+  @Test
+  void should_refuse_in_words_a_run_whose_waiting_activity_the_new_version_lacks() {
+    String key = "mig-gone";
+    deploy(key, Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "false"));
     String run = runs.start(key, "a plain question");
-    Runs.awaitTask(engine, run, ReactAgentProcess.REVIEW_PLAN);
-    TestAgent.deployVariant(engine, key, Map.of(AgentSettings.ALLOWED_TOOLS, "*", AgentSettings.MAX_MODEL_CALLS, "40"));
+    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_PLAN);
+    // version 2 has no plan review: it accepts its plans itself
+    BpmnModelInstance withoutReview = TestAgent.variant(key, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
+        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "false"));
+    remove(withoutReview, ReactAgentProcess.REVIEW_PLAN, "planDecision", ReactAgentProcess.REJECTED);
+    engine.getRepositoryService().createDeployment().addModelInstance(key + ".bpmn", withoutReview).deploy();
+
+    JsonNode report = migrate(key, migration(2, run));
+
+    assertThat(outcomes(report)).containsExactly(run + " refused: version 2 has no 'Review the plan' (reviewPlan),"
+        + " where the run waits");
+    assertThat(report.get("done").asBoolean()).isTrue();
+    assertThat(migrations(run)).isEmpty();
+    // the run goes on as it was, on version 1
+    complete(run, ReactAgentProcess.REVIEW_PLAN, "{\"decision\": \"accept\"}");
+    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(runs.view(run).agentVersion()).isEqualTo(1);
+  }
+
+  @Test
+  void should_refuse_a_run_that_used_more_of_a_budget_than_the_new_version_allows_and_move_it_at_the_limit() {
+    String key = "mig-budget";
+    deploy(key, Map.of());
+    String run = runs.start(key, "multi-step: a budget too small");
+    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    assertThat(runs.view(run).modelCalls()).isEqualTo(4);
+    deploy(key, Map.of(AgentSettings.MAX_MODEL_CALLS, "3"));
+    deploy(key, Map.of(AgentSettings.MAX_MODEL_CALLS, "4"));
+
+    JsonNode refused = migrate(key, migration(2, run));
+    JsonNode atTheLimit = migrate(key, migration(3, run));
+
+    assertThat(outcomes(refused)).containsExactly(run + " refused: the run has used 4 model calls and version 2"
+        + " allows 3 (maxModelCalls): it would be stuck at its next model call; raise it in version 2, or leave the"
+        + " run on version 1");
+    assertThat(outcomes(atTheLimit)).containsExactly(run + " migrated: moved from version 1 to version 3: it waits in"
+        + " 'Review the answer' (reviewAnswer)");
+    // at the limit, the answer it waits with may still be accepted
+    complete(run, ReactAgentProcess.REVIEW_ANSWER, "{\"decision\": \"accept\"}");
+    assertThat(Runs.awaitStatus(runs, run, RunStatus.ANSWERED).agentVersion()).isEqualTo(3);
+  }
+
+  @Test
+  void should_refuse_a_waiting_conversation_when_the_new_version_takes_no_follow_up() {
+    String key = "mig-chat";
+    Map<String, String> chat = Map.of(AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "true",
+        AgentSettings.CONVERSATION_IDLE, "PT1H");
+    deploy(key, chat);
+    String run = runs.start(key, "a plain question");
+    Runs.awaitView(runs, run, view -> view.waitingFor().contains(RunView.FOLLOW_UP));
+    deploy(key, Map.of(AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.CONVERSATION, "false"));
+
+    JsonNode report = migrate(key, migration(2, run));
+
+    assertThat(outcomes(report)).containsExactly(run + " refused: the run waits for a follow-up question, and"
+        + " version 2 takes none (conversation = false)");
+  }
+
+  @Test
+  void should_carry_the_trace_budgets_trace_context_and_timers_over() {
+    String key = "mig-carry";
+    deploy(key, Map.of(AgentSettings.AUTO_ACCEPT_ANSWER, "true"));
+    String run = runs.start(key, "ask-human: who are you?");
+    api("reviewer").awaitTask(run, ReactAgentProcess.ASK_HUMAN);
+    RunView before = runs.view(run);
+    JsonNode trace = trace(run).get("steps");
+    Object traceparent = engine.getRuntimeService().getVariable(run, RunTraces.VARIABLE);
+    List<String> timers = timers(run);
+    assertThat(timers).hasSize(2); // the ask-human timer and the agent loop's run time
+    deploy(key, Map.of(AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.ASK_HUMAN_TIMEOUT, "PT5H"));
+
+    assertThat(outcomes(migrate(key, migration(2, run)))).first().asString().contains(" migrated: ");
+
+    RunView after = runs.view(run);
+    assertThat(trace(run).get("steps")).isEqualTo(trace);
+    assertThat(List.of(after.steps(), after.modelCalls(), after.toolCalls(), after.turns().size()))
+        .isEqualTo(List.of(before.steps(), before.modelCalls(), before.toolCalls(), before.turns().size()));
+    assertThat(traceparent).asString().startsWith("00-");
+    assertThat(engine.getRuntimeService().getVariable(run, RunTraces.VARIABLE)).isEqualTo(traceparent);
+    assertThat(timers(run)).isEqualTo(timers);
+    complete(run, ReactAgentProcess.ASK_HUMAN, "{\"answer1\": \"Ann\", \"answer2\": \"Oslo\"}");
+    assertThat(Runs.awaitStatus(runs, run, RunStatus.ANSWERED).finalAnswer()).isEqualTo("Thanks, noted.");
+  }
+
+  @Test
+  void should_let_operators_and_engine_admins_migrate_and_refuse_everyone_else() {
+    String key = "mig-rights";
+    deploy(key, Map.of());
+    String run = runs.start(key, "a plain question");
+    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    deploy(key, Map.of(AgentSettings.MAX_STEPS, "9"));
+    String path = "/api/agents/" + key + "/migrations";
+    String request = migration(2, run).toString();
+
+    for (String user : List.of("reviewer", "analyst")) {
+      assertProblem(api(user).post(path, request), 403, "may not move the runs of agent " + key);
+      assertProblem(api(user).get("/api/agents/" + key + "/versions"), 403, "agent-operators");
+    }
+    assertThat(ApiClient.anonymous(port).post(path, request).statusCode()).isEqualTo(401);
     assertThat(runs.view(run).agentVersion()).isEqualTo(1);
 
-    JsonNode report = body(ApiClient.as(port, "operator").post("/api/agents/" + key + "/migrations",
-        JSON.createObjectNode().put("toVersion", 2).put("reason", "the fixed prompt")
-            .set("runs", JSON.createArrayNode().add(run)).toString()), 200);
+    JsonNode versions = body(ApiClient.as(port, "demo", "demo").get("/api/agents/" + key + "/versions"), 200);
+    assertThat(versions).hasSize(2);
+    assertThat(versions.get(0).get("openRuns").asLong()).isEqualTo(1);
+    assertThat(versions.get(1).get("latest").asBoolean()).isTrue();
+    JsonNode report = body(ApiClient.as(port, "demo", "demo").post(path, request), 200);
+    assertThat(report.at("/runs/0/outcome").asText()).isEqualTo("migrated");
+    assertThat(report.get("requestedBy").asText()).isEqualTo("demo");
+    JsonNode again = body(api("operator").get(path + "/" + report.get("migrationId").asText()), 200);
+    assertThat(again.get("runs")).isEqualTo(report.get("runs"));
+  }
 
-    assertThat(report.at("/runs/0/outcome").asText()).as(report.toString()).isEqualTo("migrated");
-    RunView view = runs.view(run);
-    assertThat(view.agentVersion()).isEqualTo(2);
-    assertThat(view.budgets().modelCalls().limit()).isEqualTo(40);
+  @Test
+  void should_refuse_bad_requests_in_words_and_move_nothing() {
+    String key = "mig-bad";
+    deploy(key, Map.of());
+    String run = runs.start(key, "a plain question");
+    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    deploy(key, Map.of(AgentSettings.MAX_STEPS, "9"));
+    String path = "/api/agents/" + key + "/migrations";
+    Map<String, String> bad = new HashMap<>();
+    bad.put("{\"runs\": [\"" + run + "\"], \"reason\": \"r\"}", "toVersion must be the version of the agent");
+    bad.put("{\"toVersion\": 9, \"runs\": [\"" + run + "\"], \"reason\": \"r\"}", "agent mig-bad has no version 9;"
+        + " its versions are 1, 2");
+    bad.put("{\"toVersion\": 2, \"reason\": \"r\"}", "either runs (their ids) or fromVersion");
+    bad.put("{\"toVersion\": 2, \"fromVersion\": 1, \"runs\": [\"" + run + "\"], \"reason\": \"r\"}", "not both");
+    bad.put("{\"toVersion\": 2, \"runs\": [\"" + run + "\"]}", "say why the runs move (reason)");
+    bad.put("{\"toVersion\": 2, \"runs\": [\"" + run + "\"], \"reason\": \"  \"}", "say why the runs move");
+    bad.put("{\"toVersion\": 2, \"runs\": [], \"reason\": \"r\"}", "runs must name 1 to 10000 runs");
+    bad.put("{\"toVersion\": 2, \"runs\": [\"a\\u0000b\"], \"reason\": \"r\"}", "no NUL");
+    bad.put("{\"toVersion\": 2, \"runs\": [\"" + run + "\"], \"reason\": \"r\", \"whenBusy\": \"later\"}",
+        "whenBusy must be 'refuse'");
+    bad.put("{\"toVersion\": 2, \"fromVersion\": 0, \"reason\": \"r\"}", "fromVersion must be a version");
+    bad.put("{\"toVersion\": 2, \"runs\": [\"" + run + "\"], \"reason\": \"r\", \"force\": true}", "force");
+    bad.put("[1, 2]", "");
+    bad.forEach((request, detail) -> assertProblem(api("operator").post(path, request), 400, detail));
+    assertProblem(api("operator").post("/api/agents/no-such-agent/migrations", migration(2, run).toString()), 400,
+        "there is no agent 'no-such-agent'");
+    assertProblem(api("operator").get(path + "/no-such-migration"), 404, "agent mig-bad has no migration");
+    assertThat(runs.view(run).agentVersion()).isEqualTo(1);
+    assertThat(migrations(run)).isEmpty();
+  }
+
+  // --- helpers ---
+
+  /** The run's decisions that moved it. */
+  private List<JsonNode> migrations(String run) {
+    List<JsonNode> moves = new ArrayList<>();
+    trace(run).get("decisions").forEach(decision -> {
+      if (decision.get("decision").asText().equals("migrate")) {
+        moves.add(decision);
+      }
+    });
+    return moves;
+  }
+
+  /** Deploys a version of the agent: both reviews unless the settings say otherwise, every tool. */
+  private void deploy(String key, Map<String, String> settings) {
+    Map<String, String> all = new HashMap<>(Map.of(AgentSettings.ALLOWED_TOOLS, "*",
+        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "false",
+        AgentSettings.CONVERSATION, "false"));
+    all.putAll(settings);
+    TestAgent.deployVariant(engine, key, all);
+  }
+
+  private static ObjectNode migration(int toVersion, String... runIds) {
+    ObjectNode request = JSON.createObjectNode().put("toVersion", toVersion).put("reason", "a better prompt");
+    var array = request.putArray("runs");
+    for (String run : runIds) {
+      array.add(run);
+    }
+    return request;
+  }
+
+  private JsonNode migrate(String key, ObjectNode request) {
+    return body(api("operator").post("/api/agents/" + key + "/migrations", request.toString()), 200);
+  }
+
+  private static List<String> outcomes(JsonNode report) {
+    List<String> outcomes = new ArrayList<>();
+    report.get("runs").forEach(run -> outcomes.add(run.get("runId").asText() + " " + run.get("outcome").asText()
+        + ": " + run.get("detail").asText()));
+    return outcomes;
+  }
+
+  private JsonNode trace(String run) {
+    return body(api("operator").get("/api/runs/" + run + "/trace?branches=all"), 200);
+  }
+
+  private String form(String run, String field) {
+    return body(api("operator").get("/api/runs/" + run + "/tasks"), 200).get(0).at("/form/" + field).asText();
+  }
+
+  private void complete(String run, String taskKey, String fields) {
+    String task = api("reviewer").awaitTask(run, taskKey).get("id").asText();
+    HttpResponse<String> response = api("reviewer").post("/api/runs/" + run + "/tasks/" + task + "/complete", fields);
+    body(response, 200);
+  }
+
+  private List<String> timers(String run) {
+    return engine.getManagementService().createJobQuery().processInstanceId(run).timers().orderByJobDuedate().asc()
+        .list().stream().map(Job::getDuedate).map(due -> due.toInstant().toString()).toList();
+  }
+
+  private ApiClient api(String user) {
+    return ApiClient.as(port, user);
+  }
+
+  /** Removes elements from a diagram with their sequence flows and their shapes. */
+  private static void remove(BpmnModelInstance model, String... ids) {
+    for (String id : ids) {
+      FlowNode node = model.getModelElementById(id);
+      List<SequenceFlow> flows = new ArrayList<>(node.getIncoming());
+      flows.addAll(node.getOutgoing());
+      for (SequenceFlow flow : flows) {
+        flow.getSource().getOutgoing().remove(flow);
+        flow.getTarget().getIncoming().remove(flow);
+        removeWithShape(model, flow);
+      }
+      removeWithShape(model, node);
+    }
+  }
+
+  private static void removeWithShape(BpmnModelInstance model, BaseElement element) {
+    model.getModelElementsByType(BpmnShape.class).stream().filter(shape -> shape.getBpmnElement() == element)
+        .toList().forEach(shape -> shape.getParentElement().removeChildElement(shape));
+    model.getModelElementsByType(BpmnEdge.class).stream().filter(edge -> edge.getBpmnElement() == element)
+        .toList().forEach(edge -> edge.getParentElement().removeChildElement(edge));
+    if (element.getParentElement() != null) {
+      element.getParentElement().removeChildElement(element);
+    }
   }
 }
