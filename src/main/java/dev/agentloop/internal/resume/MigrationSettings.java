@@ -1,7 +1,10 @@
 package dev.agentloop.internal.resume;
 
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
 import java.util.Objects;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * How AgentLoop moves waiting runs to another version of their agent ({@code agentloop.migration.*}, bound by
@@ -14,7 +17,9 @@ import java.util.Objects;
  *     chose to move them when they next wait, and wait now without having moved (a run moves the moment it reaches
  *     a wait; this catches the moves a node did not get to, say because it stopped)
  */
-public record MigrationSettings(int batchThreshold, Duration pendingCheckInterval) {
+public record MigrationSettings(
+    @DefaultValue("50") @PositiveOrZero int batchThreshold,
+    @DefaultValue("PT30S") @NotNull Duration pendingCheckInterval) {
 
   public MigrationSettings {
     Objects.requireNonNull(pendingCheckInterval, "pendingCheckInterval");
