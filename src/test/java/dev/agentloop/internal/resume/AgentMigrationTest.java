@@ -17,11 +17,18 @@ import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.telemetry.RunTraces;
+import dev.agentloop.internal.trace.MigrationLog;
+import dev.agentloop.internal.trace.MigrationOrder;
+import dev.agentloop.internal.trace.MoveOutcome;
+import dev.agentloop.internal.trace.RunMove;
+import dev.agentloop.internal.trace.StoredMigration;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.model.bpmn.BpmnModelInstance;
@@ -46,6 +53,8 @@ class AgentMigrationTest {
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
   @Autowired RunService runs;
+  @Autowired MigrationLog migrationLog;
+  @Autowired PendingMigrations pendingMigrations;
 
   @Test
   void should_say_what_would_happen_in_a_dry_run_and_change_nothing() {
@@ -167,6 +176,38 @@ class AgentMigrationTest {
     assertThat(timers(run)).isEqualTo(timers);
     complete(run, ReactAgentProcess.ASK_HUMAN, "{\"answer1\": \"Ann\", \"answer2\": \"Oslo\"}");
     assertThat(Runs.awaitStatus(runs, run, RunStatus.ANSWERED).finalAnswer()).isEqualTo("Thanks, noted.");
+  }
+
+  @Test
+  void should_move_a_pending_run_that_waits_and_give_up_on_one_that_ended_when_a_node_looks_for_them() {
+    String key = "mig-sweep";
+    deploy(key, Map.of());
+    String waiting = runs.start(key, "a plain question");
+    String ended = runs.start(key, "another plain question");
+    api("operator").awaitTask(waiting, ReactAgentProcess.REVIEW_ANSWER);
+    complete(ended, ReactAgentProcess.REVIEW_ANSWER, "{\"decision\": \"accept\"}");
+    Runs.awaitStatus(runs, ended, RunStatus.ANSWERED);
+    deploy(key, Map.of(AgentSettings.MAX_STEPS, "9"));
+    String target = engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key)
+        .processDefinitionVersion(2).singleResult().getId();
+    // both were busy when a migration asked for them, and were to move when they next wait
+    String migrationId = UUID.randomUUID().toString();
+    migrationLog.open(new StoredMigration(migrationId, new MigrationOrder(key, target, 2, true, "operator",
+        "move them when they wait"), null, Instant.now(), 2, null));
+    for (String run : List.of(waiting, ended)) {
+      migrationLog.result(migrationId, new RunMove(run, MoveOutcome.PENDING, 1, "busy: moves when it next waits",
+          null));
+    }
+
+    pendingMigrations.sweep();
+
+    JsonNode report = body(api("operator").get("/api/agents/" + key + "/migrations/" + migrationId), 200);
+    assertThat(outcomes(report)).containsExactlyInAnyOrder(
+        waiting + " migrated: moved from version 1 to version 2: it waits in 'Review the answer' (reviewAnswer)",
+        ended + " refused: the run has ended (ANSWERED): only runs that wait move");
+    assertThat(report.get("done").asBoolean()).isTrue();
+    assertThat(runs.view(waiting).agentVersion()).isEqualTo(2);
+    assertThat(migrationLog.pending(100)).noneMatch(move -> move.migrationId().equals(migrationId));
   }
 
   @Test

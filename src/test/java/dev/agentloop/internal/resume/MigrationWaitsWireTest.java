@@ -49,7 +49,9 @@ import org.springframework.test.context.DynamicPropertySource;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     // an engine name of its own: /engine-rest serves the JVM's "default" engine, which belongs to the shared test context
     properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=chat-model", "agentloop.llm.timeout=PT30S",
-        "agentloop.tools.approval.audited_lookup=true", "camunda.bpm.process-engine-name=migrationWire"})
+        "agentloop.tools.approval.audited_lookup=true", "camunda.bpm.process-engine-name=migrationWire",
+        // a busy run moves the moment it waits, not when a node looks for pending runs
+        "agentloop.migration.pending-check-interval=PT1H"})
 @ActiveProfiles("test")
 class MigrationWaitsWireTest {
 
