@@ -47,13 +47,16 @@ final class LastChange {
 
   /** A decision that changed the run's course, in one sentence. */
   static String of(Decision decision) {
-    return decision.author() + " " + said(decision) + " on " + when(decision.decidedAt()) + reason(decision.reason());
+    String then = Decision.MIGRATE.equals(decision.decision())
+        ? "; what the agent does next follows that version's prompt, tools and settings" : "";
+    return decision.author() + " " + said(decision) + " on " + when(decision.decidedAt()) + then
+        + reason(decision.reason());
   }
 
   private static String said(Decision decision) {
     if (Decision.MIGRATE.equals(decision.decision())) {
       return "moved the run from version " + decision.fromVersion() + " to version " + decision.toVersion()
-          + " of its agent: what the agent does next follows the new version's prompt, tools and settings";
+          + " of its agent";
     }
     return switch (decision.decision()) {
       case "regenerate" -> "had the agent answer again (regenerate)";

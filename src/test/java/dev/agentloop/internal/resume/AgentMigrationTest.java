@@ -114,6 +114,27 @@ class AgentMigrationTest {
   }
 
   @Test
+  void should_move_a_run_to_a_version_that_gave_its_review_another_id_by_what_the_review_is() {
+    String key = "mig-renamed";
+    deploy(key, Map.of());
+    String run = runs.start(key, "a plain question");
+    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    // version 2: the analyst's copy calls the answer review otherwise; it is the same review (agentloop.review)
+    BpmnModelInstance renamed = TestAgent.variant(key, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
+        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "false",
+        AgentSettings.CONVERSATION, "false"));
+    renamed.<BaseElement>getModelElementById(ReactAgentProcess.REVIEW_ANSWER).setId("checkTheAnswer");
+    engine.getRepositoryService().createDeployment().addModelInstance(key + ".bpmn", renamed).deploy();
+
+    assertThat(outcomes(migrate(key, migration(2, run)))).containsExactly(run + " migrated: moved from version 1 to"
+        + " version 2: it waits in 'Review the answer' (reviewAnswer)");
+
+    assertThat(runs.view(run).waitingFor()).containsExactly("checkTheAnswer");
+    complete(run, "checkTheAnswer", "{\"decision\": \"accept\"}");
+    assertThat(Runs.awaitStatus(runs, run, RunStatus.ANSWERED).agentVersion()).isEqualTo(2);
+  }
+
+  @Test
   void should_refuse_a_run_that_used_more_of_a_budget_than_the_new_version_allows_and_move_it_at_the_limit() {
     String key = "mig-budget";
     deploy(key, Map.of());
