@@ -29,7 +29,7 @@ function select(name, options, selected) {
 function runRows(report) {
   const shown = report.runs.slice(0, SHOWN_RUNS);
   return [h('table', { class: 'table table-condensed agentloop-migration-runs' },
-    h('thead', {}, h('tr', {}, ['Run', 'Version', 'Outcome', 'Why'].map(label => h('th', {}, label)))),
+    h('thead', {}, h('tr', {}, ['Run', 'From version', 'Outcome', 'Why'].map(label => h('th', {}, label)))),
     h('tbody', {}, shown.map(run => h('tr', { 'data-migration-run': run.runId, 'data-outcome': run.outcome },
       h('td', {}, runLink(run.runId)),
       h('td', {}, run.fromVersion === null || run.fromVersion === undefined ? '' : String(run.fromVersion)),
@@ -124,6 +124,8 @@ class VersionsTab {
     });
     clear(this.result, h('h4', {}, 'What would happen (nothing has moved yet)'),
       h('p', { 'data-dry-run-summary': '' }, migrationSummary(report)), runRows(report), moving ? form : null, problem);
+    // the tab sits below the diagram: the result is what the person asked for, so bring it into view
+    this.result.scrollIntoView({ block: 'start', behavior: 'auto' });
   }
 
   /** Shows how the migration stands, again every few seconds while runs are left to move. */
