@@ -1,7 +1,6 @@
 package dev.agentloop.internal.resume;
 
-import static dev.agentloop.ApiClient.JSON;
-import static dev.agentloop.ApiClient.assertProblem;
+import static dev.agentloop.internal.resume.MigrationCalls.migration;
 import static dev.agentloop.ApiClient.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +24,6 @@ import dev.agentloop.internal.trace.StoredMigration;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -33,10 +31,6 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.runtime.Job;
 import org.camunda.bpm.model.bpmn.BpmnModelInstance;
 import org.camunda.bpm.model.bpmn.instance.BaseElement;
-import org.camunda.bpm.model.bpmn.instance.FlowNode;
-import org.camunda.bpm.model.bpmn.instance.SequenceFlow;
-import org.camunda.bpm.model.bpmn.instance.bpmndi.BpmnEdge;
-import org.camunda.bpm.model.bpmn.instance.bpmndi.BpmnShape;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -45,7 +39,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * Moving waiting runs of an agent to another of its versions through {@code POST /api/agents/{key}/migrations}, on
  * the shipped diagram with the scripted model: what a dry run says and changes (nothing), what is refused and why,
  * in words (the waiting activity gone, a tool a pending call needs taken away, a budget used beyond the new limit,
- * a conversation the new version would not take), what carries over, who may, and what bad requests get.
+ * a conversation the new version would not take), and what carries over. Who may and bad requests:
+ * {@link MigrationRequestsTest}.
  */
 @AgentLoopTest
 class AgentMigrationTest {
@@ -98,7 +93,7 @@ class AgentMigrationTest {
     // version 2 has no plan review: it accepts its plans itself
     BpmnModelInstance withoutReview = TestAgent.variant(key, Map.of(AgentSettings.ALLOWED_TOOLS, "*",
         AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "false"));
-    remove(withoutReview, ReactAgentProcess.REVIEW_PLAN, "planDecision", ReactAgentProcess.REJECTED);
+    MigrationCalls.remove(withoutReview, ReactAgentProcess.REVIEW_PLAN, "planDecision", ReactAgentProcess.REJECTED);
     engine.getRepositoryService().createDeployment().addModelInstance(key + ".bpmn", withoutReview).deploy();
 
     JsonNode report = migrate(key, migration(2, run));
@@ -231,98 +226,18 @@ class AgentMigrationTest {
     assertThat(migrationLog.pending(100)).noneMatch(move -> move.migrationId().equals(migrationId));
   }
 
-  @Test
-  void should_let_operators_and_engine_admins_migrate_and_refuse_everyone_else() {
-    String key = "mig-rights";
-    deploy(key, Map.of());
-    String run = runs.start(key, "a plain question");
-    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
-    deploy(key, Map.of(AgentSettings.MAX_STEPS, "9"));
-    String path = "/api/agents/" + key + "/migrations";
-    String request = migration(2, run).toString();
-
-    for (String user : List.of("reviewer", "analyst")) {
-      assertProblem(api(user).post(path, request), 403, "may not move the runs of agent " + key);
-      assertProblem(api(user).get("/api/agents/" + key + "/versions"), 403, "agent-operators");
-    }
-    assertThat(ApiClient.anonymous(port).post(path, request).statusCode()).isEqualTo(401);
-    assertThat(runs.view(run).agentVersion()).isEqualTo(1);
-
-    JsonNode versions = body(ApiClient.as(port, "demo", "demo").get("/api/agents/" + key + "/versions"), 200);
-    assertThat(versions).hasSize(2);
-    assertThat(versions.get(0).get("openRuns").asLong()).isEqualTo(1);
-    assertThat(versions.get(1).get("latest").asBoolean()).isTrue();
-    JsonNode report = body(ApiClient.as(port, "demo", "demo").post(path, request), 200);
-    assertThat(report.at("/runs/0/outcome").asText()).isEqualTo("migrated");
-    assertThat(report.get("requestedBy").asText()).isEqualTo("demo");
-    JsonNode again = body(api("operator").get(path + "/" + report.get("migrationId").asText()), 200);
-    assertThat(again.get("runs")).isEqualTo(report.get("runs"));
-  }
-
-  @Test
-  void should_refuse_bad_requests_in_words_and_move_nothing() {
-    String key = "mig-bad";
-    deploy(key, Map.of());
-    String run = runs.start(key, "a plain question");
-    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
-    deploy(key, Map.of(AgentSettings.MAX_STEPS, "9"));
-    String path = "/api/agents/" + key + "/migrations";
-    Map<String, String> bad = new HashMap<>();
-    bad.put("{\"runs\": [\"" + run + "\"], \"reason\": \"r\"}", "toVersion must be the version of the agent");
-    bad.put("{\"toVersion\": 9, \"runs\": [\"" + run + "\"], \"reason\": \"r\"}", "agent mig-bad has no version 9;"
-        + " its versions are 1, 2");
-    bad.put("{\"toVersion\": 2, \"reason\": \"r\"}", "either runs (their ids) or fromVersion");
-    bad.put("{\"toVersion\": 2, \"fromVersion\": 1, \"runs\": [\"" + run + "\"], \"reason\": \"r\"}", "not both");
-    bad.put("{\"toVersion\": 2, \"runs\": [\"" + run + "\"]}", "say why the runs move (reason)");
-    bad.put("{\"toVersion\": 2, \"runs\": [\"" + run + "\"], \"reason\": \"  \"}", "say why the runs move");
-    bad.put("{\"toVersion\": 2, \"runs\": [], \"reason\": \"r\"}", "runs must name 1 to 10000 runs");
-    bad.put("{\"toVersion\": 2, \"runs\": [\"a\\u0000b\"], \"reason\": \"r\"}", "no NUL");
-    bad.put("{\"toVersion\": 2, \"runs\": [\"" + run + "\"], \"reason\": \"r\", \"whenBusy\": \"later\"}",
-        "whenBusy must be 'refuse'");
-    bad.put("{\"toVersion\": 2, \"fromVersion\": 0, \"reason\": \"r\"}", "fromVersion must be a version");
-    bad.put("{\"toVersion\": 2, \"runs\": [\"" + run + "\"], \"reason\": \"r\", \"force\": true}", "force");
-    bad.put("[1, 2]", "");
-    bad.forEach((request, detail) -> assertProblem(api("operator").post(path, request), 400, detail));
-    assertProblem(api("operator").post("/api/agents/no-such-agent/migrations", migration(2, run).toString()), 400,
-        "there is no agent 'no-such-agent'");
-    assertProblem(api("operator").get(path + "/no-such-migration"), 404, "agent mig-bad has no migration");
-    assertThat(runs.view(run).agentVersion()).isEqualTo(1);
-    assertThat(migrations(run)).isEmpty();
-  }
-
   // --- helpers ---
 
-  /** The run's decisions that moved it. */
   private List<JsonNode> migrations(String run) {
-    List<JsonNode> moves = new ArrayList<>();
-    trace(run).get("decisions").forEach(decision -> {
-      if (decision.get("decision").asText().equals("migrate")) {
-        moves.add(decision);
-      }
-    });
-    return moves;
+    return MigrationCalls.migrations(api("operator"), run);
   }
 
-  /** Deploys a version of the agent: both reviews unless the settings say otherwise, every tool. */
   private void deploy(String key, Map<String, String> settings) {
-    Map<String, String> all = new HashMap<>(Map.of(AgentSettings.ALLOWED_TOOLS, "*",
-        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "false",
-        AgentSettings.CONVERSATION, "false"));
-    all.putAll(settings);
-    TestAgent.deployVariant(engine, key, all);
-  }
-
-  private static ObjectNode migration(int toVersion, String... runIds) {
-    ObjectNode request = JSON.createObjectNode().put("toVersion", toVersion).put("reason", "a better prompt");
-    var array = request.putArray("runs");
-    for (String run : runIds) {
-      array.add(run);
-    }
-    return request;
+    MigrationCalls.deploy(engine, key, settings);
   }
 
   private JsonNode migrate(String key, ObjectNode request) {
-    return body(api("operator").post("/api/agents/" + key + "/migrations", request.toString()), 200);
+    return MigrationCalls.migrate(api("operator"), key, request);
   }
 
   private static List<String> outcomes(JsonNode report) {
@@ -353,30 +268,5 @@ class AgentMigrationTest {
 
   private ApiClient api(String user) {
     return ApiClient.as(port, user);
-  }
-
-  /** Removes elements from a diagram with their sequence flows and their shapes. */
-  private static void remove(BpmnModelInstance model, String... ids) {
-    for (String id : ids) {
-      FlowNode node = model.getModelElementById(id);
-      List<SequenceFlow> flows = new ArrayList<>(node.getIncoming());
-      flows.addAll(node.getOutgoing());
-      for (SequenceFlow flow : flows) {
-        flow.getSource().getOutgoing().remove(flow);
-        flow.getTarget().getIncoming().remove(flow);
-        removeWithShape(model, flow);
-      }
-      removeWithShape(model, node);
-    }
-  }
-
-  private static void removeWithShape(BpmnModelInstance model, BaseElement element) {
-    model.getModelElementsByType(BpmnShape.class).stream().filter(shape -> shape.getBpmnElement() == element)
-        .toList().forEach(shape -> shape.getParentElement().removeChildElement(shape));
-    model.getModelElementsByType(BpmnEdge.class).stream().filter(edge -> edge.getBpmnElement() == element)
-        .toList().forEach(edge -> edge.getParentElement().removeChildElement(edge));
-    if (element.getParentElement() != null) {
-      element.getParentElement().removeChildElement(element);
-    }
   }
 }

@@ -1,7 +1,7 @@
 package dev.agentloop.internal.resume;
 
-import static dev.agentloop.ApiClient.JSON;
 import static dev.agentloop.ApiClient.body;
+import static dev.agentloop.internal.resume.MigrationCalls.migration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,12 +10,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
-import dev.agentloop.TestAgent;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -146,35 +144,15 @@ class MigrationRacesTest {
   }
 
   private JsonNode migrate(String key, ObjectNode request) {
-    return body(api("operator").post("/api/agents/" + key + "/migrations", request.toString()), 200);
+    return MigrationCalls.migrate(api("operator"), key, request);
   }
 
-  private static ObjectNode migration(int toVersion, String... runIds) {
-    ObjectNode request = JSON.createObjectNode().put("toVersion", toVersion).put("reason", "a better prompt");
-    var array = request.putArray("runs");
-    for (String run : runIds) {
-      array.add(run);
-    }
-    return request;
-  }
-
-  /** The run's decisions that moved it. */
   private List<JsonNode> migrations(String run) {
-    List<JsonNode> moves = new ArrayList<>();
-    body(api("operator").get("/api/runs/" + run + "/trace?branches=all"), 200).get("decisions").forEach(decision -> {
-      if (decision.get("decision").asText().equals("migrate")) {
-        moves.add(decision);
-      }
-    });
-    return moves;
+    return MigrationCalls.migrations(api("operator"), run);
   }
 
   private void deploy(String key, Map<String, String> settings) {
-    Map<String, String> all = new HashMap<>(Map.of(AgentSettings.ALLOWED_TOOLS, "*",
-        AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "false",
-        AgentSettings.CONVERSATION, "false"));
-    all.putAll(settings);
-    TestAgent.deployVariant(engine, key, all);
+    MigrationCalls.deploy(engine, key, settings);
   }
 
   private ApiClient api(String user) {
