@@ -4,7 +4,8 @@ import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.ReviewKind;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.loop.Turn;
-import dev.agentloop.internal.resilience.EscapeLimits;
+import dev.agentloop.internal.budget.Budget;
+import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.tool.builtin.AskHumanTool;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.RunState;
@@ -106,7 +107,7 @@ final class MigrationCheck {
             + target.version() + " does not allow (" + AgentSettings.ALLOWED_TOOLS + ")");
       }
     }
-    Optional<String> budget = overBudget(state.run(), settings.limits(), target.version(), position.version());
+    Optional<String> budget = overBudget(state.run(), settings.budget(), target.version(), position.version());
     if (budget.isPresent()) {
       return budget;
     }
@@ -126,16 +127,22 @@ final class MigrationCheck {
   }
 
   /**
-   * A budget the run has used more of than the target allows: it would escape at its next model call, so it stays.
-   * At exactly the limit it moves, and goes by the budget rules as any run at its limit.
+   * A budget the run (with the runs it called) has used more of than it would have on the target: it would escape at
+   * its next model call, so it stays. A run with a budget of its own (raised by a person, capped by its caller) keeps
+   * it, whatever the target allows. At exactly the limit it moves, and goes by the budget rules as any run at its limit.
    */
-  private static Optional<String> overBudget(RunRecord run, EscapeLimits limits, int version, int fromVersion) {
-    String over = run.modelCalls() > limits.maxModelCalls()
-        ? used(run.modelCalls(), "model calls", limits.maxModelCalls(), AgentSettings.MAX_MODEL_CALLS)
-        : run.toolCalls() > limits.maxToolCalls()
-        ? used(run.toolCalls(), "tool calls", limits.maxToolCalls(), AgentSettings.MAX_TOOL_CALLS)
-        : limits.maxTokens() > 0 && run.tokens() > limits.maxTokens()
-        ? used(run.tokens(), "tokens", limits.maxTokens(), AgentSettings.MAX_TOKENS) : null;
+  private static Optional<String> overBudget(RunRecord run, Budget agents, int version, int fromVersion) {
+    if (run.budget() != null) {
+      return Optional.empty(); // its own budget goes with it: the new version changes nothing of it
+    }
+    Budget budget = agents;
+    Spending spent = run.spent().plus(run.tree().calls());
+    String over = spent.modelCalls() > budget.maxModelCalls()
+        ? used(spent.modelCalls(), "model calls", budget.maxModelCalls(), AgentSettings.MAX_MODEL_CALLS)
+        : spent.toolCalls() > budget.maxToolCalls()
+        ? used(spent.toolCalls(), "tool calls", budget.maxToolCalls(), AgentSettings.MAX_TOOL_CALLS)
+        : budget.limitsTokens() && spent.tokens() > budget.maxTokens()
+        ? used(spent.tokens(), "tokens", budget.maxTokens(), AgentSettings.MAX_TOKENS) : null;
     return Optional.ofNullable(over).map(text -> text.replace("{v}", Integer.toString(version))
         + "; raise it in version " + version + ", or leave the run on version " + fromVersion);
   }

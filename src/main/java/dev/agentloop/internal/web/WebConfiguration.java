@@ -1,6 +1,8 @@
 package dev.agentloop.internal.web;
 
 import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.events.RunEvents;
+import dev.agentloop.internal.events.RunEventsSettings;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.resilience.Breakers;
 import dev.agentloop.internal.resume.AgentMigrations;
@@ -48,6 +50,11 @@ public class WebConfiguration {
   @Bean
   AgentController agentController(AgentMigrations migrations, RunAccess access, ApiSettings api) {
     return new AgentController(migrations, access, api.basePath());
+  }
+
+  @Bean
+  RunEventController runEventController(RunEvents events, RunAccess access, RunEventsSettings settings) {
+    return new RunEventController(events, access, settings);
   }
 
   @Bean

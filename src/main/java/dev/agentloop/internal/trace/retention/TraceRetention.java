@@ -127,6 +127,7 @@ public class TraceRetention {
           jdbc.update("DELETE FROM agentloop_prompt WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_conversation WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_migration_run WHERE run_id IN (" + ids + ")", runs.toArray());
+          jdbc.update("DELETE FROM agentloop_tree_use WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_run WHERE run_id IN (" + ids + ")", runs.toArray());
         }
         return runs.size();

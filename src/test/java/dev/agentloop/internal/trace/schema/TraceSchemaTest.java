@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.trace.ConversationClaims;
 import dev.agentloop.internal.trace.DatabaseSettings;
 import dev.agentloop.internal.trace.Decision;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunInsights;
+import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepCost;
+import dev.agentloop.internal.trace.StepStore;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -18,6 +21,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
@@ -30,8 +34,8 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 class TraceSchemaTest {
 
   static final List<String> TABLES = List.of("agentloop_run", "agentloop_step", "agentloop_decision",
-      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation", "agentloop_migration",
-      "agentloop_migration_run");
+      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation", "agentloop_tree_use",
+      "agentloop_migration", "agentloop_migration_run");
   /** What version 7 adds, as a start without schema update names it. */
   private static final String VERSION_7 = "column agentloop_decision.from_version, column agentloop_decision.to_version";
   private static final String VERSION_7_TABLES = "table agentloop_migration, table agentloop_migration_run.";
@@ -48,12 +52,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 7);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 7);
   }
 
   @Test
@@ -68,13 +72,13 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("column agentloop_step.cost_model, " + VERSION_7 + ", table agentloop_schema_version,"
-            + " table agentloop_conversation, " + VERSION_7_TABLES);
+            + " table agentloop_conversation, table agentloop_tree_use, " + VERSION_7_TABLES);
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 7);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -113,11 +117,11 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_step (run_id, step_no, kind, turn, content, status, author, created_at,"
         + " cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens)"
         + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
-    // a start that may not change the schema refuses it, naming what versions 2, 3 and 7 add
+    // a start that may not change the schema refuses it, naming what versions 2, 3, 5 and 7 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: column agentloop_step.cost_cache_read_tokens,"
+        .hasMessageContaining("column agentloop_step.cost_cache_read_tokens,"
             + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model, " + VERSION_7 + ","
-            + " table agentloop_conversation, " + VERSION_7_TABLES);
+            + " table agentloop_conversation, table agentloop_tree_use, " + VERSION_7_TABLES);
 
     // when
     TraceSchema.prepare(owner, true);
@@ -125,7 +129,7 @@ class TraceSchemaTest {
     // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 7);
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -140,15 +144,18 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
-    // a start that may not change the schema refuses it, naming what versions 3 and 7 add
+    // a start that may not change the schema refuses it, naming what versions 3, 5 and 7 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: " + VERSION_7 + ", table agentloop_conversation, " + VERSION_7_TABLES);
+        .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
+            + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
+            + " column agentloop_run.max_tokens, " + VERSION_7
+            + ", table agentloop_conversation, table agentloop_tree_use, " + VERSION_7_TABLES);
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept, holds no conversation id, and one can be claimed for it once only
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 7);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     ConversationClaims claims = new ConversationClaims(jdbc);
@@ -163,25 +170,36 @@ class TraceSchemaTest {
   }
 
   @Test
-  void should_add_the_migrations_to_a_database_of_version_3_and_keep_its_decisions() {
-    // given a database with versions 1 to 3 of the scripts, and a decision in it
+  void should_add_budgets_over_trees_and_migrations_to_a_database_of_version_3_keeping_its_runs_and_decisions() {
+    // given a database with versions 1 to 3 of the scripts, and a run and a decision in it
     String url = newDatabase();
     DataSource owner = dataSource(url, "sa");
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/V1__agentloop_tables.sql"),
         new ClassPathResource("META-INF/agentloop/db/h2/V2__prompt_cache_and_model_of_costs.sql"),
         new ClassPathResource("META-INF/agentloop/db/h2/V3__conversation_claims.sql")).execute(owner);
+    jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
+        + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
+        + " 3, 2, 40, CURRENT_TIMESTAMP)");
     jdbc.update("INSERT INTO agentloop_decision (run_id, step_no, decision, author, reason, decided_at)"
         + " VALUES ('r-1', 2, 'accept', 'rita', NULL, CURRENT_TIMESTAMP)");
-    // a start that may not change the schema refuses it, naming what version 7 adds
+    // a start that may not change the schema refuses it, naming what versions 5 and 7 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: " + VERSION_7 + ", " + VERSION_7_TABLES);
+        .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
+            + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
+            + " column agentloop_run.max_tokens, " + VERSION_7 + ", table agentloop_tree_use, "
+            + VERSION_7_TABLES);
 
     // when
     TraceSchema.prepare(owner, true);
 
-    // then the decision is kept, of no move, and a move is kept with its versions
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 7);
+    // then the run is kept as it was: on its agent's budget, called by no agent, having called none
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 7);
+    RunRecord run = new StepStore(jdbc, new DataSourceTransactionManager(owner), new ObjectMapper()).run("r-1");
+    assertThat(run.budget()).isNull();
+    assertThat(run.tree()).isEqualTo(RunRecord.Tree.NONE);
+    assertThat(run.spent()).isEqualTo(new Spending(1, 3, 2, 40));
+    // and the decision is kept, of no move, and a move is kept with its versions
     DecisionLog decisions = new DecisionLog(jdbc);
     decisions.recordMigration("r-1", 2, "otto", "the fixed prompt", 1, 2);
     assertThat(decisions.of("r-1")).extracting(Decision::decision, Decision::fromVersion, Decision::toVersion)
