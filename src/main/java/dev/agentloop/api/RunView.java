@@ -7,6 +7,9 @@ import java.util.List;
  * A run as people see it: its status from both the step store and the engine (a person to act, an
  * incident), the newest final answer, and what it has used so far.
  *
+ * @param agentVersion the version of its agent the run is on (Camunda's version of the agent's process definition),
+ *     the one it ended on once it ended; a run moved to another version says the new one; {@code null} where
+ *     neither the engine nor its history knows the run's instance any more
  * @param waitingFor the user tasks the run waits on, or {@code follow-up} when a conversation waits for its
  *     next question (empty unless WAITING)
  * @param incident the incident message when FAILED, else {@code null}
@@ -27,6 +30,7 @@ import java.util.List;
 public record RunView(
     String id,
     String agent,
+    Integer agentVersion,
     String question,
     RunStatus status,
     String statusReason,

@@ -98,6 +98,12 @@ export function agentLoopApi(api) {
       regenerateTurnBody(turn, replay, reason)),
     stop: (id, reason) => call('POST', `${runs(id)}/stop`, { reason }),
     restart: (id, fromStep, reason) => call('POST', `${runs(id)}/restart`, { fromStep, reason }),
+    /** The agent's versions with their open and all runs, oldest first. */
+    versions: agent => call('GET', `${API}/agents/${path(agent)}/versions`),
+    /** Moves runs to a version, or (dryRun) says what would happen: `body` as POST /api/agents/{key}/migrations. */
+    migrate: (agent, body) => call('POST', `${API}/agents/${path(agent)}/migrations`, body),
+    /** How a migration stands: what became of each of its runs so far. */
+    migration: (agent, id) => call('GET', `${API}/agents/${path(agent)}/migrations/${path(id)}`),
     /** The circuit breakers, or null where this AgentLoop has no breaker endpoint. */
     breakers: () => call('GET', `${API}/breakers`).catch(e => {
       if (e.status === 404) {

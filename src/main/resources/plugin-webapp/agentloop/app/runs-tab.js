@@ -136,7 +136,8 @@ class RunsTab {
       } }, 'Trace and restart');
     return [
       h('tr', { 'data-run': run.id },
-        h('td', {}, runLink(run.id)),
+        h('td', {}, runLink(run.id), run.agentVersion ? h('div', { class: 'text-muted', 'data-run-version': run.id },
+          `version ${run.agentVersion}`) : null),
         h('td', { class: 'agentloop-question' }, run.question),
         h('td', {}, h('span', { class: `agentloop-run-status agentloop-status-${run.status.toLowerCase()}` }, run.status),
           waitingText(run) && h('div', { class: 'agentloop-waiting', 'data-waiting': run.id }, waitingText(run)),

@@ -193,6 +193,7 @@ export class RunPanel {
         fact('Ended by', run.endedBy, 'endedBy'),
         fact('Incident', run.incident, 'incident'),
         fact('Agent', run.agent, 'agent'),
+        fact('Agent version', run.agentVersion, 'agentVersion'),
         fact('Called by', calledByLink(run.calledBy), 'calledBy'),
         // Cockpit shows the diagram of running instances only
         fact('Diagram', this.page && !FINISHED.includes(run.status)

@@ -58,7 +58,7 @@ function stopReason(step) {
 /** What a decision did, in words: the values are those of the review forms and the API. */
 const DECIDED = {
   accept: 'accepted', revise: 'sent back', reject: 'rejected', regenerate: 'regenerated', feedback: 'answered with feedback',
-  edit: 'edited', guide: 'guided', retry: 'had the calls run again', stop: 'stopped the run'
+  edit: 'edited', guide: 'guided', retry: 'had the calls run again', stop: 'stopped the run', migrate: 'moved the run'
 };
 
 /** The trace's steps, each with the decisions made on it without a step of their own (accepted, regenerated …). */
@@ -70,7 +70,9 @@ export function decidedSteps(trace) {
 function decisions(step) {
   return step.decisions && step.decisions.length ? h('ul', { class: 'agentloop-decisions' },
     step.decisions.map(d => h('li', { 'data-decision': d.decision },
-      `${d.author} ${DECIDED[d.decision] || d.decision} · ${time(d.decidedAt)}`,
+      `${d.author} ${DECIDED[d.decision] || d.decision}`,
+      d.toVersion ? ` from version ${d.fromVersion} to version ${d.toVersion} of its agent` : null,
+      ` · ${time(d.decidedAt)}`,
       d.reason ? ` — “${d.reason}”` : null))) : null;
 }
 

@@ -9,6 +9,9 @@ import dev.agentloop.internal.agent.run.RunLifecycle;
 import dev.agentloop.internal.events.EventsConfiguration;
 import dev.agentloop.internal.mcp.McpConfiguration;
 import dev.agentloop.internal.resilience.ResilienceConfiguration;
+import dev.agentloop.internal.resume.AgentMigrations;
+import dev.agentloop.internal.resume.MigrationBatchHandler;
+import dev.agentloop.internal.resume.PendingMigrations;
 import dev.agentloop.internal.resume.ResumeConfiguration;
 import dev.agentloop.internal.review.ReviewConfiguration;
 import dev.agentloop.internal.review.Reviews;
@@ -23,6 +26,7 @@ import dev.agentloop.internal.web.WebConfiguration;
 import dev.agentloop.internal.web.a2a.A2aConfiguration;
 import dev.agentloop.internal.worker.TaskArrivals;
 import dev.agentloop.internal.worker.WorkerConfiguration;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -69,6 +73,13 @@ public class AgentLoopConfiguration {
   @Bean
   TelemetryEnginePlugin agentLoopTelemetryEnginePlugin(RunTraces traces, DecisionSpans decisions, ToolSpans tools) {
     return new TelemetryEnginePlugin(new TelemetryParseListener(traces, decisions, tools));
+  }
+
+  /** Runs moved between an agent's versions: the batch type, and the listeners that move a busy run when it waits. */
+  @Bean
+  MigrationEnginePlugin agentLoopMigrationEnginePlugin(ObjectProvider<AgentMigrations> migrations,
+      PendingMigrations pending) {
+    return new MigrationEnginePlugin(new MigrationBatchHandler(migrations::getObject), pending);
   }
 
   @Bean

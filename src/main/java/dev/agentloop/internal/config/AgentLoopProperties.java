@@ -4,6 +4,7 @@ import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
+import dev.agentloop.internal.resume.MigrationSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
 import dev.agentloop.internal.events.RunEventsSettings;
@@ -43,6 +44,7 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty AgentDefaults agent,
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
+    @NotNull @Valid @NestedConfigurationProperty MigrationSettings migration,
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
     @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry,
     @NotNull @Valid @NestedConfigurationProperty RunEventsSettings events,

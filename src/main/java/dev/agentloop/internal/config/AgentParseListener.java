@@ -49,7 +49,8 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
  */
 class AgentParseListener extends AbstractBpmnParseListener {
 
-  private static final String IS_AGENT = "agentloop.isAgent";
+  /** Set on a process definition that is an agent, while its elements are parsed. */
+  static final String IS_AGENT = "agentloop.isAgent";
   private static final String END_EVENTS = "agentloop.endEvents";
 
   private static final String REVIEW_KIND = "agentloop.reviewKind";

@@ -4,6 +4,7 @@ import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
+import dev.agentloop.internal.resume.MigrationSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
 import dev.agentloop.internal.events.RunEventsSettings;
@@ -66,6 +67,11 @@ class FeatureSettings {
   @Bean
   ResilienceSettings agentLoopResilienceSettings(AgentLoopProperties properties) {
     return properties.resilience();
+  }
+
+  @Bean
+  MigrationSettings agentLoopMigrationSettings(AgentLoopProperties properties) {
+    return properties.migration();
   }
 
   @Bean

@@ -9,6 +9,7 @@ import dev.agentloop.internal.trace.RunWatchers;
 import dev.agentloop.internal.trace.RunInsights;
 
 import dev.agentloop.internal.trace.DecisionLog;
+import dev.agentloop.internal.trace.MigrationLog;
 
 import dev.agentloop.internal.trace.DatabaseSettings;
 
@@ -73,6 +74,11 @@ public class TraceConfiguration {
   @Bean
   ConversationClaims conversationClaims(DataSource dataSource) {
     return new ConversationClaims(new JdbcTemplate(dataSource));
+  }
+
+  @Bean
+  MigrationLog migrationLog(DataSource dataSource) {
+    return new MigrationLog(new JdbcTemplate(dataSource));
   }
 
   @Bean

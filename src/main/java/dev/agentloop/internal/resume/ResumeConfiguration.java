@@ -11,14 +11,17 @@ import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.DecisionLog;
+import dev.agentloop.internal.trace.MigrationLog;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.llm.limits.ModelQueue;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
-/** The resume services, sharing one trace surgery. */
+/** The resume services, sharing one trace surgery, and the migrations of runs between an agent's versions. */
 @Configuration(proxyBeanMethods = false)
 public class ResumeConfiguration {
 
@@ -46,6 +49,23 @@ public class ResumeConfiguration {
   RunRestarts runRestarts(ProcessEngine engine, StepStore store, AgentDefinitions definitions, TraceSurgery surgery,
       RepeatedSideEffects repeats, RunAccess access, RunChanges changes) {
     return new RunRestarts(engine.getRuntimeService(), store, definitions, surgery, repeats, access, changes);
+  }
+
+  @Bean
+  AgentMigrations agentMigrations(ProcessEngine engine, RunAccess access, AgentDefinitions definitions, RunService runs,
+      StepStore store, MigrationLog log, RunChanges changes, MigrationSettings settings, DecisionLog decisions,
+      DecisionSpans spans, ApplicationEventPublisher events) {
+    MigrationPlans plans = new MigrationPlans(engine.getRuntimeService(), engine.getRepositoryService());
+    RunMoves moves = new RunMoves(engine.getRuntimeService(), decisions, spans, events);
+    return new AgentMigrations(engine, access, new AgentVersions(engine, definitions, runs),
+        new RunMigration(engine, store, definitions, plans, log, changes, moves), log, changes, settings);
+  }
+
+  /** Made before the engine (its listeners go into the engine plugin): the migrations are looked up at first use. */
+  @Bean
+  PendingMigrations pendingMigrations(MigrationLog log, ObjectProvider<AgentMigrations> migrations,
+      MigrationSettings settings) {
+    return new PendingMigrations(log, migrations::getObject, settings);
   }
 
   @Bean

@@ -24,6 +24,7 @@ class RunChanges {
   private final TransactionTemplate transaction;
   private final TransactionTemplate newTransaction;
   private final CommandExecutor commands;
+  private final CommandExecutor aloneCommands;
 
   RunChanges(ProcessEngine engine, StepStore store, AgentDefinitions definitions,
       PlatformTransactionManager transactionManager) {
@@ -35,6 +36,8 @@ class RunChanges {
     newTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     this.commands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
         .getCommandExecutorTxRequired();
+    this.aloneCommands = ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration())
+        .getCommandExecutorTxRequiresNew();
   }
 
   /**
@@ -52,6 +55,20 @@ class RunChanges {
   }
 
   /**
+   * Runs a change as {@link #apply} does, but in a transaction and an engine command of its own whatever surrounds
+   * the caller (a batch job's command, another run's change): its failure rolls back this run's change only, and
+   * it commits when it returns.
+   */
+  <T> T applyAlone(String runId, Supplier<T> change) {
+    try {
+      return aloneCommands.execute(context -> context.runWithoutAuthorization(change::get));
+    } catch (OptimisticLockingException | PessimisticLockingFailureException e) {
+      throw new ResumeConflictException("run " + runId + " changed at the same moment (a person's decision, or the"
+          + " agent's own step); nothing of this change was applied: try again", e);
+    }
+  }
+
+  /**
    * Runs changes that each are a command of their own (and so see what the ones before wrote) in one transaction:
    * all of them or none.
    */
@@ -65,11 +82,6 @@ class RunChanges {
    */
   void applyAfterCommit(Runnable change) {
     newTransaction.executeWithoutResult(status -> change.run());
-  }
-
-  /** {@link #apply} in a transaction of its own, committed when this returns, whatever the caller's. */
-  <T> T applyAlone(String runId, Supplier<T> change) {
-    return newTransaction.execute(status -> apply(runId, change));
   }
 
   /** The run, locked for this change (see {@link StepStore#lockRun}), unless it has ended. */

@@ -76,6 +76,11 @@ public class ReviewConfiguration {
   }
 
   @Bean
+  MigratedForms migratedForms(ProcessEngine engine) {
+    return new MigratedForms(engine.getTaskService());
+  }
+
+  @Bean
   ReviewTasks reviewTasks(ProcessEngine engine) {
     return new ReviewTasks(engine);
   }

@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
+import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
 
 /**
  * A review's user task as the reviews see it: the run it belongs to, who is acting, and its
@@ -96,6 +97,16 @@ class ReviewTask {
     // the task's name carries the question: Tasklist shows names whole in its list, and its search by name finds
     // a run's tasks by a word of their question
     task.setName(cut(subject.isEmpty() ? title : title + ": " + subject, NAME_CHARS));
+  }
+
+  /** Which agent and version the run is on, for the form: {@code support-agent, version 2}. */
+  void putAgentVersion() {
+    ProcessDefinitionEntity definition = ((ExecutionEntity) task.getExecution()).getProcessDefinition();
+    put(Reviews.AGENT_VERSION, agentVersion(definition.getKey(), definition.getVersion()));
+  }
+
+  static String agentVersion(String agentKey, int version) {
+    return agentKey + ", version " + version;
   }
 
   /** The question of the agent whose call started this run, or empty (a top-level run, or a business process). */

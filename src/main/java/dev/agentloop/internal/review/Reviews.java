@@ -26,6 +26,8 @@ public class Reviews {
   static final String MODEL_NOTICE = "modelNotice";
   /** Task-local variable: the last change a person made to the run's course ({@link LastChange}), or empty. */
   static final String LAST_CHANGE = "lastChange";
+  /** Task-local variable: the agent and the version of it the run is on; a migration says the new one. */
+  static final String AGENT_VERSION = "agentVersion";
 
   private final Map<ReviewKind, Review> reviews;
   private final CallsForPeople calls;
@@ -54,6 +56,7 @@ public class Reviews {
       if (TaskListener.EVENTNAME_CREATE.equals(task.getEventName())) {
         reviewTask.put(ReviewTask.KIND, kind.value());
         reviewTask.putHeading();
+        reviewTask.putAgentVersion();
         reviewTask.put(MODEL_NOTICE, modelNotice);
         // the run read once for the form: the review derives what it shows from it
         RunState run = store.state(task.getProcessInstanceId());

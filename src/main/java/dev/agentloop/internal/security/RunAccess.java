@@ -23,7 +23,8 @@ import org.camunda.bpm.engine.impl.identity.Authentication;
  *
  * <p>Changing a run's course (edit a step, regenerate, stop) is for {@code agent-operators}, and
  * for the reviewers a waiting run's open task is offered to; restarting a finished run is for
- * operators, and so is deleting a finished run's trace. Code without an authenticated user (an embedding application, a test) may do all.
+ * operators, and so is deleting a finished run's trace; moving an agent's runs to another of its versions is for
+ * operators and the engine's admins ({@link #mayMigrate}). Code without an authenticated user (an embedding application, a test) may do all.
  */
 public class RunAccess {
 
@@ -140,6 +141,24 @@ public class RunAccess {
     if (!mayDeleteTrace()) {
       throw new AuthorizationException("user " + currentUser() + " may not delete a run's trace: that is for "
           + AgentLoopGroups.OPERATORS);
+    }
+  }
+
+  /**
+   * Whether the current user may move the runs of an agent to another version of it: operators, engine admins, and
+   * code without a user. Analysts may not (yet): the rule that lets an analyst move the runs of the agent keys they
+   * own belongs here and nowhere else, so every way to migrate (API, Cockpit, batch) asks this one method.
+   */
+  public boolean mayMigrate(String agentKey) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    return user == null || isOperator(user) || isAdmin(user);
+  }
+
+  /** @throws AuthorizationException when the current user may not move the runs of this agent between versions */
+  public void requireMigrate(String agentKey) {
+    if (!mayMigrate(agentKey)) {
+      throw new AuthorizationException("user " + currentUser() + " may not move the runs of agent " + agentKey
+          + " to another of its versions: that is for " + AgentLoopGroups.OPERATORS + " and the engine's admins");
     }
   }
 

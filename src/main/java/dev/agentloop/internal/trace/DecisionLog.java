@@ -1,6 +1,7 @@
 package dev.agentloop.internal.trace;
 
 import dev.agentloop.internal.trace.retention.TraceRetention;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -40,11 +41,30 @@ public class DecisionLog {
     watchers.changed(runId);
   }
 
+  /**
+   * Keeps the move of a run from one version of its agent to another ({@link Decision#MIGRATE}), on step
+   * {@code stepNo}, in the caller's transaction.
+   *
+   * @return the decision as kept
+   */
+  public Decision recordMigration(String runId, int stepNo, String author, String reason, int fromVersion,
+      int toVersion) {
+    Instant now = ClockUtil.getCurrentTime().toInstant();
+    jdbc.update("INSERT INTO agentloop_decision (run_id, step_no, decision, author, reason, decided_at, from_version,"
+            + " to_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", runId, stepNo, Decision.MIGRATE, StoredText.of(author),
+        reason == null || reason.isBlank() ? null : StoredText.of(reason), now.atOffset(ZoneOffset.UTC), fromVersion,
+        toVersion);
+    return new Decision(stepNo, Decision.MIGRATE, StoredText.of(author), reason == null || reason.isBlank() ? null
+        : StoredText.of(reason), now, fromVersion, toVersion);
+  }
+
   /** The decisions on the run's steps, in the order they were made. */
   public List<Decision> of(String runId) {
-    return jdbc.query("SELECT step_no, decision, author, reason, decided_at FROM agentloop_decision WHERE run_id = ?"
-        + " ORDER BY decided_at, step_no", (rs, row) -> new Decision(rs.getInt("step_no"), rs.getString("decision"),
-            rs.getString("author"), rs.getString("reason"), rs.getObject("decided_at", OffsetDateTime.class).toInstant()),
+    return jdbc.query("SELECT step_no, decision, author, reason, decided_at, from_version, to_version"
+        + " FROM agentloop_decision WHERE run_id = ? ORDER BY decided_at, step_no", (rs, row) -> new Decision(
+            rs.getInt("step_no"), rs.getString("decision"), rs.getString("author"), rs.getString("reason"),
+            rs.getObject("decided_at", OffsetDateTime.class).toInstant(), rs.getObject("from_version", Integer.class),
+            rs.getObject("to_version", Integer.class)),
         runId);
   }
 }

@@ -6,6 +6,7 @@ import dev.agentloop.internal.agent.run.ConversationInUseException;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.internal.resume.InvalidEditException;
+import dev.agentloop.internal.resume.InvalidMigrationException;
 import dev.agentloop.internal.resume.ResumeConflictException;
 import dev.agentloop.internal.resume.UnknownStepException;
 import dev.agentloop.internal.review.ReviewException;
@@ -101,6 +102,12 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @ExceptionHandler(InvalidEditException.class)
   ProblemDetail invalidEdit(InvalidEditException e) {
     return problem(HttpStatus.BAD_REQUEST, "Edit not accepted", e.getMessage());
+  }
+
+  /** A migration asked for as it cannot be: no such version, no runs named, no reason; nothing moved. */
+  @ExceptionHandler(InvalidMigrationException.class)
+  ProblemDetail invalidMigration(InvalidMigrationException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Migration not accepted", e.getMessage());
   }
 
   /** The node follows as many runs as it may; the client tries again a little later. */

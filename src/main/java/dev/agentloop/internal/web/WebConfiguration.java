@@ -6,6 +6,7 @@ import dev.agentloop.internal.events.RunEvents;
 import dev.agentloop.internal.events.RunEventsSettings;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.resilience.Breakers;
+import dev.agentloop.internal.resume.AgentMigrations;
 import dev.agentloop.internal.resume.Conversations;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.resume.RunRestarts;
@@ -57,6 +58,11 @@ public class WebConfiguration {
   @Bean
   AgentOwnerController agentOwnerController(AgentOwnership owners) {
     return new AgentOwnerController(owners);
+  }
+
+  @Bean
+  AgentController agentController(AgentMigrations migrations, RunAccess access, ApiSettings api) {
+    return new AgentController(migrations, access, api.basePath());
   }
 
   @Bean

@@ -137,6 +137,24 @@ final class ApiDocumentation {
         "Hand an agent's key back to the application",
         "No analyst deploys new versions of the agent any more. For engine administrators.",
         200, "The key's owner, now the application (or nobody, for a key that is not deployed)", List.of(), null));
+    add("GET /agents/{key}/versions", new Operation("listAgentVersions", "agents", "List an agent's versions",
+        "The agent's deployed versions, oldest first, each with its open runs and all its runs, and which one new runs"
+            + " start on. For those who may move the agent's runs (agent-operators, the engine's admins).",
+        200, "The versions", List.of(400), null));
+    add("POST /agents/{key}/migrations", new Operation("migrateRuns", "agents", "Move runs to another version",
+        "Moves waiting runs of the agent (`runs` by id, or every open run of `fromVersion`) to version `toVersion`:"
+            + " per run `migrated`, `refused` with the reason in words, or `pending` (busy in a model or tool call,"
+            + " moves when it next waits, with `whenBusy: moveWhenWaiting`). A run moves only where it waits in a"
+            + " review, an ask-human question, an approval, agent stuck or for a follow-up. `dryRun` says what would"
+            + " happen and changes nothing. More runs than `agentloop.migration.batch-threshold` move in a Camunda"
+            + " batch: then the answer is 202 with the migration to follow (`Location`).",
+        200, "The migration, each run's outcome", List.of(400),
+        "{\"toVersion\": 2, \"fromVersion\": 1, \"dryRun\": false, \"reason\": \"the fixed prompt\","
+            + " \"whenBusy\": \"refuse\"}"));
+    add("GET /agents/{key}/migrations/{migrationId}", new Operation("getMigration", "agents", "Follow a migration",
+        "How a migration stands: what became of each of its runs so far, and whether every run has moved or been"
+            + " refused (`done`).",
+        200, "The migration", List.of(400, 404), null));
     add("GET /breakers", new Operation("listBreakers", "breakers", "List the circuit breakers",
         "The circuit breakers of this node, one per tool and per model endpoint, and their states. Any"
             + " authenticated user may read them (they name tools and endpoints, nothing of any run).",
@@ -148,7 +166,8 @@ final class ApiDocumentation {
 
   /** The request records' simple names, said in the document as what they are. */
   private static final Map<String, String> REQUESTS = Map.of("Edit", "EditRequest", "Reason", "ReasonRequest",
-      "Regenerate", "RegenerateRequest", "Restart", "RestartRequest", "Message", "MessageRequest");
+      "Regenerate", "RegenerateRequest", "Restart", "RestartRequest", "Message", "MessageRequest",
+      "MigrationBody", "MigrationRequest");
 
   /** One line per schema, as its record's javadoc says it. */
   private static final Map<String, String> SCHEMAS = Map.ofEntries(
@@ -162,7 +181,13 @@ final class ApiDocumentation {
           + " (`null` where the run has none), and what the run used itself (`own`)"),
       Map.entry("ConversationTurn", "One turn of a conversation: a question and the answer the agent gave to it"),
       Map.entry("Decision", "What a person (or AgentLoop, for an agent that accepts automatically) decided on a step"
-          + " without writing one: a plan accepted unchanged, an answer accepted or regenerated, a run stopped"),
+          + " without writing one: a plan accepted unchanged, an answer accepted or regenerated, a run stopped, a run"
+          + " moved to another version of its agent (`migrate`, with `fromVersion` and `toVersion`)"),
+      Map.entry("AgentVersion", "A deployed version of an agent, with its open runs and all its runs"),
+      Map.entry("MigrationRequest", "Which runs move to which version of the agent, why, whether only as a dry run,"
+          + " and what becomes of a run busy in a call"),
+      Map.entry("MigrationReport", "What a migration did (or, in a dry run, would do) to each run, with the counts"),
+      Map.entry("RunMove", "What became of one run of a migration: migrated, refused or pending, and why in words"),
       Map.entry("EditRequest", "The edited content of a step, why, and the run's version the edit was made on"),
       Map.entry("JsonNode", "Any JSON value; a step's content is an object whose fields depend on its kind"),
       Map.entry("MessageRequest", "A conversation's next question"),
@@ -196,6 +221,7 @@ final class ApiDocumentation {
 
   private static final Map<String, String> TAGS = Map.of(
       "runs", "Start runs, search and read them, their traces, prompts and open tasks",
+      "agents", "An agent's versions, and moving its waiting runs from one to another",
       "resume", "Change a run's course: edit a step, regenerate, stop, restart",
       "conversations", "Follow-up questions of a run that is a conversation",
       "agents", "Who owns an agent's key: who may deploy new versions of it",
@@ -223,6 +249,8 @@ final class ApiDocumentation {
           + " of any agent unless `agent` is given"),
       Map.entry("branches", "`active` (the path the model sees) or `all` (superseded branches too)"),
       Map.entry("reason", "why the trace is deleted, for the audit"),
+      Map.entry("key", "the agent's process key"),
+      Map.entry("migrationId", "the migration's id, as `POST /agents/{key}/migrations` answered it"),
       Map.entry("Last-Event-ID", "the id of the last event received, to resume after it; none: from the run's first"
           + " step"));
 
@@ -381,6 +409,13 @@ final class ApiDocumentation {
       ok = streamResponse(operation);
     }
     responses.set(String.valueOf(operation.success()), ok);
+    if (operation.operationId().equals("migrateRuns")) {
+      ObjectNode accepted = ok.deepCopy();
+      accepted.put("description", "A Camunda batch moves the runs: the migration as it starts, to follow at `Location`");
+      accepted.putObject("headers").putObject("Location").put("description", "the migration's URL")
+          .putObject("schema").put("type", "string");
+      responses.set("202", accepted);
+    }
     List<Integer> problems = new ArrayList<>(operation.problems());
     problems.addAll(List.of(401, 403));
     problems.stream().sorted().distinct().forEach(status -> responses.putObject(String.valueOf(status))

@@ -30,6 +30,7 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
 import org.camunda.bpm.engine.history.HistoricVariableInstance;
 import org.camunda.bpm.engine.runtime.Incident;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.task.Task;
 
 /**
@@ -90,7 +91,7 @@ final class RunViews {
         ? commands.withoutAuthorization(() -> activeSteps.of(runId)) : null;
     HistoricProcessInstance instance = historic(runId);
     RunCosts totals = insights.totals(runId);
-    return new RunView(run.runId(), run.agentKey(), run.question(), status, run.statusReason(), answer, waitingFor,
+    return new RunView(run.runId(), run.agentKey(), agentVersion(runId, instance), run.question(), status, run.statusReason(), answer, waitingFor,
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
@@ -149,6 +150,22 @@ final class RunViews {
   private HistoricProcessInstance historic(String runId) {
     return commands.withoutAuthorization(() -> engine.getHistoryService()
         .createHistoricProcessInstanceQuery().processInstanceId(runId).singleResult());
+  }
+
+  /**
+   * The version of the agent the run is on: by its historic instance, which a migration moves too, else (a host
+   * without history) by its running instance.
+   */
+  private Integer agentVersion(String runId, HistoricProcessInstance instance) {
+    if (instance != null) {
+      return instance.getProcessDefinitionVersion();
+    }
+    return commands.withoutAuthorization(() -> {
+      ProcessInstance running = engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(runId)
+          .singleResult();
+      return running == null ? null
+          : engine.getRepositoryService().getProcessDefinition(running.getProcessDefinitionId()).getVersion();
+    });
   }
 
   /** The business key a run was started under, unless it is its caller's (a called run carries it on). */

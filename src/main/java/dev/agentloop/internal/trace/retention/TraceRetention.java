@@ -1,6 +1,7 @@
 package dev.agentloop.internal.trace.retention;
 
 import dev.agentloop.api.UnknownRunException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collections;
@@ -75,6 +76,7 @@ public class TraceRetention {
       jdbc.update("DELETE FROM agentloop_prompt WHERE run_id = ?", runId);
       // an ended run's claim: its conversation id is free as it was, and no longer names a run without a trace
       jdbc.update("DELETE FROM agentloop_conversation WHERE run_id = ?", runId);
+      jdbc.update("DELETE FROM agentloop_migration_run WHERE run_id = ?", runId);
       return new TraceDeletion(runId, now, by, reason, steps == null ? 0 : steps);
     });
     if (deletion != null) {
@@ -123,6 +125,7 @@ public class TraceRetention {
           jdbc.update("DELETE FROM agentloop_decision WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_prompt WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_conversation WHERE run_id IN (" + ids + ")", runs.toArray());
+          jdbc.update("DELETE FROM agentloop_migration_run WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_tree_use WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_run WHERE run_id IN (" + ids + ")", runs.toArray());
         }
@@ -136,6 +139,18 @@ public class TraceRetention {
     if (removed > 0) {
       LOG.info("removed the traces of {} runs whose Camunda history is gone", removed);
     }
+    removeMigrationsWithoutRuns();
     return removed;
+  }
+
+  /**
+   * A migration whose runs' traces are all gone goes too (who asked and why). One that has not looked at its runs
+   * yet (a batch not started) is a day old at least before it counts as such.
+   */
+  private void removeMigrationsWithoutRuns() {
+    Instant dayAgo = ClockUtil.getCurrentTime().toInstant().minus(Duration.ofDays(1));
+    ownTransaction.executeWithoutResult(status -> jdbc.update("DELETE FROM agentloop_migration m WHERE m.requested_at < ?"
+        + " AND NOT EXISTS (SELECT 1 FROM agentloop_migration_run r WHERE r.migration_id = m.migration_id)",
+        dayAgo.atOffset(ZoneOffset.UTC)));
   }
 }

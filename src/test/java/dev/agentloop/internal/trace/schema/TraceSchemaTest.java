@@ -2,21 +2,29 @@ package dev.agentloop.internal.trace.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.trace.ConversationClaims;
 import dev.agentloop.internal.trace.DatabaseSettings;
+import dev.agentloop.internal.trace.Decision;
+import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunInsights;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepCost;
 import dev.agentloop.internal.trace.StepStore;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -32,7 +40,11 @@ class TraceSchemaTest {
 
   static final List<String> TABLES = List.of("agentloop_run", "agentloop_step", "agentloop_decision",
       "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation", "agentloop_agent_owner",
-      "agentloop_tree_use");
+      "agentloop_tree_use",
+      "agentloop_migration", "agentloop_migration_run");
+  /** What version 7 adds, as a start without schema update names it. */
+  private static final String VERSION_7 = "column agentloop_decision.from_version, column agentloop_decision.to_version";
+  private static final String VERSION_7_TABLES = "table agentloop_migration, table agentloop_migration_run.";
 
   @Test
   void should_create_every_table_on_an_empty_database_and_then_start_without_ddl() {
@@ -46,12 +58,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
   }
 
   @Test
@@ -65,21 +77,22 @@ class TraceSchemaTest {
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'ANSWERED', 1, 0, 1,"
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version,"
-            + " table agentloop_conversation, table agentloop_agent_owner, table agentloop_tree_use.");
+        .hasMessageContaining("column agentloop_step.cost_model, " + VERSION_7 + ", table agentloop_schema_version,"
+            + " table agentloop_conversation, table agentloop_agent_owner, table agentloop_tree_use, " + VERSION_7_TABLES);
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
   @Test
-  void should_bring_a_database_of_an_earlier_release_up_to_date_with_the_scripts_alone_as_a_dba_or_flyway_would() {
+  void should_bring_a_database_of_an_earlier_release_up_to_date_with_the_scripts_alone_as_a_dba_or_flyway_would()
+      throws IOException {
     // given the tables an earlier release's schema.sql created, with a run in them
     String url = newDatabase();
     DataSource owner = dataSource(url, "sa");
@@ -90,13 +103,12 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
 
     // when the versioned scripts are applied one after the other, as they are, version 1 twice
-    for (String script : List.of("V1__agentloop_tables", "V1__agentloop_tables", "V2__prompt_cache_and_model_of_costs",
-        "V3__conversation_claims", "V5__budgets_over_trees")) {
-      new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/" + script + ".sql")).execute(owner);
-    }
+    List<Resource> scripts = versionedScripts();
+    new ResourceDatabasePopulator(scripts.get(0)).execute(owner);
+    scripts.forEach(script -> new ResourceDatabasePopulator(script).execute(owner));
 
     // then the tables are current, with their rows, and a start that only checks them succeeds
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -135,7 +147,7 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_step (run_id, step_no, kind, turn, content, status, author, created_at,"
         + " cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens)"
         + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
-    // a start that may not change the schema refuses it, naming what versions 2, 3 and 5 add
+    // a start that may not change the schema refuses it, naming what versions 2, 3, 5 and 7 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("column agentloop_step.cost_cache_read_tokens,"
             + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
@@ -147,7 +159,7 @@ class TraceSchemaTest {
     // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -173,7 +185,7 @@ class TraceSchemaTest {
     TraceSchema.prepare(owner, true);
 
     // then the run is kept, holds no conversation id, and one can be claimed for it once only
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     ConversationClaims claims = new ConversationClaims(jdbc);
@@ -188,8 +200,8 @@ class TraceSchemaTest {
   }
 
   @Test
-  void should_add_the_budgets_over_trees_to_a_database_of_version_3_and_keep_its_runs_on_their_agents_budgets() {
-    // given a database with versions 1 to 3 of the scripts, and a run in it
+  void should_add_budgets_over_trees_and_migrations_to_a_database_of_version_3_keeping_its_runs_and_decisions() {
+    // given a database with versions 1 to 3 of the scripts, and a run and a decision in it
     String url = newDatabase();
     DataSource owner = dataSource(url, "sa");
     JdbcTemplate jdbc = new JdbcTemplate(owner);
@@ -209,11 +221,16 @@ class TraceSchemaTest {
     TraceSchema.prepare(owner, true);
 
     // then the run is kept as it was: on its agent's budget, called by no agent, having called none
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
     RunRecord run = new StepStore(jdbc, new DataSourceTransactionManager(owner), new ObjectMapper()).run("r-1");
     assertThat(run.budget()).isNull();
     assertThat(run.tree()).isEqualTo(RunRecord.Tree.NONE);
     assertThat(run.spent()).isEqualTo(new Spending(1, 3, 2, 40));
+    // and the decision is kept, of no move, and a move is kept with its versions
+    DecisionLog decisions = new DecisionLog(jdbc);
+    decisions.recordMigration("r-1", 2, "otto", "the fixed prompt", 1, 2);
+    assertThat(decisions.of("r-1")).extracting(Decision::decision, Decision::fromVersion, Decision::toVersion)
+        .containsExactly(tuple("accept", null, null), tuple("migrate", 1, 2));
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -273,5 +290,12 @@ class TraceSchemaTest {
   private static List<String> tables(JdbcTemplate jdbc) {
     return jdbc.queryForList("SELECT LOWER(TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES"
         + " WHERE TABLE_SCHEMA = 'PUBLIC'", String.class);
+  }
+
+  /** Every versioned script of the H2 folder, in the order of their versions. */
+  private static List<Resource> versionedScripts() throws IOException {
+    Resource[] found = new PathMatchingResourcePatternResolver().getResources("classpath*:META-INF/agentloop/db/h2/V*__*.sql");
+    return Arrays.stream(found).sorted(Comparator.comparingInt(script ->
+        Integer.parseInt(script.getFilename().substring(1, script.getFilename().indexOf("__"))))).toList();
   }
 }
