@@ -47,10 +47,10 @@ public class LlmConfiguration {
     ChatModel model = switch (llm.provider()) {
       case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), pool);
       case OPENAI -> new OpenAiCompatibleChatModel(llm.baseUrl(), llm.apiKey(), llm.model(), llm.timeout(),
-          llm.temperature(), pool);
+          llm.temperature(), pool, llm.answerFormat());
       case ANTHROPIC -> new AnthropicMessagesChatModel(llm.anthropic().baseUrl(), llm.apiKey(), llm.model(),
           llm.timeout(), llm.temperature(), llm.anthropic().maxTokens(), llm.anthropic().thinkingBudgetTokens(), pool);
-      case LANGCHAIN4J -> new ApplicationChatModel(applicationModel(applicationModels), pool);
+      case LANGCHAIN4J -> new ApplicationChatModel(applicationModel(applicationModels), pool, llm.answerFormat());
     };
     LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
     return model;

@@ -22,11 +22,11 @@ final class RunRecords {
     this.mapper = rows::run;
   }
 
-  void create(String runId, String agentKey, String question) {
+  void create(String runId, String agentKey, String question, String answerSchema) {
     jdbc.update(
         "INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
-            + " model_calls, tool_calls, tokens, created_at) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?)",
-        runId, agentKey, StoredText.of(question), RunStatus.RUNNING.name(), StepStore.now());
+            + " model_calls, tool_calls, tokens, created_at, answer_schema) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?, ?)",
+        runId, agentKey, StoredText.of(question), RunStatus.RUNNING.name(), StepStore.now(), answerSchema);
   }
 
   Optional<RunRecord> find(String runId) {

@@ -82,7 +82,8 @@ class StepRows {
         instant(rs, "created_at"),
         instant(rs, "ended_at"),
         rs.getString("restarted_from") == null ? null : new RunRecord.Restart(rs.getString("restarted_from"),
-            rs.getInt("restarted_from_step"), rs.getString("restarted_by"), rs.getString("restart_reason")));
+            rs.getInt("restarted_from_step"), rs.getString("restarted_by"), rs.getString("restart_reason")),
+        rs.getString("answer_schema"));
   }
 
   private static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -45,7 +45,12 @@ public class StepStore {
   }
 
   public void createRun(String runId, String agentKey, String question) {
-    runs.create(runId, agentKey, question);
+    createRun(runId, agentKey, question, null);
+  }
+
+  /** @param answerSchema the answer schema the run's start gave, as JSON; {@code null}: the agent's own */
+  public void createRun(String runId, String agentKey, String question, String answerSchema) {
+    runs.create(runId, agentKey, question, answerSchema);
   }
 
   Optional<RunRecord> findRun(String runId) {

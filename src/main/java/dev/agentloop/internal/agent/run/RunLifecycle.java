@@ -5,6 +5,7 @@ import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.compose.ChildRunEnded;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AnswerSchema;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepStore;
@@ -47,7 +48,7 @@ public class RunLifecycle {
         throw new IllegalArgumentException("an agent run needs a non-empty variable '"
             + ReactAgentProcess.QUESTION.name() + "' with the question to answer");
       }
-      store.createRun(execution.getProcessInstanceId(), processKey(execution), question);
+      store.createRun(execution.getProcessInstanceId(), processKey(execution), question, answerSchema(execution));
       // the settings come from the deployed diagram, whoever starts the run
       AgentSettings settings = Context.getCommandContext()
           .runWithoutAuthorization(() -> definitions.settings(execution.getProcessDefinitionId()));
@@ -58,6 +59,24 @@ public class RunLifecycle {
       ReactAgentProcess.CONVERSATION.set(execution, settings.conversation().enabled() && !called);
       ReactAgentProcess.CONVERSATION_IDLE.set(execution, settings.conversation().idle().toString());
     };
+  }
+
+  /**
+   * The answer schema the start gave, checked and as the run keeps it; {@code null} when it gave none.
+   *
+   * @throws IllegalArgumentException saying what is wrong with it: the start fails, nothing is created
+   */
+  private static String answerSchema(DelegateExecution execution) {
+    Object value = execution.getVariable(ReactAgentProcess.ANSWER_SCHEMA);
+    if (value == null || value.toString().isBlank()) {
+      return null;
+    }
+    try {
+      return AnswerSchema.parse(value.toString().strip()).toString();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the variable '" + ReactAgentProcess.ANSWER_SCHEMA + "' of an agent run's"
+          + " start is not an answer schema: " + e.getMessage(), e);
+    }
   }
 
   /**

@@ -84,16 +84,18 @@ public class AnthropicMessagesChatModel implements ChatModel {
   @Override
   public CompletionStage<ModelReply> chat(ModelRequest request) {
     boolean plain = client == withoutThinking || AnthropicWireMapping.lacksThinkingOfLastToolTurn(request, thinking);
-    ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request, plain ? ThinkingBlocks.NONE : thinking);
+    String answerTool = AnswerTool.nameFor(request);
+    ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request, plain ? ThinkingBlocks.NONE : thinking,
+        answerTool, plain);
     AnthropicChatModel chosen = plain ? withoutThinking : client;
-    return CompletableFuture.supplyAsync(() -> call(chosen, chatRequest), pool);
+    return CompletableFuture.supplyAsync(() -> call(chosen, chatRequest, answerTool), pool);
   }
 
-  private ModelReply call(AnthropicChatModel chosen, ChatRequest chatRequest) {
+  private ModelReply call(AnthropicChatModel chosen, ChatRequest chatRequest, String answerTool) {
     try {
       ChatResponse response = chosen.chat(chatRequest);
       AnthropicWireMapping.rememberThinking(response, thinking);
-      return AnthropicWireMapping.toModelReply(response, maxTokens, model);
+      return AnthropicWireMapping.toModelReply(response, maxTokens, model, answerTool);
     } catch (RuntimeException e) {
       throw new CompletionException(AnthropicErrors.classify(endpoint, apiKey, e));
     }

@@ -4,6 +4,7 @@ import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.internal.llm.ErrorKeepingHttpClient;
+import dev.agentloop.internal.llm.LlmSettings.AnswerFormatType;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -28,12 +29,20 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   private final String endpoint;
   private final String apiKey;
   private final String model;
+  private final AnswerFormatType answerFormat;
+
+  /** A model that asks for answer schemas as {@code json_schema}. */
+  public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
+      ExecutorService pool) {
+    this(baseUrl, apiKey, model, timeout, temperature, pool, AnswerFormatType.JSON_SCHEMA);
+  }
 
   /**
    * @param apiKey may be blank for local servers (Ollama, vLLM) that do not check it
+   * @param answerFormat how an agent's answer schema is asked for ({@code agentloop.llm.answer-format})
    */
   public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
-      ExecutorService pool) {
+      ExecutorService pool, AnswerFormatType answerFormat) {
     this.client = OpenAiChatModel.builder()
         .httpClientBuilder(ErrorKeepingHttpClient.builder().answers(AnswerRepairs::argumentsAsText))
         .baseUrl(baseUrl)
@@ -49,6 +58,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
     this.endpoint = "openai:" + baseUrl;
     this.apiKey = apiKey;
     this.model = model;
+    this.answerFormat = answerFormat;
   }
 
   @Override
@@ -58,7 +68,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
 
   @Override
   public CompletionStage<ModelReply> chat(ModelRequest request) {
-    ChatRequest chatRequest = WireMapping.toChatRequest(request);
+    ChatRequest chatRequest = WireMapping.toWireRequest(request, answerFormat);
     return CompletableFuture.supplyAsync(() -> call(chatRequest), pool);
   }
 

@@ -41,12 +41,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
   }
 
   @Test
@@ -67,7 +67,7 @@ class TraceSchemaTest {
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -108,7 +108,7 @@ class TraceSchemaTest {
         + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
     // a start that may not change the schema refuses it, naming what versions 2 and 3 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: column agentloop_step.cost_cache_read_tokens,"
+        .hasMessageContaining("missing: column agentloop_run.answer_schema, column agentloop_step.cost_cache_read_tokens,"
             + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
             + " table agentloop_conversation.");
 
@@ -118,7 +118,7 @@ class TraceSchemaTest {
     // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -135,15 +135,17 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     // a start that may not change the schema refuses it, naming what version 3 adds
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: table agentloop_conversation.");
+        .hasMessageContaining("missing: column agentloop_run.answer_schema, table agentloop_conversation.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept, holds no conversation id, and one can be claimed for it once only
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
+    assertThat(jdbc.queryForObject("SELECT answer_schema FROM agentloop_run WHERE run_id = 'r-1'", String.class))
+        .as("a run started before answer schemas answers as its agent says").isNull();
     ConversationClaims claims = new ConversationClaims(jdbc);
     assertThat(claims.holder("crm-1")).isEmpty();
     assertThat(claims.claim("crm-1", "r-1", null)).isTrue();
