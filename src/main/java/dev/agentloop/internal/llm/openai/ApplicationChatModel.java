@@ -5,6 +5,7 @@ import dev.agentloop.internal.llm.langchain4j.ReplyMapping;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
+import dev.langchain4j.exception.ContentFilteredException;
 import dev.langchain4j.exception.UnsupportedFeatureException;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import java.util.concurrent.CompletableFuture;
@@ -82,6 +83,8 @@ public class ApplicationChatModel implements ChatModel {
             "the maxTokens of the application's LangChain4j ChatModel", "raise the maxTokens of the application's"
                 + " LangChain4j ChatModel bean (e.g. langchain4j.open-ai.chat-model.max-tokens)"),
             model.defaultRequestParameters() == null ? null : model.defaultRequestParameters().modelName());
+      } catch (ContentFilteredException e) {
+        return WireMapping.refused(e, null);
       } catch (RuntimeException e) {
         throw new CompletionException(ProviderErrors.classify(endpoint, null, e));
       }

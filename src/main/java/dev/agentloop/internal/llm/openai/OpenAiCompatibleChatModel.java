@@ -5,6 +5,7 @@ import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.internal.llm.ErrorKeepingHttpClient;
 import dev.agentloop.internal.llm.LlmSettings.AnswerFormatType;
+import dev.langchain4j.exception.ContentFilteredException;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -76,6 +77,8 @@ public class OpenAiCompatibleChatModel implements ChatModel {
     try {
       ChatResponse response = client.chat(chatRequest);
       return WireMapping.toModelReply(response, WireMapping.stopReason(response), model);
+    } catch (ContentFilteredException e) {
+      return WireMapping.refused(e, model);
     } catch (RuntimeException e) {
       throw new CompletionException(ProviderErrors.classify(endpoint, apiKey, e));
     }

@@ -8,6 +8,7 @@ import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.spi.StopReason;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.exception.ContentFilteredException;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
@@ -69,6 +70,15 @@ final class WireMapping {
     ThinkTags.Split split = ThinkTags.split(message.text());
     return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()),
         ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model));
+  }
+
+  /**
+   * The reply of a model that declined, where LangChain4j's client raised its refusal ({@code message.refusal} of
+   * OpenAI's structured outputs) as a {@link ContentFilteredException} instead of returning it: never an answer.
+   */
+  static ModelReply refused(ContentFilteredException refusal, String model) {
+    return new ModelReply(refusal.getMessage(), "", java.util.List.of(), null, StopReason.of(StopReason.REFUSAL),
+        model);
   }
 
   /** The message's {@code refusal}, where the endpoint sent one (OpenAI's structured outputs), else {@code null}. */
