@@ -19,15 +19,18 @@ import org.camunda.spin.plugin.variable.SpinValues;
  * only for the kind of the property it holds ({@code answerKind1} …, labelled by {@code answerLabel1} …): a text
  * area for a string ({@code answerText1}), a number field ({@code answerNumber1}), a select of the enum's values
  * ({@code answerChoice1}, options {@code answerOptions1}), a checkbox ({@code answerFlag1}), and the JSON of anything
- * else ({@code answerJson1}). API clients may instead send the whole object as {@code answerData}. What comes back is
+ * else ({@code answerJson1}). API clients may instead send the whole object as {@code answerFields}. What comes back is
  * read by the field's kind, compared with the answer, and checked against the schema again: the reviewer gets the
  * validator's message and the task stays open.
  */
 final class AnswerFields {
 
   static final int SLOTS = 12;
-  /** An API client's edit: the whole object. */
-  static final String DATA = "answerData";
+  /**
+   * An API client's edit: the whole object. Not {@code answerData}, the run's variable: a review's fields are the
+   * task's own.
+   */
+  static final String DATA = "answerFields";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -37,7 +40,7 @@ final class AnswerFields {
     List<AnswerField> fields = schema.fields();
     task.put(DATA, null); // an API client's whole object lands beside the fields, not in the run's variable
     task.put("answerFieldsNote", fields.size() <= SLOTS ? "" : "The answer has " + fields.size() + " fields; the"
-        + " form shows the first " + SLOTS + ". The others are edited by sending the whole answerData through the API.");
+        + " form shows the first " + SLOTS + ". The others are edited by sending the whole answerFields through the API.");
     for (int slot = 1; slot <= SLOTS; slot++) {
       AnswerField field = slot <= fields.size() ? fields.get(slot - 1) : null;
       task.put("answerLabel" + slot, field == null ? null : field.label() + (field.required() ? "" : " (optional)"));
