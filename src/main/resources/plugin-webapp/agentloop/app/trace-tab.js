@@ -15,7 +15,7 @@ import { showPrompt } from './prompt-view.js';
 import { restartedNotice, restartForm, runLink } from './runs-tab.js';
 import { stepEditor } from './step-editor.js';
 import { turnRedoForm } from './turn-redo.js';
-import { decidedSteps, duration, stepRow, traceView } from './trace-view.js';
+import { answerFields, decidedSteps, duration, stepRow, traceView } from './trace-view.js';
 import { regeneratedMessage, resumedMessage, restartedMessage } from './words.js';
 
 export { resumedMessage };
@@ -193,6 +193,7 @@ export class RunPanel {
             'where the run is, in Cockpit\'s process instance view') : null, 'diagram'),
         fact('Question', run.question, 'question'),
         fact('Final answer', run.finalAnswer, 'finalAnswer'),
+        fact('Answer fields', answerFields(run.answerData), 'answerData'),
         fact('Started', time(run.createdAt), 'createdAt'),
         fact('Ended', time(run.endedAt), 'endedAt'),
         fact('Restarted from', run.restartedFrom && h('span', {}, 'run ', runLink(run.restartedFrom),
