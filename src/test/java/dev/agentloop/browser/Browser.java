@@ -44,7 +44,7 @@ final class Browser implements AutoCloseable {
     };
   }
 
-  static final Duration PATIENCE = Duration.ofSeconds(30);
+  static final Duration PATIENCE = Duration.ofSeconds(60);
   private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
   final WebDriver driver;
