@@ -19,6 +19,9 @@ test('what a child does is said as its caller waits for it: its reviews by name,
     'its plan review');
   assert.equal(childDoing({ kind: 'person', activity: 'agentStuck', activityName: 'Help the stuck agent' }),
     'a person to help it, as it is stuck');
+  assert.equal(childDoing({ kind: 'person', activity: 'agentStuck', activityName: 'Help the stuck agent',
+    problem: 'LOOP_DETECTED: The agent is going round in circles' }),
+  'stuck — LOOP_DETECTED: The agent is going round in circles');
   // an analyst's own user task is named as the diagram names it
   assert.equal(childDoing({ kind: 'person', activity: 'legalCheck', activityName: 'Legal check' }),
     'a person in “Legal check”');

@@ -12,8 +12,8 @@ import org.springframework.test.context.TestPropertySource;
 /**
  * The whole app on a random port with the test script, the test tools and the test agent. Test
  * classes with this annotation share one Spring context (and one in-memory database), so each test
- * works on runs of its own. The test tool {@code unreliable} gets a breaker that opens at its first
- * failure and stays open until a test closes it.
+ * works on runs of its own. What the model received is counted per run ({@link ModelCalls}). The test tool
+ * {@code unreliable} gets a breaker that opens at its first failure and stays open until a test closes it.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -22,7 +22,7 @@ import org.springframework.test.context.TestPropertySource;
     // that waits for approval, see TestTools#auditedLookupTool
     properties = {"agentloop.tools.approval.log_event=false", "agentloop.tools.approval.audited_lookup=true"})
 @ActiveProfiles("test")
-@Import({TestTools.class, TestAgent.class})
+@Import({TestTools.class, TestAgent.class, ModelCalls.class})
 @TestPropertySource(properties = {"agentloop.resilience.tool-breakers.unreliable.failure-threshold=1",
     "agentloop.resilience.tool-breakers.unreliable.failure-executions=1",
     "agentloop.resilience.tool-breakers.unreliable.delay=PT1H",

@@ -17,7 +17,8 @@ import java.util.List;
  * @param taskId for {@code person}: the user task, to open it in Tasklist
  * @param since when the token reached the activity
  * @param seconds how long ago that was, by the engine's clock, when this was read
- * @param problem for {@code retry}: what went wrong last time
+ * @param problem for {@code retry}: what went wrong last time; for {@code person} in {@code agentStuck}: why the run
+ *     left its loop, e.g. {@code BUDGET_EXHAUSTED: The run's budget is used up: …}
  * @param children for {@code agents}: the child runs that answer the calls, and what each does right now
  */
 public record ActiveStep(String kind, String activity, String activityName, List<String> tools, String taskId,

@@ -1,11 +1,16 @@
 package dev.agentloop.api;
 
 /**
- * What a run used of its agent's budgets ("4 of 40 model calls"). Limits are {@code null} where the
- * agent has none (or its definition is no longer known).
+ * What a run used of its budgets ("7 of 10 model calls"). A run's budget covers all its turns and the runs it called
+ * (other agents, and theirs): what counts against it is their use together, as it happens; {@code own} is the run's
+ * own share. Limits are {@code null} where the run has none (or its agent's definition is no longer known).
  */
-public record BudgetUse(Budget modelCalls, Budget toolCalls, Budget tokens) {
+public record BudgetUse(Amount modelCalls, Amount toolCalls, Amount tokens) {
 
-  /** @param limit {@code null}: no limit */
-  public record Budget(long used, Long limit) {}
+  /**
+   * @param used what the run and the runs it called used, against {@code limit}
+   * @param limit {@code null}: no limit
+   * @param own what the run used itself
+   */
+  public record Amount(long used, Long limit, long own) {}
 }

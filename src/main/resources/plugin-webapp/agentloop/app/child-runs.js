@@ -2,7 +2,8 @@
 // caller's observation of that call, the child's steps, folded until the operator opens them (read
 // then from GET /api/runs/{child}/trace, and their own children nested the same way), with a link to
 // the child's run page; the child's page links back to its caller; and while a caller waits for its
-// children, its live line says what each does ("waiting for research-agent: its plan review").
+// children, its live line says what each does ("waiting for research-agent: its plan review", "waiting for
+// research-agent: stuck — LOOP_DETECTED: …").
 import { clear, h, notice } from './dom.js';
 
 /** The child run a step links to: the observation of a call that another agent's run answered. */
@@ -26,6 +27,9 @@ export function childDoing(active) {
   }
   switch (active.kind) {
     case 'person':
+      if (active.activity === 'agentStuck' && active.problem) {
+        return `stuck — ${active.problem}`;
+      }
       return PERSON[active.activity] || `a person in “${active.activityName}”`;
     case 'model':
       return active.activity === 'plan' ? 'planning (model call)' : 'thinking (model call)';

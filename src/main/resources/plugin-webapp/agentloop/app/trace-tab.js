@@ -38,8 +38,13 @@ function reasonForm(name, label, buttonClass, placeholder, onSubmit) {
   return { form, button, reason };
 }
 
-const used = budget => (budget.limit === null || budget.limit === undefined ? `${budget.used} (no limit)`
-  : `${budget.used} of ${budget.limit}`);
+/** "7 of 10": what the run and the agents it called used of a budget, and where they did, the run's own share. */
+const used = budget => {
+  const of = budget.limit === null || budget.limit === undefined ? `${budget.used} (no limit)`
+    : `${budget.used} of ${budget.limit}`;
+  return budget.own === undefined || budget.own === budget.used ? of
+    : `${of} (${budget.own} its own, ${budget.used - budget.own} by the agents it called)`;
+};
 
 export class RunPanel {
   /** @param page true on the plugin's run page, false on Cockpit's process instance tab */

@@ -1,12 +1,14 @@
 package dev.agentloop.internal.agent;
 
 import dev.agentloop.internal.agent.compose.ChildRuns;
+import dev.agentloop.internal.agent.compose.FailedChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import dev.agentloop.internal.agent.definition.AgentsAsTools;
 import dev.agentloop.internal.agent.loop.ActHandler;
 import dev.agentloop.internal.agent.loop.CallDispatcher;
+import dev.agentloop.internal.agent.loop.CallerBudgets;
 import dev.agentloop.internal.agent.loop.CostMeter;
 import dev.agentloop.internal.agent.loop.EscapeChecks;
 import dev.agentloop.internal.agent.loop.LoopStateReader;
@@ -21,13 +23,12 @@ import dev.agentloop.internal.agent.loop.ThinkHandler;
 import dev.agentloop.internal.agent.loop.Thinking;
 import dev.agentloop.internal.agent.run.RunLifecycle;
 import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.llm.ModelPrices;
-import dev.agentloop.internal.resilience.BudgetCheck;
 import dev.agentloop.internal.resilience.Escapes;
 import dev.agentloop.internal.resilience.LoopDetector;
 import dev.agentloop.internal.resilience.ModelGuard;
 import dev.agentloop.internal.resilience.ResilienceMetrics;
-import dev.agentloop.spi.ChatModel;
 import dev.agentloop.internal.telemetry.ModelSpans;
 import dev.agentloop.internal.telemetry.ToolSpans;
 import dev.agentloop.internal.tool.ToolApprovals;
@@ -39,8 +40,10 @@ import dev.agentloop.internal.trace.ConversationClaims;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunInsights;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.TreeCharges;
 import dev.agentloop.internal.worker.ExternalTaskWorker;
 import dev.agentloop.internal.worker.TopicHandler;
+import dev.agentloop.spi.ChatModel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
@@ -57,13 +60,25 @@ import org.springframework.context.annotation.Configuration;
 public class AgentConfiguration {
 
   @Bean
-  RunLifecycle runLifecycle(StepStore store, AgentDefinitions definitions, ApplicationEventPublisher events) {
-    return new RunLifecycle(store, definitions, events);
+  RunLifecycle runLifecycle(StepStore store, AgentDefinitions definitions, ApplicationEventPublisher events,
+      TreeCharges charges) {
+    return new RunLifecycle(store, definitions, events, charges);
   }
 
   @Bean
-  RunTimeRanOut runTimeRanOut(Escapes escapes) {
-    return new RunTimeRanOut(escapes);
+  RunTimeRanOut runTimeRanOut(Escapes escapes, AgentDefinitions definitions, ApplicationEventPublisher events) {
+    return new RunTimeRanOut(escapes, definitions, events::publishEvent);
+  }
+
+  @Bean
+  FailedChildRuns failedChildRuns(AgentDefinitions definitions, ApplicationEventPublisher events) {
+    return new FailedChildRuns(definitions, events::publishEvent);
+  }
+
+  /** The budgets of the runs whose calls led to a run: charged as it spends, guarded before its calls go out. */
+  @Bean
+  CallerBudgets callerBudgets(TreeCharges charges, BudgetCheck budgets, ApplicationEventPublisher events) {
+    return new CallerBudgets(charges, budgets, events::publishEvent);
   }
 
   /** An engine plugin: the run-time budget's timer fires within seconds of its deadline, not up to a minute late. */
@@ -120,22 +135,23 @@ public class AgentConfiguration {
   }
 
   @Bean
-  EscapeChecks escapeChecks(LoopDetector detector, BudgetCheck budgets, ToolRegistry tools, ResilienceMetrics metrics) {
-    return new EscapeChecks(detector, budgets, tools, metrics);
+  EscapeChecks escapeChecks(LoopDetector detector, BudgetCheck budgets, ToolRegistry tools, ResilienceMetrics metrics,
+      CallerBudgets callers) {
+    return new EscapeChecks(detector, budgets, tools, metrics, callers);
   }
 
   @Bean
   TaskOutcomes taskOutcomes(AgentDefinitions definitions, StepStore store, DecisionLog decisions,
-      Escapes escapes, ModelPrices prices, ObjectProvider<MeterRegistry> registry) {
+      Escapes escapes, ModelPrices prices, ObjectProvider<MeterRegistry> registry, CallerBudgets callers) {
     return new TaskOutcomes(definitions, store, decisions, escapes,
-        new CostMeter(prices, registry.getIfAvailable(SimpleMeterRegistry::new)));
+        new CostMeter(prices, registry.getIfAvailable(SimpleMeterRegistry::new)), callers);
   }
 
   /** Model calls go through the guard: retries, the endpoint's circuit breaker, a time-out; each a span where traced. */
   @Bean
   PlanHandler planHandler(AgentDefinitions definitions, LoopStateReader reader, ChatModel model, ModelGuard guard,
-      ModelSpans spans, TaskOutcomes completions) {
-    return new PlanHandler(definitions, reader, spans.traced(guard.guard(model)), completions);
+      ModelSpans spans, EscapeChecks checks, TaskOutcomes completions) {
+    return new PlanHandler(definitions, reader, spans.traced(guard.guard(model)), checks, completions);
   }
 
   @Bean
@@ -149,8 +165,8 @@ public class AgentConfiguration {
 
   @Bean
   RemoteToolTasks remoteToolTasks(AgentDefinitions definitions, LoopStateReader reader, StepStore store,
-      ToolRegistry tools) {
-    return new RemoteToolTasks(definitions, reader, store, tools);
+      ToolRegistry tools, CallerBudgets callers) {
+    return new RemoteToolTasks(definitions, reader, store, tools, callers);
   }
 
   /** Every deployed agent as a tool of the agents that name it: a source of the tool registry. */
@@ -163,8 +179,8 @@ public class AgentConfiguration {
 
   @Bean
   ChildRuns childRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
-      ObjectProvider<ProcessEngine> engine, AgentDefaults defaults) {
-    return new ChildRuns(definitions, reader, store, tools, engine, defaults.maxAgentDepth());
+      ObjectProvider<ProcessEngine> engine, AgentDefaults defaults, TreeCharges charges, CallerBudgets callers) {
+    return new ChildRuns(definitions, reader, store, tools, engine, defaults.maxAgentDepth(), charges, callers);
   }
 
   @Bean

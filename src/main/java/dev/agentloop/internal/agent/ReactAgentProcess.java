@@ -72,6 +72,11 @@ public final class ReactAgentProcess {
 
   /** Extension property that marks a user task AgentLoop fills and reads, e.g. {@code plan}. */
   public static final String REVIEW_PROPERTY = "agentloop.review";
+  /**
+   * On the ask-human task: {@code true} lets the run's client (an A2A caller) answer the agent's questions, besides
+   * the people the task is offered to. Default {@code false}.
+   */
+  public static final String CALLERS_MAY_ANSWER_PROPERTY = "agentloop.callersMayAnswer";
 
   // variables
   /**
@@ -160,6 +165,17 @@ public final class ReactAgentProcess {
   public static final ProcessVariable<String> ESCAPE_CODE = ProcessVariable.string("escapeCode");
   /** What happened, in words: the BPMN error's message (errorMessageVariable) or the timer's. */
   public static final ProcessVariable<String> ESCAPE_REASON = ProcessVariable.string("escapeReason");
+  /**
+   * The calls of agents whose child runs had answered when {@link #CALL_AGENT} was cancelled (the run's time ran out,
+   * its tree's budget was spent), one {@code <call id> <child run>} a line: their answers are kept as observations
+   * when the open calls are closed in {@link #AGENT_STUCK}. Absent otherwise.
+   */
+  public static final ProcessVariable<String> ANSWERS_IN = ProcessVariable.string("agentAnswersIn");
+  /**
+   * Why AgentLoop stops the child runs this run waits for, in words, set just before it cancels them (its tree's
+   * budget is spent, it failed): each child ends with it as its reason.
+   */
+  public static final ProcessVariable<String> CALLS_STOPPED = ProcessVariable.string("agentCallsStopped");
 
   /**
    * Local to every review task: the run's question cut to one line, so that Tasklist's list (the filter

@@ -2,11 +2,14 @@ package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.AgentConfiguration;
 import dev.agentloop.internal.agent.compose.ChildRuns;
+import dev.agentloop.internal.agent.compose.FailedChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import dev.agentloop.internal.agent.loop.RemoteToolTasks;
 import dev.agentloop.internal.agent.loop.RunTimeRanOut;
 import dev.agentloop.internal.agent.run.RunLifecycle;
+import dev.agentloop.internal.events.EventsConfiguration;
 import dev.agentloop.internal.llm.LlmConfiguration;
+import dev.agentloop.internal.mcp.McpConfiguration;
 import dev.agentloop.internal.resilience.ResilienceConfiguration;
 import dev.agentloop.internal.resume.ResumeConfiguration;
 import dev.agentloop.internal.review.ReviewConfiguration;
@@ -20,6 +23,7 @@ import dev.agentloop.internal.tool.ToolConfiguration;
 import dev.agentloop.internal.trace.TraceConfiguration;
 import dev.agentloop.internal.trace.retention.TraceRetention;
 import dev.agentloop.internal.web.WebConfiguration;
+import dev.agentloop.internal.web.a2a.A2aConfiguration;
 import dev.agentloop.internal.worker.TaskArrivals;
 import dev.agentloop.internal.worker.WorkerConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -38,7 +42,8 @@ import org.springframework.context.annotation.Import;
 @Import({FeatureSettings.class, TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
-    WebConfiguration.class, TelemetryConfiguration.class})
+    WebConfiguration.class, A2aConfiguration.class, TelemetryConfiguration.class, EventsConfiguration.class,
+    McpConfiguration.class})
 public class AgentLoopConfiguration {
 
   AgentLoopConfiguration() {
@@ -48,10 +53,10 @@ public class AgentLoopConfiguration {
   @Bean
   AgentLoopEnginePlugin agentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews,
       AgentDiagramRules rules, RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut,
-      TraceRetention retention, AgentLoopProperties properties) {
+      FailedChildRuns failedChildRuns, TraceRetention retention, AgentLoopProperties properties) {
     // workers get rights on agents only where AgentLoop's fence keeps them to tool tasks
     return new AgentLoopEnginePlugin(lifecycle, arrivals, reviews, rules, remoteToolTasks, childRuns, runTimeRanOut,
-        retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
+        failedChildRuns, retention, properties.security().secureEngineRest(), properties.database().h2EngineIndex());
   }
 
   /** Runs as traces: the listeners that store a run's trace context and make spans of decisions and remote calls. */

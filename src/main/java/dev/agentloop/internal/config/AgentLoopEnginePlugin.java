@@ -2,6 +2,7 @@ package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.compose.ChildRuns;
+import dev.agentloop.internal.agent.compose.FailedChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import dev.agentloop.internal.agent.definition.CopiedAgents;
 import dev.agentloop.internal.agent.loop.RemoteToolTasks;
@@ -27,7 +28,8 @@ import org.camunda.bpm.engine.impl.persistence.deploy.Deployer;
  * history cleanup that removes a run's trace with its history, the history level that leaves the agents' per-step
  * records to the step store ({@link StepHistory}), and, where asked for
  * ({@code agentloop.database.h2-engine-index}), on H2 the index that keeps completing a step independent
- * of the number of running instances.
+ * of the number of running instances, and around the engine's incident handlers the news of a child run that failed
+ * to its caller ({@link FailedChildRuns}).
  */
 class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
 
@@ -38,6 +40,7 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
   private final RemoteToolTasks remoteToolTasks;
   private final ChildRuns childRuns;
   private final RunTimeRanOut runTimeRanOut;
+  private final FailedChildRuns failedChildRuns;
   private final TraceRetention retention;
   private final boolean grantWorkers;
   private final boolean h2EngineIndex;
@@ -45,8 +48,9 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
       Set.of(ReactAgentProcess.TOPIC_PLAN, ReactAgentProcess.TOPIC_THINK, ReactAgentProcess.TOPIC_ACT));
 
   AgentLoopEnginePlugin(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
-      RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut, TraceRetention retention,
-      boolean grantWorkers, boolean h2EngineIndex) {
+      RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut,
+      FailedChildRuns failedChildRuns, TraceRetention retention, boolean grantWorkers, boolean h2EngineIndex) {
+    this.failedChildRuns = failedChildRuns;
     this.grantWorkers = grantWorkers;
     this.h2EngineIndex = h2EngineIndex;
     this.lifecycle = lifecycle;
@@ -80,6 +84,8 @@ class AgentLoopEnginePlugin extends AbstractProcessEnginePlugin {
 
   @Override
   public void postInit(ProcessEngineConfigurationImpl configuration) {
+    // around whichever incident handlers the engine has: a child run's incident is also its caller's news
+    failedChildRuns.around(configuration.getIncidentHandlers());
     // null with history 'auto': the engine reads the level from the database while it is built
     if (configuration.getHistoryLevel() != null) {
       configuration.setHistoryLevel(stepHistory.historyLevel(configuration.getHistoryLevel()));

@@ -54,18 +54,16 @@ public class Escapes {
   }
 
   /**
-   * The BPMN error for a failure the diagram models, counted in the metrics.
+   * The BPMN error for a failure the diagram models; counted with {@link #escaped} once it is raised.
    *
-   * @param source the topic or element that escapes, for the metrics
    * @return empty when the failure is technical
    */
-  public Optional<BpmnError> toBpmnError(Throwable failure, String source) {
+  public Optional<BpmnError> toBpmnError(Throwable failure) {
     if (!(AsyncFailures.unwrap(failure) instanceof EscapeException escape)) {
       return Optional.empty();
     }
     String code = errorCode(escape.reason());
     LOG.info("run leaves its agent loop with {}: {}", code, escape.getMessage());
-    metrics.escape(code, source);
     return Optional.of(new BpmnError(code, shortened(escape.getMessage())));
   }
 
@@ -77,8 +75,13 @@ public class Escapes {
     return message.length() <= MESSAGE_CHARS ? message : message.substring(0, MESSAGE_CHARS - 1) + "…";
   }
 
-  /** Counts an escape that no BPMN error raised: the run-time budget's boundary timer. */
-  public void timerFired(String code, String source) {
+  /**
+   * Counts an escape in the metrics, once the change that made it has committed (a BPMN error raised, the run-time
+   * budget's boundary timer fired, a tree's budget spent): a job the engine runs again after a conflict is one escape.
+   *
+   * @param source the topic or element that escapes
+   */
+  public void escaped(String code, String source) {
     metrics.escape(code, source);
   }
 }

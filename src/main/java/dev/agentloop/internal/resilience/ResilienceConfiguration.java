@@ -1,11 +1,12 @@
 package dev.agentloop.internal.resilience;
 
 import dev.agentloop.internal.async.AgentLoopThreads;
+import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.llm.LlmSettings;
-import dev.agentloop.spi.AgentTool;
-import dev.agentloop.spi.ChatModel;
 import dev.agentloop.internal.tool.ToolCallGuard;
 import dev.agentloop.internal.tool.ToolRegistry;
+import dev.agentloop.spi.AgentTool;
+import dev.agentloop.spi.ChatModel;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.ScheduledExecutorService;

@@ -2,6 +2,7 @@ package dev.agentloop.internal.resume;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import java.util.HashMap;
 import java.util.Map;
 import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.RuntimeService;
@@ -88,6 +89,33 @@ class LoopJump {
     }
     modification.startBeforeActivity(endEventId).execute(false, false);
     return true;
+  }
+
+  /** Whether the run waits in its loop's {@code callAgent} for runs it called. */
+  boolean waitsForAgents(String runId) {
+    ActivityInstance root = runtime.getActivityInstance(runId);
+    return root != null && root.getActivityInstances(ReactAgentProcess.CALL_AGENT).length > 0;
+  }
+
+  /**
+   * Moves the run out of its agent loop to {@code agentStuck}, as a boundary error event would: the loop is cancelled
+   * with whatever is active in it (the calls of agents and their child runs among them) and the person's task starts
+   * with why ({@code escapeCode}, {@code escapeReason}).
+   */
+  void toAgentStuck(String runId, String code, String reason) {
+    ActivityInstance root = runtime.getActivityInstance(runId);
+    if (root == null) {
+      throw new ResumeConflictException("run " + runId + " has ended meanwhile");
+    }
+    Map<String, Object> why = new HashMap<>(ReactAgentProcess.ESCAPE_CODE.with(code));
+    why.putAll(ReactAgentProcess.ESCAPE_REASON.with(reason));
+    // start first: cancelling the last active element before would end the whole instance
+    ProcessInstanceModificationInstantiationBuilder modification = runtime.createProcessInstanceModification(runId)
+        .startBeforeActivity(ReactAgentProcess.AGENT_STUCK).setVariables(why);
+    for (ActivityInstance loop : root.getActivityInstances(ReactAgentProcess.AGENT_LOOP)) {
+      modification.cancelActivityInstance(loop.getId());
+    }
+    modification.execute(false, false);
   }
 
   private boolean hasTopLevelEndEvent(String processDefinitionId, String endEventId) {

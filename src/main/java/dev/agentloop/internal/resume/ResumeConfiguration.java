@@ -6,6 +6,7 @@ import dev.agentloop.internal.agent.loop.LoopStateReader;
 import dev.agentloop.internal.agent.loop.RepeatedSideEffects;
 import dev.agentloop.internal.agent.loop.Router;
 import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.resilience.Escapes;
 import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.tool.ToolRegistry;
@@ -34,9 +35,9 @@ public class ResumeConfiguration {
   @Bean
   ResumeService resumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       ToolRegistry tools, RunAccess access, RunChanges changes, DecisionLog decisions, AgentDefinitions definitions,
-      ChildRuns agentCalls, RunRestarts restarts, DecisionSpans spans) {
+      ChildRuns agentCalls, RunRestarts restarts, DecisionSpans spans, Escapes escapes) {
     return new ResumeService(engine, store, reader, surgery, new EditedContent(tools), access, changes, decisions,
-        new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes), spans);
+        new ChildRunEdits(engine, store, definitions, agentCalls, restarts, changes), spans, escapes);
   }
 
   @Bean
@@ -47,7 +48,7 @@ public class ResumeConfiguration {
 
   @Bean
   Conversations conversations(ProcessEngine engine, StepStore store, RunService runs, RunAccess access,
-      RunChanges changes, DecisionLog decisions) {
-    return new Conversations(engine, store, runs, access, changes, decisions);
+      RunChanges changes, DecisionLog decisions, DecisionSpans spans) {
+    return new Conversations(engine, store, runs, access, changes, decisions, spans);
   }
 }

@@ -1,8 +1,11 @@
 package dev.agentloop.internal.resume;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.internal.agent.ChildRunCannotFinish;
 import dev.agentloop.internal.agent.compose.ChildRunEnded;
+import dev.agentloop.internal.agent.loop.CallerBudgetSpent;
 import dev.agentloop.internal.agent.loop.LoopStateReader;
+import dev.agentloop.internal.resilience.Escapes;
 import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.trace.DecisionLog;
@@ -36,10 +39,11 @@ public class ResumeService {
   private final StepEdits edits;
   private final AnswerRegenerations regenerations;
   private final RunStops stops;
+  private final TreeStops treeStops;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits,
-      DecisionSpans spans) {
+      DecisionSpans spans, Escapes escapes) {
     this.childEdits = childEdits;
     this.store = store;
     this.access = access;
@@ -48,6 +52,7 @@ public class ResumeService {
     this.edits = new StepEdits(engine.getRuntimeService(), store, surgery, contents, jump, changes, spans);
     this.regenerations = new AnswerRegenerations(engine.getRuntimeService(), surgery, jump, changes, decisions, spans);
     this.stops = new RunStops(engine.getRuntimeService(), store, reader, jump, changes, decisions, spans);
+    this.treeStops = new TreeStops(engine.getRuntimeService(), store, jump, changes, stops, escapes);
   }
 
   /**
@@ -147,11 +152,39 @@ public class ResumeService {
     stops.stop(runId, reason, author);
   }
 
+  /**
+   * {@link #stop} by the run's client: who started the run may stop it too (as it may ask it follow-ups), besides
+   * those who may change its course, e.g. an A2A client cancelling its task.
+   *
+   * @throws ResumeConflictException when the run has ended, as for {@link #stop}
+   */
+  public void cancel(String runId, String reason, String author) {
+    if (!access.startedRun(runId)) {
+      access.requireChange(runId);
+    }
+    stops.stop(runId, reason, author);
+  }
+
   /** The new answer of a child run started again after an edit replaces its caller's observation of the call. */
   @TransactionalEventListener(fallbackExecution = true)
   public void onChildRunEnded(ChildRunEnded ended) {
     // after the child's transaction: a new one for the caller, which the child's end must not wait for or roll back
     changes.applyAfterCommit(() -> childEdits.takeAnswer(ended, this));
+  }
+
+  /**
+   * The budget of a run's tree is spent (announced by a run below it, outside any transaction): the run goes to
+   * {@code agentStuck}, naming the run that asked for more, and the runs it called stop.
+   */
+  @TransactionalEventListener(fallbackExecution = true)
+  public void onCallerBudgetSpent(CallerBudgetSpent spent) {
+    treeStops.budgetSpent(spent);
+  }
+
+  /** A child run failed or ran out of time: it is stopped with why, after the transaction that found it. */
+  @TransactionalEventListener(fallbackExecution = true)
+  public void onChildRunCannotFinish(ChildRunCannotFinish child) {
+    changes.applyAfterCommit(() -> treeStops.cannotFinish(child));
   }
 
   /** What the current user may do with the run now. */

@@ -67,6 +67,11 @@ class RunChanges {
     newTransaction.executeWithoutResult(status -> change.run());
   }
 
+  /** {@link #apply} in a transaction of its own, committed when this returns, whatever the caller's. */
+  <T> T applyAlone(String runId, Supplier<T> change) {
+    return newTransaction.execute(status -> apply(runId, change));
+  }
+
   /** The run, locked for this change (see {@link StepStore#lockRun}), unless it has ended. */
   RunRecord unfinished(String runId, String what) {
     return requireUnfinished(store.lockRun(runId), what);

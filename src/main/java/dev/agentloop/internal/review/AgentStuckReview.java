@@ -2,14 +2,14 @@ package dev.agentloop.internal.review;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
+import dev.agentloop.internal.agent.compose.AnswersIn;
+import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.resilience.BreakerView;
 import dev.agentloop.internal.resilience.Breakers;
-import dev.agentloop.internal.resilience.Budget;
-import dev.agentloop.internal.resilience.BudgetCheck;
 import dev.agentloop.internal.trace.NewStep;
-import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.StepKind;
@@ -27,18 +27,20 @@ import java.util.stream.Collectors;
  * {@code agentStuck}: a run left its agent loop (a loop, a used-up budget, a tool that stays
  * unavailable, or the loop's run time). The form shows why ({@code reason}), the last steps of the
  * active path ({@code lastSteps}), the calls the agent asked for last with what became of them
- * ({@code lastCalls}, also when the last steps are all observations), what guide and retry do now —
- * on a used-up budget they allow one more turn, for the final answer ({@code decisionHelp}) — and the
- * circuit breakers of the model endpoints and of the tools this agent may use ({@code breakers}).
- * A person chooses:
+ * ({@code lastCalls}, also when the last steps are all observations), what the run and the agents it called used of
+ * its budget ({@code budget}), what guide and retry do now ({@code decisionHelp}), and the circuit breakers of the
+ * model endpoints and of the tools this agent may use ({@code breakers}). A person chooses:
  * <ul>
- *   <li>{@code guide}: a note for the model ({@code note}, required); the agent thinks again with it;
- *   <li>{@code retry}: the tool calls of the last turn that had some run again, as a turn of the person's;
+ *   <li>{@code guide}: a note for the model ({@code note}, required); the agent thinks again with it; on a used-up
+ *       budget only with a new limit for it ({@link StuckBudget}), which holds for the rest of the run;
+ *   <li>{@code retry}: the tool calls of the last turn that had some run again, as a turn of the person's (on a
+ *       used-up budget, with a new limit too);
  *   <li>{@code edit}: a step of the path is edited and the run continues from it ({@link FormStepEdit});
  *   <li>{@code stop}: the run ends STOPPED with the reason (and the note, if any).
  * </ul>
- * When the task is created, every tool call of the path still without an observation gets one saying
- * that it was not run, so no run ever ends with a call left open.
+ * When the task is created, every tool call of the path still without an observation gets one: the answer of the
+ * agent it called when that run had answered before the call was cancelled, else that it was not run; so no run ever
+ * ends with a call left open, and no answer already in is thrown away.
  */
 class AgentStuckReview implements Review {
 
@@ -52,28 +54,30 @@ class AgentStuckReview implements Review {
   private final Breakers breakers;
   private final FormStepEdit stepEdit;
   private final AgentDefinitions definitions;
-  private final BudgetCheck budgets;
+  private final StuckBudget budget;
+  private final ChildRuns agentCalls;
 
   AgentStuckReview(StepStore store, CallsForPeople calls, Breakers breakers, FormStepEdit stepEdit,
-      AgentDefinitions definitions, BudgetCheck budgets) {
+      AgentDefinitions definitions, BudgetCheck budgets, ChildRuns agentCalls) {
     this.store = store;
     this.calls = calls;
     this.breakers = breakers;
     this.stepEdit = stepEdit;
     this.definitions = definitions;
-    this.budgets = budgets;
+    this.budget = new StuckBudget(store, budgets);
+    this.agentCalls = agentCalls;
   }
 
   @Override
   public void prepare(ReviewTask task, RunState read) {
     String why = why(task);
-    RunState run = closeOpenCalls(read, why);
+    AgentSettings settings = definitions.settings(task.processDefinitionId());
+    RunState run = closeOpenCalls(task, read, why, settings);
     task.put("reason", why);
     List<Step> path = run.activePath();
     task.putShown("lastSteps", PathText.lines(path.subList(Math.max(0, path.size() - LAST_STEPS), path.size())), true);
-    AgentSettings settings = definitions.settings(task.processDefinitionId());
     task.putShown("lastCalls", lastCallsText(path), false);
-    task.put("decisionHelp", decisionHelp(run.run(), settings));
+    budget.prepare(task, run.run(), settings);
     task.put("breakers", breakerStates(settings));
     task.put("decision", null);
     task.put("note", "");
@@ -90,6 +94,7 @@ class AgentStuckReview implements Review {
         if (note.isEmpty()) {
           throw new ReviewException("write the note the agent should go on with");
         }
+        budget.raise(task, run.run(), definitions.settings(task.processDefinitionId()));
         store.append(run.head(), List.of(Steps.humanInput(note, task.actor(), "guidance after " + code)), Usage.NONE);
       }
       case RETRY -> {
@@ -97,6 +102,7 @@ class AgentStuckReview implements Review {
         if (last.isEmpty()) {
           throw new ReviewException("the run has made no tool call that could be run again; choose guide or stop");
         }
+        budget.raise(task, run.run(), definitions.settings(task.processDefinitionId()));
         String request = "Run again: " + last.stream().map(a -> a.tool() + " " + a.argumentsText())
             .collect(Collectors.joining("; ")) + (note.isEmpty() ? "" : "\n" + note);
         store.append(run.head(), Steps.retry(last, request, task.actor(), "retry after " + code,
@@ -113,16 +119,27 @@ class AgentStuckReview implements Review {
     return new Decided(decision, run.head().headStep(), note);
   }
 
-  /** @return the run with the observations written, what the form shows */
-  private RunState closeOpenCalls(RunState run, String why) {
+  /**
+   * @return the run with the observations written, what the form shows: a call of an agent whose run answered before
+   *     the call was cancelled observes that answer ({@link ReactAgentProcess#ANSWERS_IN}), any other says it was not run
+   */
+  private RunState closeOpenCalls(ReviewTask task, RunState run, String why, AgentSettings settings) {
     List<Action> open = calls.of(run);
+    Map<String, String> answered = AnswersIn.read(ReactAgentProcess.ANSWERS_IN.get(task.delegate().getExecution()));
+    if (!answered.isEmpty()) {
+      task.delegate().getExecution().removeVariable(ReactAgentProcess.ANSWERS_IN.name());
+    }
     if (open.isEmpty()) {
       return run;
     }
-    List<NewStep> observations = open.stream().map(action -> Steps.observation(Observation.error(action,
-        "no result: the run left its agent loop before this call was done (" + why + ")", Observation.NOT_RUN),
-        Steps.AGENTLOOP)).toList();
-    return run.after(store.append(run.head(), observations, Usage.NONE));
+    List<NewStep> observations = open.stream().map(action -> answered.containsKey(action.callId())
+        ? new NewStep(agentCalls.observationOf(Observation.error(action, "not yet answered"),
+            answered.get(action.callId()), settings), action.tool())
+        : Steps.observation(Observation.error(action, "no result: the run left its agent loop before this call was"
+            + " done (" + why + ")", Observation.NOT_RUN), Steps.AGENTLOOP)).toList();
+    // a call of an agent that answered counts as one tool call of this run, as when its answer is observed in the loop
+    int answeredCalls = (int) open.stream().filter(action -> answered.containsKey(action.callId())).count();
+    return run.after(store.append(run.head(), observations, new Usage(0, answeredCalls, 0)));
   }
 
   /** The tool calls of the newest turn that made some, in their order. */
@@ -160,27 +177,6 @@ class AgentStuckReview implements Review {
           + (observation == null ? "no result yet" : observation.text().replace('\n', ' '));
       return line.length() > CALL_CHARS ? line.substring(0, CALL_CHARS) + "…" : line;
     }).collect(Collectors.joining("\n"));
-  }
-
-  /**
-   * What guide and retry do for this run now: on a used-up budget each allows one turn, without tools,
-   * for the final answer; near the budget the next turn asks for it.
-   */
-  private String decisionHelp(RunRecord run, AgentSettings settings) {
-    BudgetCheck.Verdict budget = budgets.beforeModelCall(settings.budget(),
-        new Budget.Spent(run.head().headTurn(), run.modelCalls(), run.toolCalls(), run.tokens()));
-    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
-      return "The run's budget is used up (" + budget.reason() + "). Guide: the agent gets one more model turn, with"
-          + " your note and without tools, which must give its final answer. Retry: the last tool calls run again as"
-          + " your turn (the budget does not stop them), then the agent gets that one turn for its final answer.";
-    }
-    if (budget.state() == BudgetCheck.State.NEAR) {
-      return "The run is close to its budget (" + budget.reason() + "). Guide: the agent thinks again with your note"
-          + " and is asked for its final answer, without tools. Retry: the last tool calls run again as your turn (the"
-          + " budget does not stop them), then the agent is asked for its final answer.";
-    }
-    return "Guide: the agent thinks again with your note and its tools; loop detection starts afresh. Retry: the last"
-        + " tool calls run again as your turn, then the agent thinks again with their results.";
   }
 
   /** The model endpoints' breakers and those of the tools this agent may use; those not closed first. */

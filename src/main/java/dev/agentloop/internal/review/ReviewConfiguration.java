@@ -1,11 +1,12 @@
 package dev.agentloop.internal.review;
 
 import dev.agentloop.internal.agent.ReviewKind;
+import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.loop.Router;
+import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.Breakers;
-import dev.agentloop.internal.resilience.BudgetCheck;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.DecisionLog;
@@ -29,7 +30,8 @@ public class ReviewConfiguration {
 
   @Bean
   Reviews reviews(StepStore store, DecisionLog decisions, AgentDefinitions definitions, Router router,
-      ToolRegistry tools, Breakers breakers, BudgetCheck budgets, ObjectProvider<ResumeService> resume, LlmSettings llm) {
+      ToolRegistry tools, Breakers breakers, BudgetCheck budgets, ObjectProvider<ResumeService> resume, LlmSettings llm,
+      ChildRuns agentCalls) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
     FormStepEdit stepEdit = new FormStepEdit(resume::getObject);
     CallsForPeople calls = new CallsForPeople(store);
@@ -39,7 +41,8 @@ public class ReviewConfiguration {
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
         ReviewKind.ANSWER, new AnswerReview(store, stepEdit, definitions,
             new FormTurnRedo(resume::getObject, definitions)),
-        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets)),
+        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets,
+            agentCalls)),
         calls, definitions, decisions, store, llm.provider() == LlmSettings.Provider.SCRIPTED ? SCRIPTED_NOTICE : "");
   }
 

@@ -7,6 +7,7 @@ import dev.agentloop.internal.tool.builtin.CalculatorTool;
 import dev.agentloop.internal.tool.builtin.CurrentTimeTool;
 import dev.agentloop.internal.tool.builtin.HttpGetTool;
 import dev.agentloop.internal.tool.builtin.ReadDocumentTool;
+import dev.agentloop.internal.tool.a2a.A2aAgents;
 import dev.agentloop.internal.tool.mcp.McpServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,10 +69,20 @@ public class ToolConfiguration {
     return McpServers.start(tools.mcp(), tools.timeout());
   }
 
-  /** The tool beans, the tools declared remote in {@code agentloop.tools.remote} and those of the MCP servers. */
+  /** The remote A2A agents of {@code agentloop.tools.a2a}, their cards read in the background. */
+  @Bean(destroyMethod = "close")
+  A2aAgents agentLoopA2aAgents(ToolSettings tools) {
+    return A2aAgents.start(tools.a2a(), tools.timeout());
+  }
+
+  /**
+   * The tool beans, the tools declared remote in {@code agentloop.tools.remote}, the remote A2A agents and the tools
+   * of the MCP servers.
+   */
   @Bean
-  ToolRegistry toolRegistry(List<AgentTool> tools, ToolSettings settings, McpServers mcpServers) {
+  ToolRegistry toolRegistry(List<AgentTool> tools, ToolSettings settings, McpServers mcpServers, A2aAgents a2aAgents) {
     List<AgentTool> all = new ArrayList<>(tools);
+    all.addAll(a2aAgents.tools());
     settings.remote().forEach((name, remote) ->
         all.add(RemoteTool.of(name, remote.description(), remote.parameters(), remote.sideEffects())));
     return new ToolRegistry(all, mcpServers.sources());

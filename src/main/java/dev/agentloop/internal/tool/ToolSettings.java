@@ -1,5 +1,6 @@
 package dev.agentloop.internal.tool;
 
+import dev.agentloop.internal.tool.a2a.A2aAgentSettings;
 import dev.agentloop.internal.tool.mcp.McpServerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -23,6 +24,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     approval exactly when it has side effects
  * @param remote tools served by remote workers on topic {@code agentloop.tool.<name>}, by name
  * @param mcp MCP servers by name, whose tools agents call as {@code <server>__<tool>}
+ * @param a2a remote A2A agents by name, which agents call as the tool {@code <name>}
  */
 public record ToolSettings(
     @DefaultValue("PT30S") @NotNull Duration timeout,
@@ -31,13 +33,15 @@ public record ToolSettings(
     Map<String, @Valid Remote> remote,
     @NotNull @Valid @NestedConfigurationProperty HttpGet httpGet,
     @NotNull @Valid @NestedConfigurationProperty ReadDocument readDocument,
-    Map<String, McpServerSettings> mcp) {
+    Map<String, McpServerSettings> mcp,
+    Map<String, A2aAgentSettings> a2a) {
 
   public ToolSettings {
     approval = approval == null ? Map.of() : Map.copyOf(approval);
     remote = remote == null ? Map.of() : Map.copyOf(remote);
     // in the order configured: servers start in this order
     mcp = mcp == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(mcp));
+    a2a = a2a == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(a2a));
   }
 
   /**

@@ -85,6 +85,11 @@ final class PathReads {
         "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? ORDER BY step_no", mapper, runId);
   }
 
+  List<Step> stepsAfter(String runId, int stepNo) {
+    return jdbc.query("SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND step_no > ? ORDER BY step_no",
+        mapper, runId, stepNo);
+  }
+
   Optional<Step> find(String runId, int stepNo) {
     return jdbc.query("SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND step_no = ?",
         mapper, runId, stepNo).stream().findFirst();

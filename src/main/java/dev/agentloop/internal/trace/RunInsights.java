@@ -110,7 +110,7 @@ public class RunInsights {
     Long total = jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_run r" + where, Long.class, arguments.toArray());
     arguments.add(query.limit());
     arguments.add(query.offset());
-    List<RunRecord> runs = jdbc.query("SELECT * FROM agentloop_run r" + where
+    List<RunRecord> runs = jdbc.query(RunRecords.SELECT + where
         + " ORDER BY r.created_at DESC, r.run_id LIMIT ? OFFSET ?", rows::run, arguments.toArray());
     return new Page(runs, total == null ? 0 : total);
   }
@@ -131,7 +131,7 @@ public class RunInsights {
     if (page.isEmpty()) {
       return new Page(List.of(), matching.size());
     }
-    List<RunRecord> runs = jdbc.query("SELECT * FROM agentloop_run r WHERE r.run_id IN ("
+    List<RunRecord> runs = jdbc.query(RunRecords.SELECT + " WHERE r.run_id IN ("
         + String.join(", ", Collections.nCopies(page.size(), "?")) + ") ORDER BY r.created_at DESC, r.run_id",
         rows::run, page.toArray());
     return new Page(runs, matching.size());

@@ -4,12 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.budget.Budget;
+import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.trace.step.StepContent;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /** Steps and runs to and from the rows of {@code agentloop_step} and {@code agentloop_run}. Thread-safe. */
 class StepRows {
@@ -83,7 +86,22 @@ class StepRows {
         instant(rs, "ended_at"),
         rs.getString("restarted_from") == null ? null : new RunRecord.Restart(rs.getString("restarted_from"),
             rs.getInt("restarted_from_step"), rs.getString("restarted_by"), rs.getString("restart_reason")),
-        rs.getString("answer_schema"));
+        rs.getObject("max_model_calls") == null ? null : new Budget(rs.getInt("max_steps"),
+            rs.getInt("max_model_calls"), rs.getInt("max_tool_calls"), rs.getLong("max_tokens")),
+        tree(rs), rs.getString("answer_schema"));
+  }
+
+  /** The run's place among agents: its callers' column, and its row of what its calls spent (read beside it). */
+  private static RunRecord.Tree tree(ResultSet rs) throws SQLException {
+    String callers = rs.getString("callers");
+    boolean called = rs.getObject("calls_model_calls") != null;
+    if (callers == null && !called) {
+      return RunRecord.Tree.NONE;
+    }
+    return new RunRecord.Tree(callers == null ? List.of() : List.of(callers.split(",")),
+        called ? new Spending(0, rs.getInt("calls_model_calls"), rs.getInt("calls_tool_calls"),
+            rs.getLong("calls_tokens")) : Spending.NONE,
+        rs.getString("calls_last_by"));
   }
 
   private static Instant instant(ResultSet rs, String column) throws SQLException {

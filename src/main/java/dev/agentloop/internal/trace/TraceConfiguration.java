@@ -19,23 +19,34 @@ import org.springframework.transaction.PlatformTransactionManager;
 @Configuration(proxyBeanMethods = false)
 public class TraceConfiguration {
 
+  /** Who follows runs in this JVM hears of their changes here, see {@link RunWatchers}. */
   @Bean
-  StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json,
-      DatabaseSettings database, ObjectProvider<CamundaBpmProperties> camunda) {
-    CamundaBpmProperties engine = camunda.getIfAvailable();
-    TraceSchema.prepare(dataSource,
-        database.updates(engine == null ? null : engine.getDatabase().getSchemaUpdate()));
-    return new StepStore(new JdbcTemplate(dataSource), transactionManager, json);
+  RunWatchers agentLoopRunWatchers() {
+    return new RunWatchers();
   }
 
   @Bean
-  DecisionLog decisionLog(DataSource dataSource) {
-    return new DecisionLog(new JdbcTemplate(dataSource));
+  StepStore stepStore(DataSource dataSource, PlatformTransactionManager transactionManager, ObjectMapper json,
+      DatabaseSettings database, ObjectProvider<CamundaBpmProperties> camunda, RunWatchers changes) {
+    CamundaBpmProperties engine = camunda.getIfAvailable();
+    TraceSchema.prepare(dataSource,
+        database.updates(engine == null ? null : engine.getDatabase().getSchemaUpdate()));
+    return new StepStore(new JdbcTemplate(dataSource), transactionManager, json, changes);
+  }
+
+  @Bean
+  DecisionLog decisionLog(DataSource dataSource, RunWatchers changes) {
+    return new DecisionLog(new JdbcTemplate(dataSource), changes);
   }
 
   @Bean
   RunInsights runInsights(DataSource dataSource, ObjectMapper json) {
     return new RunInsights(new JdbcTemplate(dataSource), json);
+  }
+
+  @Bean
+  TreeCharges treeCharges(DataSource dataSource, PlatformTransactionManager transactionManager) {
+    return new TreeCharges(new JdbcTemplate(dataSource), transactionManager);
   }
 
   @Bean

@@ -1,6 +1,7 @@
 package dev.agentloop.internal.web;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.agentloop.internal.events.TooManyFollowersException;
 import dev.agentloop.internal.agent.run.ConversationInUseException;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
@@ -100,6 +101,13 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @ExceptionHandler(InvalidEditException.class)
   ProblemDetail invalidEdit(InvalidEditException e) {
     return problem(HttpStatus.BAD_REQUEST, "Edit not accepted", e.getMessage());
+  }
+
+  /** The node follows as many runs as it may; the client tries again a little later. */
+  @ExceptionHandler(TooManyFollowersException.class)
+  ResponseEntity<ProblemDetail> tooManyFollowers(TooManyFollowersException e) {
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "10")
+        .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "Too many followers", e.getMessage()));
   }
 
   @ExceptionHandler(InvalidParameterException.class)

@@ -1,6 +1,8 @@
 package dev.agentloop.internal.web;
 
 import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.events.RunEvents;
+import dev.agentloop.internal.events.RunEventsSettings;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.resilience.Breakers;
 import dev.agentloop.internal.resume.Conversations;
@@ -42,6 +44,11 @@ public class WebConfiguration {
   @Bean
   ConversationController conversationController(Conversations conversations, RunService runs, RunAccess access) {
     return new ConversationController(conversations, runs, access);
+  }
+
+  @Bean
+  RunEventController runEventController(RunEvents events, RunAccess access, RunEventsSettings settings) {
+    return new RunEventController(events, access, settings);
   }
 
   @Bean

@@ -74,8 +74,10 @@ class TaskCompleter<S> {
         LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
         return Continuation.none();
       } catch (StaleHeadException e) {
-        // the trace moved on (an edit, or a write we raced): if the task survived, run it again on the new head
+        // the trace moved on (an edit, a person's stop, or a write we raced): if the task survived, run it again on
+        // the new head; what it cost is kept where the run was stopped (the trace decides, see keepLate)
         LOG.info("result of task {} ({}) dropped: {}", task.getId(), task.getActivityId(), e.getMessage());
+        keepWhatIsPaidFor(task, result);
         unlockQuietly(task);
         return Continuation.none();
       } catch (OptimisticLockingException e) {

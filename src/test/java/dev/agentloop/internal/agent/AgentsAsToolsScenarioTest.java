@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.agentloop.AgentLoopTest;
+import dev.agentloop.ModelCalls;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.api.BudgetUse;
 import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.resume.ResumeResult;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.resume.StepEdit;
@@ -46,6 +49,7 @@ class AgentsAsToolsScenarioTest {
   @Autowired StepStore store;
   @Autowired ResumeService resume;
   @Autowired RunInsights insights;
+  @Autowired RunService runs;
 
   @BeforeAll
   static void deploy(@Autowired ProcessEngine engine) {
@@ -79,11 +83,19 @@ class AgentsAsToolsScenarioTest {
         .singleResult().getSuperProcessInstanceId()).isEqualTo(run);
     // the scripted model answers so only when the tool result it read was the child's answer
     assertThat(finalAnswer(run)).isEqualTo("The child agent says 4.");
-    // what the child used counts against the coordinator's budgets: its plan and two turns, and the child's calls
+    // the coordinator's own use: its plan and two turns, one call of an agent; what the child used counts against
+    // the coordinator's budget too, as the view of it says
     var child = store.run(observed.childRun());
     assertThat(child.modelCalls()).isPositive();
-    assertThat(store.run(run).modelCalls()).isEqualTo(3 + child.modelCalls());
-    assertThat(store.run(run).toolCalls()).isEqualTo(1 + child.toolCalls());
+    assertThat(store.run(run).modelCalls()).isEqualTo(3);
+    assertThat(store.run(run).toolCalls()).isEqualTo(1);
+    BudgetUse budgets = runs.view(run).budgets();
+    assertThat(budgets.modelCalls()).isEqualTo(new BudgetUse.Amount(3 + child.modelCalls(), 40L, 3));
+    assertThat(budgets.toolCalls().used()).isEqualTo(1 + child.toolCalls());
+    assertThat(budgets.toolCalls().own()).isEqualTo(1);
+    // the child started with at most what the coordinator had left: 40 less its plan and turn, its agent's 60 tools
+    assertThat(child.budget().maxModelCalls()).isEqualTo(38);
+    assertThat(ModelCalls.received(List.of(run, child.runId()))).isEqualTo(budgets.modelCalls().used());
   }
 
   @Test
@@ -144,10 +156,11 @@ class AgentsAsToolsScenarioTest {
       }
     });
     assertThat(toolResults).containsExactly("4", "6");
-    // both children's use counts against the coordinator's budgets: its plan, two turns, and two calls of agents
-    assertThat(store.run(run).modelCalls()).isEqualTo(3 + store.run(first.getProcessInstanceId()).modelCalls()
-        + store.run(secondRun).modelCalls());
+    // both children's use counts against the coordinator's budget: its plan, two turns, and two calls of agents
+    assertThat(store.run(run).modelCalls()).isEqualTo(3);
     assertThat(store.run(run).toolCalls()).isEqualTo(2);
+    assertThat(runs.view(run).budgets().modelCalls().used()).isEqualTo(3
+        + store.run(first.getProcessInstanceId()).modelCalls() + store.run(secondRun).modelCalls());
   }
 
   @Test

@@ -225,7 +225,7 @@ class EscapeRouteScenarioTest {
   }
 
   @Test
-  void should_escape_when_the_model_calls_are_used_up_and_let_the_model_answer_once_when_guided() {
+  void should_escape_when_the_model_calls_are_used_up_and_go_on_only_within_a_limit_a_person_raises() {
     // when the model ignores the request for its final answer and the model calls run out
     String run = start(CALL_BUDGET_AGENT, "budget: three model calls");
     Task stuck = awaitStuck(run);
@@ -233,12 +233,25 @@ class EscapeRouteScenarioTest {
     assertThat(local(stuck, "reason")).isEqualTo("BUDGET_EXHAUSTED: The run's budget is used up: all 3 model calls"
         + " were made.");
     assertThat(runs.view(run).modelCalls()).isEqualTo(3);
+    assertThat(local(stuck, "budget")).contains("3 of 3 model calls");
 
-    // then a person's guidance buys one more turn, for the final answer
-    complete(stuck, Map.of("decision", "guide", "note", "Answer with what you have."));
+    // then guidance alone grants nothing, and a new limit at or below what is used neither
+    assertRefused(stuck, Map.of("decision", "guide", "note", "Answer with what you have."),
+        "the run's budget is used up (all 3 model calls were made): give a new limit for it with your decision"
+            + " (newMaxModelCalls), or stop the run");
+    assertRefused(stuck, Map.of("decision", "guide", "note", "Answer.", "newMaxModelCalls", 3L),
+        "newMaxModelCalls 3 grants nothing: 3 are used already");
+    assertRefused(stuck, Map.of("decision", "guide", "note", "Answer.", "newMaxModelCalls", "four"),
+        "newMaxModelCalls must be a whole number, was 'four'");
+    assertRefused(stuck, Map.of("decision", "guide", "note", "Answer.", "newMaxModelCalls", 4.5),
+        "newMaxModelCalls must be a whole number from 1 to");
+
+    // a person's new limit buys the calls it allows: one, the last, for the final answer
+    complete(stuck, Map.of("decision", "guide", "note", "Answer with what you have.", "newMaxModelCalls", 4L));
     RunView view = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
     assertThat(view.finalAnswer()).as("%s", runs.trace(run, true)).isEqualTo("answered at the end of the budget");
     assertThat(view.modelCalls()).isEqualTo(4);
+    assertThat(view.budgets().modelCalls().limit()).isEqualTo(4L);
   }
 
   @Test

@@ -76,8 +76,8 @@ class StubbornModelScenarioTest {
         .endsWith("Give your final answer without calling tools.");
     assertThat(runs.view(run).toolCalls()).isEqualTo(1);
 
-    // when a person guides it, and it calls the tool on the one turn that grants, again
-    complete(stuck, Map.of("decision", "guide", "note", "Answer now."));
+    // when a person guides it with one more step, and it calls the tool on that last turn, again
+    complete(stuck, Map.of("decision", "guide", "note", "Answer now.", "newMaxSteps", 3L));
     Task again = await().atMost(Runs.PATIENCE).until(() -> stuckTask(run), task -> task != null
         && !task.getId().equals(stuck.getId()));
 
@@ -182,14 +182,13 @@ class StubbornModelScenarioTest {
   }
 
   @Test
-  void should_say_that_guide_and_retry_allow_one_answer_turn_when_the_budget_is_used_up() {
+  void should_say_that_guide_and_retry_need_a_new_limit_when_the_budget_is_used_up() {
     String run = start(TWO_STEP_AGENT, "stubborn: tell me what guide does");
     Task stuck = awaitStuck(run);
 
     assertThat(local(stuck, "decisionHelp")).isEqualTo("The run's budget is used up (all 2 steps (model turns) were"
-        + " used). Guide: the agent gets one more model turn, with your note and without tools, which must give its"
-        + " final answer. Retry: the last tool calls run again as your turn (the budget does not stop them), then the"
-        + " agent gets that one turn for its final answer.");
+        + " used). Guide or retry only with a new limit for it below (it holds for the rest of the run, all its"
+        + " turns); or stop the run.");
   }
 
   @Test

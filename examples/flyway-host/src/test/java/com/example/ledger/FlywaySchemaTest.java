@@ -134,10 +134,10 @@ class FlywaySchemaTest {
     JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 
     assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_history WHERE success ORDER BY installed_rank",
-        String.class)).containsExactly("0", "1", "2", "3");
+        String.class)).containsExactly("0", "1", "2", "3", "5");
     assertThat(jdbc.queryForList("SELECT version FROM flyway_schema_history WHERE success", String.class))
         .containsExactly("1");
     assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_version ORDER BY version", Integer.class))
-        .containsExactly(1, 2, 3);
+        .containsExactly(1, 2, 3, 5);
   }
 }

@@ -5,19 +5,17 @@ import dev.agentloop.internal.agent.definition.AgentAsTool;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.loop.CallerBudgets;
 import dev.agentloop.internal.agent.loop.LoopState;
 import dev.agentloop.internal.agent.loop.LoopStateReader;
 import dev.agentloop.internal.agent.loop.Turn;
-import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.NewStep;
-import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.TreeCharges;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Action;
-import dev.agentloop.internal.trace.step.FinalAnswer;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,10 +38,11 @@ import org.springframework.beans.factory.ObjectProvider;
  * {@link #startListener()} puts the first pending call into its local variables: {@code callId}, {@code tool} (the
  * called agent's key, which the activity's {@code calledElement="${tool}"} reads) and {@code agentQuestion} (mapped
  * into the child's {@code question}). The child is a run like any other — its reviews in Tasklist, its trace, its
- * budgets, whose use counts against the caller's budgets too — and when it ends, its id comes back through the output mapping {@code runId → childRunId}, and
- * {@link #endListener()} writes the call's observation from the child's trace: its answer, or why there is none
- * (rejected, stopped). The observation links to the child run ({@code childRun}), and the child's run record knows
- * its caller through Camunda's super process instance.
+ * budget, which is at most what the caller has left, and whose use counts against the caller's budget as it happens
+ * ({@link TreeCharges}) — and when it ends, its id comes back through the output mapping {@code runId → childRunId},
+ * and {@link #endListener()} writes the call's observation from the child's trace: its answer, or why there is none
+ * (rejected, stopped, failed, out of time: {@link ChildAnswers}). The observation links to the child run
+ * ({@code childRun}), and the child's run record knows its caller through Camunda's super process instance.
  *
  * <p>Calls of agents run only where the agent's {@code allowedTools} name the agent (a {@code *} offers no agents),
  * and not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run. Thread-safe.
@@ -59,9 +58,22 @@ public class ChildRuns {
   private final ObjectProvider<ProcessEngine> engine;
   private final int maxDepth;
   private final ParallelChildRuns parallel;
+  private final ChildAnswers answers;
+  private final TreeCharges charges;
+  private final CallerBudgets callers;
 
   public ChildRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, int maxDepth) {
+    this(definitions, reader, store, tools, engine, maxDepth, null, CallerBudgets.NONE);
+  }
+
+  /**
+   * @param charges where a run that calls agents keeps what they spend, charged as they spend it ({@code null}:
+   *     nothing is kept, for code that builds this by hand)
+   * @param callers where the calls of agents are charged when other agents' calls led to the run that makes them
+   */
+  public ChildRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
+      ObjectProvider<ProcessEngine> engine, int maxDepth, TreeCharges charges, CallerBudgets callers) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
@@ -69,6 +81,9 @@ public class ChildRuns {
     this.engine = engine;
     this.maxDepth = maxDepth;
     this.parallel = new ParallelChildRuns(this);
+    this.answers = new ChildAnswers(store);
+    this.charges = charges;
+    this.callers = callers;
   }
 
   /** The listeners of a parallel multi-instance {@code callAgent}, which runs the calls of a turn side by side. */
@@ -137,6 +152,15 @@ public class ChildRuns {
           "run " + execution.getProcessInstanceId() + " has no call of an agent waiting" + (named == null ? "" : " with"
               + " id " + named) + ": '" + execution.getCurrentActivityId() + "' must only be reached from act, when it"
               + " routes to agent calls"));
+      // answers kept from calls cancelled before (their run left its loop) are no longer this turn's
+      execution.removeVariable(ReactAgentProcess.ANSWERS_IN.name());
+      if (charges != null) {
+        // what this run spent and may spend, against which its children are charged as they spend; its calls of
+        // agents count as its own tool calls from now on, though they are written when the children end
+        int calls = pending(state.turn(), settings).size();
+        charges.open(state.run().runId(), state.run().spent().plus(new Spending(0, 0, calls, 0)),
+            state.run().budgetOr(settings.budget()));
+      }
       execution.setVariableLocal(ReactAgentProcess.CALL_ID.name(), call.callId());
       execution.setVariableLocal(ReactAgentProcess.TOOL.name(), call.tool());
       ReactAgentProcess.AGENT_QUESTION.setLocal(execution, call.arguments().path(AgentAsTool.QUESTION).asText());
@@ -162,8 +186,10 @@ public class ChildRuns {
             execution.getProcessInstanceId(), childRun);
         return;
       }
-      Observation observation = observation(call.get(), childRun, settings).ofChildRun(childRun);
-      store.append(state.head(), List.of(new NewStep(observation, call.get().tool())), usage(childRun));
+      Observation observation = answers.observation(call.get(), childRun, settings).ofChildRun(childRun);
+      // the call is one tool call of this run; what the child spent was charged to this run's tree as it spent it
+      store.append(state.head(), List.of(new NewStep(observation, call.get().tool())), Usage.toolCall());
+      callers.charge(state.run(), 0, 1, 0);
     };
   }
 
@@ -177,14 +203,10 @@ public class ChildRuns {
     AgentSettings settings = definitions.settings(processDefinitionId);
     LoopState state = reader.read(runId, settings.pathStepsToRead());
     List<NewStep> steps = new ArrayList<>();
-    Usage usage = Usage.NONE;
     for (Action call : pending(state.turn(), settings)) {
       if (childRuns.containsKey(call.callId())) {
         String childRun = childRuns.get(call.callId());
-        steps.add(new NewStep(observation(call, childRun, settings).ofChildRun(childRun), call.tool()));
-        Usage used = usage(childRun);
-        usage = new Usage(usage.modelCalls() + used.modelCalls(), usage.toolCalls() + used.toolCalls(),
-            usage.tokens() + used.tokens());
+        steps.add(new NewStep(answers.observation(call, childRun, settings).ofChildRun(childRun), call.tool()));
       }
     }
     if (steps.size() < childRuns.size()) {
@@ -192,21 +214,10 @@ public class ChildRuns {
           childRuns.size() - steps.size(), runId, childRuns.values());
     }
     if (!steps.isEmpty()) {
-      store.append(state.head(), steps, usage);
+      // each call is one tool call of this run; what the children spent was charged to its tree as they spent it
+      store.append(state.head(), steps, new Usage(0, steps.size(), 0));
+      callers.charge(state.run(), 0, steps.size(), 0);
     }
-  }
-
-  /**
-   * The call counts as one tool call of this run, and what the child run used (its model calls, tool calls and
-   * tokens, its own children's included) counts against this run's budgets too: a coordinator cannot spend more
-   * through its sub-agents than its budgets allow.
-   */
-  private Usage usage(String childRun) {
-    if (childRun == null) {
-      return Usage.toolCall();
-    }
-    RunRecord child = store.run(childRun);
-    return new Usage(child.modelCalls(), 1 + child.toolCalls(), child.tokens());
   }
 
   /**
@@ -214,38 +225,6 @@ public class ChildRuns {
    * a child run started again after an edit, whose answer replaces the one the call had.
    */
   public Observation observationOf(Observation call, String childRun, AgentSettings settings) {
-    Action action = new Action(call.callId(), call.tool(), null, null, null);
-    return observation(action, childRun, settings).ofChildRun(childRun);
-  }
-
-  private Observation observation(Action call, String childRun, AgentSettings settings) {
-    if (childRun == null) {
-      return Observation.error(call, "the agent '" + call.tool() + "' ended without saying which run answered: its"
-          + " diagram's end events must be AgentLoop's (answered, rejected, stopped)");
-    }
-    RunRecord run = store.run(childRun);
-    String reason = run.statusReason() == null || run.statusReason().isBlank() ? "" : ": " + run.statusReason();
-    if (run.status() == RunStatus.REJECTED) {
-      return Observation.error(call, "the agent '" + call.tool() + "' did not answer: a person rejected its plan"
-          + reason, "rejected");
-    }
-    if (run.status() == RunStatus.STOPPED) {
-      return Observation.error(call, "the agent '" + call.tool() + "' did not answer: its run was stopped" + reason,
-          "stopped");
-    }
-    String answer = finalAnswer(childRun);
-    int limit = settings.maxStepChars();
-    return Observation.result(call, answer.length() <= limit ? answer
-        : answer.substring(0, limit) + "\n[cut: " + (answer.length() - limit) + " more characters]");
-  }
-
-  private String finalAnswer(String runId) {
-    List<Step> path = store.activePath(runId);
-    for (int i = path.size() - 1; i >= 0; i--) {
-      if (path.get(i).kind() == StepKind.FINAL_ANSWER) {
-        return ((FinalAnswer) path.get(i).content()).text();
-      }
-    }
-    return "";
+    return answers.observationOf(call, childRun, settings);
   }
 }

@@ -58,21 +58,35 @@ public class ParallelChildRuns {
     };
   }
 
-  /** Writes the observations of all the calls, in their order, once every child run has ended. */
+  /**
+   * Writes the observations of all the calls, in their order, once every child run has ended. Cancelled before (the
+   * run left its loop: its time ran out, its tree's budget was spent), it keeps the answers already in with the run
+   * ({@link ReactAgentProcess#ANSWERS_IN}), for the observations written when its open calls are closed.
+   */
   public ExecutionListener allEndedListener() {
     return execution -> {
+      Map<String, String> childRuns = answered(execution);
       if (execution.isCanceled()) {
+        String in = AnswersIn.write(childRuns);
+        if (!in.isEmpty()) {
+          ReactAgentProcess.ANSWERS_IN.set(((ExecutionEntity) execution).getProcessInstance(), in);
+        }
         return;
       }
-      Map<String, String> childRuns = new HashMap<>();
-      String prefix = ReactAgentProcess.childRunOf("");
-      execution.getVariablesLocal().forEach((name, value) -> {
-        if (name.startsWith(prefix)) {
-          childRuns.put(name.substring(prefix.length()), value == null ? null : String.valueOf(value));
-        }
-      });
       calls.observeAll(execution.getProcessInstanceId(), execution.getProcessDefinitionId(), childRuns);
     };
+  }
+
+  /** The runs that answered calls of the body so far, by call id; a {@code null} run ended without saying. */
+  private static Map<String, String> answered(DelegateExecution execution) {
+    Map<String, String> childRuns = new HashMap<>();
+    String prefix = ReactAgentProcess.childRunOf("");
+    execution.getVariablesLocal().forEach((name, value) -> {
+      if (name.startsWith(prefix)) {
+        childRuns.put(name.substring(prefix.length()), value == null ? null : String.valueOf(value));
+      }
+    });
+    return childRuns;
   }
 
   /** The execution of the multi-instance body: the nearest one up that holds the engine's instance counters. */

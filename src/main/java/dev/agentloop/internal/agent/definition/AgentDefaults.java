@@ -29,9 +29,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxPlanRevisions how often a reviewer may send the plan back
  * @param whenPlanRevisionsRunOut what happens to the plan then: accept it as it is, or reject the run
  * @param askHumanTimeout how long the agent waits for a person's answer to ask_human before it goes on without one
- * @param maxModelCalls model calls per run; past the budget the run escapes (BUDGET_EXHAUSTED)
- * @param maxToolCalls tool calls per run; past the budget the run escapes (BUDGET_EXHAUSTED)
- * @param maxTokens tokens per run as the provider reports them; 0: no token budget
+ * @param maxModelCalls model calls per run, over all its turns and the runs it calls; past the budget the run escapes
+ *     (BUDGET_EXHAUSTED)
+ * @param maxToolCalls tool calls per run, over all its turns and the runs it calls; past the budget the run escapes
+ *     (BUDGET_EXHAUSTED)
+ * @param maxTokens tokens per run as the provider reports them, over all its turns and the runs it calls; 0: no token
+ *     budget
  * @param maxRunTime time a run may spend in its agent loop (the loop's boundary timer); longer than askHumanTimeout
  * @param loopMaxRepeats how often the same call (tool and normalised arguments) may repeat on the active path
  * @param loopMaxCycles how often a cycle of different calls (A, B, A, B) may repeat in a row

@@ -1,7 +1,7 @@
 package dev.agentloop.internal.agent.definition;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
-import dev.agentloop.internal.resilience.Budget;
+import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.resilience.LoopDetector;
 import java.time.Duration;
@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
  * @param allowedTools tool names the agent may call; {@code ["*"]} allows every registered tool
  * @param maxPlanRevisions how often a reviewer may send the plan back; then {@code whenPlanRevisionsRunOut}
  * @param askHumanTimeout how long the agent waits for a person's answer before it goes on without one
- * @param limits budgets, the run time of the agent loop and loop-detection limits: where the run escapes
+ * @param limits the budget (its steps included), the run time of the agent loop and loop-detection limits: where
+ *     the run escapes
  * @param conversation whether a run takes follow-up questions after its accepted answer, and how long it waits
  * @param contextBudgetTokens estimated prompt tokens past which older turns go into a digest; 0: the window of
  *     {@code contextWindowSteps} alone, sliding step by step (see {@code ContextDigest})
@@ -27,7 +28,6 @@ public record AgentSettings(
     String systemPrompt,
     String plannerPrompt,
     Set<String> allowedTools,
-    int maxSteps,
     int contextWindowSteps,
     int observationPromptChars,
     int maxStepChars,
@@ -94,23 +94,27 @@ public record AgentSettings(
   }
 
   /** Settings whose answers are text, for code that builds them by hand. */
-  public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int maxSteps,
-      int contextWindowSteps, int observationPromptChars, int maxStepChars, boolean autoAcceptPlan,
-      boolean autoAcceptAnswer, int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut,
-      Duration askHumanTimeout, EscapeLimits limits, ConversationSettings conversation, int contextBudgetTokens) {
-    this(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps, observationPromptChars, maxStepChars,
+  public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int contextWindowSteps,
+      int observationPromptChars, int maxStepChars, boolean autoAcceptPlan, boolean autoAcceptAnswer,
+      int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut, Duration askHumanTimeout, EscapeLimits limits,
+      ConversationSettings conversation, int contextBudgetTokens) {
+    this(systemPrompt, plannerPrompt, allowedTools, contextWindowSteps, observationPromptChars, maxStepChars,
         autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, limits,
         conversation, contextBudgetTokens, AnswerSettings.TEXT);
   }
 
-  /** Settings without a context budget (the window alone), for code that builds them by hand. */
+  /**
+   * Settings without a context budget (the window alone), for code that builds them by hand.
+   *
+   * @param maxSteps the steps of the budget, whatever {@code limits} say
+   */
   public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int maxSteps,
       int contextWindowSteps, int observationPromptChars, int maxStepChars, boolean autoAcceptPlan,
       boolean autoAcceptAnswer, int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut,
       Duration askHumanTimeout, EscapeLimits limits, ConversationSettings conversation) {
-    this(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps, observationPromptChars, maxStepChars,
-        autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, limits,
-        conversation, 0);
+    this(systemPrompt, plannerPrompt, allowedTools, contextWindowSteps, observationPromptChars, maxStepChars,
+        autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout,
+        limits.withMaxSteps(maxSteps), conversation, 0);
   }
 
   /** One-shot settings with these limits, for code that builds them by hand. */
@@ -142,7 +146,6 @@ public record AgentSettings(
         values.text(SYSTEM_PROMPT, defaults.systemPrompt()),
         values.text(PLANNER_PROMPT, defaults.plannerPrompt()),
         allowedTools(values.text(ALLOWED_TOOLS, ALL_TOOLS), defaults),
-        values.count(MAX_STEPS, defaults.maxSteps(), 1),
         values.count(CONTEXT_WINDOW_STEPS, defaults.contextWindowSteps(), 1),
         defaults.observationPromptChars(),
         defaults.maxStepChars(),
@@ -152,9 +155,11 @@ public record AgentSettings(
         values.choice(WHEN_PLAN_REVISIONS_RUN_OUT, defaults.whenPlanRevisionsRunOut()),
         values.duration(ASK_HUMAN_TIMEOUT, defaults.askHumanTimeout()),
         new EscapeLimits(
-            values.count(MAX_MODEL_CALLS, defaults.maxModelCalls(), 1),
-            values.count(MAX_TOOL_CALLS, defaults.maxToolCalls(), 1),
-            values.amount(MAX_TOKENS, defaults.maxTokens()),
+            new Budget(
+                values.count(MAX_STEPS, defaults.maxSteps(), 1),
+                values.count(MAX_MODEL_CALLS, defaults.maxModelCalls(), 1),
+                values.count(MAX_TOOL_CALLS, defaults.maxToolCalls(), 1),
+                values.amount(MAX_TOKENS, defaults.maxTokens())),
             values.duration(MAX_RUN_TIME, defaults.maxRunTime()),
             new LoopDetector.Limits(
                 values.count(LOOP_MAX_REPEATS, defaults.loopMaxRepeats(), 1),
@@ -169,17 +174,16 @@ public record AgentSettings(
 
   /** Settings like these with another context budget: 0 turns the digest off. */
   public AgentSettings withContextBudgetTokens(int tokens) {
-    return new AgentSettings(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps,
+    return new AgentSettings(systemPrompt, plannerPrompt, allowedTools, contextWindowSteps,
         observationPromptChars, maxStepChars, autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions,
         whenPlanRevisionsRunOut, askHumanTimeout, limits, conversation, tokens, answer);
   }
 
   /** Settings like these with another answer schema ({@code null}: answers are text), e.g. the one a start gave. */
   public AgentSettings withAnswerSchema(AnswerSchema schema) {
-    return new AgentSettings(systemPrompt, plannerPrompt, allowedTools, maxSteps, contextWindowSteps,
-        observationPromptChars, maxStepChars, autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions,
-        whenPlanRevisionsRunOut, askHumanTimeout, limits, conversation, contextBudgetTokens,
-        new AnswerSettings(schema, answer.maxRepairs()));
+    return new AgentSettings(systemPrompt, plannerPrompt, allowedTools, contextWindowSteps, observationPromptChars,
+        maxStepChars, autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout,
+        limits, conversation, contextBudgetTokens, new AnswerSettings(schema, answer.maxRepairs()));
   }
 
   /**
@@ -204,9 +208,14 @@ public record AgentSettings(
     return compacts() ? Integer.MAX_VALUE : contextWindowSteps;
   }
 
-  /** The run's budget: its steps and its {@link EscapeLimits}. */
+  /** The budget of a run of this agent, unless a person raised it or its caller had less left. */
   public Budget budget() {
-    return limits.budget(maxSteps);
+    return limits.budget();
+  }
+
+  /** The model turns a run may take ({@code maxSteps}), unless a person raised them. */
+  public int maxSteps() {
+    return limits.budget().maxSteps();
   }
 
   public boolean allows(String tool) {

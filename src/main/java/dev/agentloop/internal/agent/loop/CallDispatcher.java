@@ -101,12 +101,11 @@ public class CallDispatcher {
     Route route = !remote.isEmpty() ? Route.CALL_REMOTE_TOOL : !childRuns.isEmpty() ? Route.CALL_AGENT : Route.THINK;
     List<Action> local = turn.open().stream()
         .filter(action -> !remote.contains(action.callId()) && !childRuns.contains(action.callId())).toList();
+    int runNow = (int) local.stream().filter(call -> runs(call, turn, settings)).count();
     try {
       // the remote calls of the turn count too: checked again each time a remote call is back, the sum stays the same
       if (!local.isEmpty() || !remote.isEmpty()) {
-        checks.beforeToolCalls(state, settings,
-            (int) local.stream().filter(call -> runs(call, turn, settings)).count() + remote.size()
-                + childRuns.size());
+        checks.beforeToolCalls(state, settings, runNow + remote.size() + childRuns.size(), runNow);
       }
     } catch (EscapeException e) {
       List<NewStep> notRun = turn.open().stream().map(call -> Steps.observation(Observation.error(call,
@@ -120,6 +119,9 @@ public class CallDispatcher {
         .toList();
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
+      if (!local.isEmpty() || !remote.isEmpty()) {
+        checks.toolCallsNotRun(state, runNow - (int) observed.stream().filter(Observed::toolRan).count());
+      }
       Written written = new Written(observed.stream().map(Observed::step).toList(),
           Usage.toolCalls((int) observed.stream().filter(Observed::toolRan).count(),
               observed.stream().map(o -> o.latencyMillis() == null ? null : StepCost.toolCall(o.latencyMillis()))

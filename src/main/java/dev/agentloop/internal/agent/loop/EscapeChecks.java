@@ -2,14 +2,12 @@ package dev.agentloop.internal.agent.loop;
 
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentSettings;
-import dev.agentloop.internal.resilience.Budget;
-import dev.agentloop.internal.resilience.BudgetCheck;
+import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.resilience.CallSignature;
 import dev.agentloop.internal.resilience.EscapeException.Reason;
 import dev.agentloop.internal.resilience.EscapeException;
 import dev.agentloop.internal.resilience.LoopDetector;
 import dev.agentloop.internal.resilience.ResilienceMetrics;
-import dev.agentloop.spi.AgentTool;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
@@ -18,16 +16,18 @@ import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.FollowUp;
 import dev.agentloop.internal.trace.step.HumanInput;
 import dev.agentloop.internal.trace.step.Observation;
+import dev.agentloop.spi.AgentTool;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The escape checks of a run at {@code think} and {@code act}: its budgets and loops on its active
- * path. They look at the steps since a person last spoke (guidance, feedback, a retry), so a person's
- * decision starts the loop detection afresh and, when a budget is used up, grants one more model
- * turn, which must give the final answer.
+ * The escape checks of a run at {@code plan}, {@code think} and {@code act}: its budget and loops on its active path.
+ * The budget is the run's over all its turns and the runs it called ({@link BudgetCheck}); a run that another agent
+ * called is charged to its callers' budgets too ({@link CallerBudgets}). A used-up budget leaves the loop for a person,
+ * who may raise it; nothing else lets a run go past it. Loops are looked for in the steps since a person last spoke
+ * (guidance, feedback, a retry, a follow-up question), so a person's decision starts the loop detection afresh.
  *
  * <p>A loop found right after calls that brought results does not go to a person at once: the model
  * gets one turn without tools for its final answer (it may have what it needs). A loop found after
@@ -38,13 +38,18 @@ public class EscapeChecks {
   private static final int DESCRIPTION_CHARS = 200;
 
   private final LoopDetector detector;
-  private final BudgetCheck budgets;
+  private final RunBudgets budgets;
   private final ToolRegistry tools;
   private final ResilienceMetrics metrics;
 
   public EscapeChecks(LoopDetector detector, BudgetCheck budgets, ToolRegistry tools, ResilienceMetrics metrics) {
+    this(detector, budgets, tools, metrics, CallerBudgets.NONE);
+  }
+
+  public EscapeChecks(LoopDetector detector, BudgetCheck budgets, ToolRegistry tools, ResilienceMetrics metrics,
+      CallerBudgets callers) {
     this.detector = detector;
-    this.budgets = budgets;
+    this.budgets = new RunBudgets(budgets, callers);
     this.tools = tools;
     this.metrics = metrics;
   }
@@ -57,20 +62,16 @@ public class EscapeChecks {
    */
   public record BeforeThink(String finalAnswerRequest, List<String> warnings) {}
 
-  /** @throws EscapeException when the run must leave its loop instead of calling the model */
+  /**
+   * Before the model is called in {@code think}; the call is charged to the run's callers, if any, when no escape is
+   * thrown.
+   *
+   * @throws EscapeException when the run must leave its loop instead of calling the model
+   */
   public BeforeThink beforeThink(LoopState state, AgentSettings settings) {
     // the loop detector sees the window of steps, also when a context budget has the whole path read
     List<Step> window = sinceAPersonSpoke(state.latest(settings.contextWindowSteps()));
-    BudgetCheck.Verdict budget = budgets.beforeModelCall(settings.budget(), spent(state.run(), state.nextTurn() - 1));
-    String finalAnswerRequest = null;
-    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
-      if (!grantedByAPerson(state.recent(), window)) {
-        throw new EscapeException(Reason.BUDGET_EXHAUSTED, "The run's budget is used up: " + budget.reason() + ".");
-      }
-      finalAnswerRequest = "This run's budget is used up (" + budget.reason() + "); a person let you answer once more.";
-    } else if (budget.state() == BudgetCheck.State.NEAR) {
-      finalAnswerRequest = "This run is close to its budget (" + budget.reason() + ").";
-    }
+    String finalAnswerRequest = budgets.beforeThink(state, settings);
     LoopDetector.Verdict loop = detector.check(calls(window), settings.limits().loop());
     List<String> warnings = new ArrayList<>();
     if (loop.level() == LoopDetector.Level.LOOP) {
@@ -88,22 +89,37 @@ public class EscapeChecks {
       warnings.add("you seem to be going round in circles: " + loop.finding() + ". Do something different, or give"
           + " your final answer. If you go on like this, the run is stopped for a person to look at.");
     }
+    budgets.reserveModelCall(state);
     return new BeforeThink(finalAnswerRequest, warnings);
   }
 
+  /** Before the model is asked for a plan: see {@link RunBudgets#beforePlan}. */
+  boolean beforePlan(LoopState state, AgentSettings settings) {
+    return budgets.beforePlan(state, settings);
+  }
+
+  /** A model call charged to the run's callers was not made: the model failed before it answered. */
+  void modelCallFailed(LoopState state) {
+    budgets.modelCallFailed(state);
+  }
+
+  /** Tool calls charged to the run's callers that did not run after all. */
+  void toolCallsNotRun(LoopState state, int count) {
+    budgets.toolCallsNotRun(state, count);
+  }
+
+  /** What a run's reply or its calls spent that its callers were not charged before. */
+  void charge(RunRecord run, int toolCalls, long tokens) {
+    budgets.charge(run, toolCalls, tokens);
+  }
+
   /**
-   * @param calls how many tool calls are about to run
+   * @param calls how many tool calls of the turn are still to run, here or elsewhere (remote workers, other agents)
+   * @param runNow how many of them run now, here: charged to the run's callers
    * @throws EscapeException when they would go past the tool-call budget, unless a person asked for them
    */
-  void beforeToolCalls(LoopState state, AgentSettings settings, int calls) {
-    if (requestedByAPerson(state.recent())) {
-      return;
-    }
-    BudgetCheck.Verdict budget = budgets.beforeToolCalls(settings.budget(), spent(state.run(), state.nextTurn() - 1), calls);
-    if (budget.state() == BudgetCheck.State.EXHAUSTED) {
-      throw new EscapeException(Reason.BUDGET_EXHAUSTED, "The run's tool-call budget is used up: " + budget.reason()
-          + ".");
-    }
+  void beforeToolCalls(LoopState state, AgentSettings settings, int calls, int runNow) {
+    budgets.beforeToolCalls(state, settings, calls, runNow, requestedByAPerson(state.recent()));
   }
 
   /**
@@ -158,12 +174,6 @@ public class EscapeChecks {
     return false;
   }
 
-  /** A person spoke, and the model has not had its turn since. */
-  private static boolean grantedByAPerson(List<Step> recent, List<Step> window) {
-    return window.size() < recent.size() && window.stream().noneMatch(step -> step.author().equals(Steps.MODEL)
-        && (step.kind() == StepKind.THOUGHT || step.kind() == StepKind.FINAL_ANSWER));
-  }
-
   /** The current turn's calls were made by a person (a retry in agentStuck), not by the model. */
   private static boolean requestedByAPerson(List<Step> recent) {
     for (int i = recent.size() - 1; i >= 0; i--) {
@@ -172,10 +182,6 @@ public class EscapeChecks {
       }
     }
     return false;
-  }
-
-  private static Budget.Spent spent(RunRecord run, int turns) {
-    return new Budget.Spent(turns, run.modelCalls(), run.toolCalls(), run.tokens());
   }
 
   /** The tool calls of the window with what they got, and the replies refused in their place, oldest first. */

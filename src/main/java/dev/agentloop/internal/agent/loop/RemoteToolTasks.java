@@ -47,12 +47,20 @@ public class RemoteToolTasks {
   private final LoopStateReader reader;
   private final StepStore store;
   private final ToolRegistry tools;
+  private final CallerBudgets callers;
 
   public RemoteToolTasks(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools) {
+    this(definitions, reader, store, tools, CallerBudgets.NONE);
+  }
+
+  /** @param callers where a remote call is charged when other agents' calls led to its run */
+  public RemoteToolTasks(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
+      CallerBudgets callers) {
     this.definitions = definitions;
     this.reader = reader;
     this.store = store;
     this.tools = tools;
+    this.callers = callers;
   }
 
   /**
@@ -113,6 +121,7 @@ public class RemoteToolTasks {
       // authored by the tool, as a local tool's observation is
       store.append(state.head(), List.of(new NewStep(observation, observation.tool())),
           Usage.toolCalls(1, List.of(StepCost.toolCall(latency))));
+      callers.charge(state.run(), 0, 1, 0);
     };
   }
 

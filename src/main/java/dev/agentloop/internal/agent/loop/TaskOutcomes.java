@@ -1,5 +1,6 @@
 package dev.agentloop.internal.agent.loop;
 
+import dev.agentloop.internal.agent.AfterCommit;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentSettings;
@@ -38,14 +39,22 @@ public final class TaskOutcomes {
   private final DecisionLog decisions;
   private final Escapes escapes;
   private final CostMeter costs;
+  private final CallerBudgets callers;
 
   public TaskOutcomes(AgentDefinitions definitions, StepStore store, DecisionLog decisions, Escapes escapes,
       CostMeter costs) {
+    this(definitions, store, decisions, escapes, costs, CallerBudgets.NONE);
+  }
+
+  /** @param callers where the tokens of a run's replies are charged, when other agents' calls led to it */
+  public TaskOutcomes(AgentDefinitions definitions, StepStore store, DecisionLog decisions, Escapes escapes,
+      CostMeter costs, CallerBudgets callers) {
     this.definitions = definitions;
     this.store = store;
     this.decisions = decisions;
     this.escapes = escapes;
     this.costs = costs;
+    this.callers = callers;
   }
 
   /** The task completes with these variables after the steps are written. */
@@ -63,9 +72,13 @@ public final class TaskOutcomes {
     if (!definitions.catches(task.getProcessDefinitionId(), Escapes.errorCode(escape.reason()))) {
       throw escape;
     }
-    Escapes.BpmnError error = escapes.toBpmnError(escape, topic).orElseThrow();
-    return new TaskResult.Escape<>(error.code(), error.message(), Map.of(), write(state, written, settings),
-        keepLate(state, written));
+    Escapes.BpmnError error = escapes.toBpmnError(escape).orElseThrow();
+    Supplier<LoopState> write = write(state, written, settings);
+    // counted with the completion that raises it: a completion that rolls back and runs again is one escape
+    return new TaskResult.Escape<>(error.code(), error.message(), Map.of(), () -> {
+      AfterCommit.run(() -> escapes.escaped(error.code(), topic));
+      return write.get();
+    }, keepLate(state, written));
   }
 
   /**
@@ -78,6 +91,7 @@ public final class TaskOutcomes {
     }
     return () -> {
       if (store.keepLate(state.head(), written.steps(), written.usage(), LATE_REPLY)) {
+        callers.charge(state.run(), 0, 0, written.usage().tokens());
         LOG.info("run {}: the model replied after the run had left its loop; its steps are kept off the active path"
             + " with the call's cost", state.run().runId());
       }
@@ -93,6 +107,8 @@ public final class TaskOutcomes {
     }
     return () -> {
       Appended appended = store.append(state.head(), written.steps(), written.usage());
+      // what the reply cost in tokens counts against the budgets of the runs that called this one too
+      callers.charge(state.run(), 0, 0, written.usage().tokens());
       if (written.autoAccepted() != null) {
         decisions.record(state.run().runId(), appended.head().headStep(), ReviewGate.ACCEPT.value(),
             Steps.AGENTLOOP, "accepted automatically (" + written.autoAccepted() + ")");

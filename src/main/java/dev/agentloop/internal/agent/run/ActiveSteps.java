@@ -1,9 +1,9 @@
 package dev.agentloop.internal.agent.run;
 
-import dev.agentloop.internal.agent.ReactAgentProcess;
-import dev.agentloop.internal.agent.loop.Turn;
 import dev.agentloop.api.ActiveStep;
 import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.loop.Turn;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Action;
@@ -12,9 +12,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.exception.NullValueException;
 import org.camunda.bpm.engine.externaltask.ExternalTask;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.cmd.GetActivityInstanceCmd;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.ActivityInstance;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
@@ -26,7 +31,7 @@ import org.camunda.bpm.model.bpmn.instance.FlowElement;
  * (which leaves out the agent's step tasks, see package {@code history}): a person's task when one is
  * open, else the external task the run waits at (locked: its call is under way; failed: it waits for
  * a retry) and, in {@code act}, the calls of the current turn without an observation; the child runs it waits
- * for, with what each does; else the activity the token is in. Callers run it without authorization checks: how a run stands is the same
+ * for, with what each does (a child stuck in {@code agentStuck} with why); else the activity the token is in. Callers run it without authorization checks: how a run stands is the same
  * for everyone who may read it.
  */
 final class ActiveSteps {
@@ -47,19 +52,19 @@ final class ActiveSteps {
       // the diagram's name: the task's own name carries the run's question too, for Tasklist's list
       String name = nameOf(person.getProcessDefinitionId(), person.getTaskDefinitionKey());
       return step("person", person.getTaskDefinitionKey(), name == null ? person.getName() : name, List.of(),
-          person.getId(), person.getCreateTime(), null);
+          person.getId(), person.getCreateTime(), stuckBecause(person));
     }
     ExternalTask task = engine.getExternalTaskService().createExternalTaskQuery().processInstanceId(runId).list()
         .stream().max(Comparator.comparing(ExternalTask::getCreateTime)).orElse(null);
     if (task == null) {
       List<ActiveStep.Child> children = children(runId);
       if (!children.isEmpty()) {
-        ActivityInstance waiting = leaf(engine.getRuntimeService().getActivityInstance(runId));
+        ActivityInstance waiting = leaf(activityInstance(runId));
         String id = waiting == null ? ReactAgentProcess.CALL_AGENT : waiting.getActivityId();
         return step("agents", id, waiting == null ? null : waiting.getActivityName(), List.of(), null, null, null,
             children);
       }
-      ActivityInstance leaf = leaf(engine.getRuntimeService().getActivityInstance(runId));
+      ActivityInstance leaf = leaf(activityInstance(runId));
       return leaf == null ? null
           : step("engine", leaf.getActivityId(), leaf.getActivityName(), List.of(), null, null, null);
     }
@@ -109,6 +114,35 @@ final class ActiveSteps {
     }
     return runs.stream().sorted(Comparator.comparing(RunRecord::createdAt))
         .map(run -> new ActiveStep.Child(run.runId(), run.agentKey(), of(run.runId()))).toList();
+  }
+
+  /** Why a run waits in {@code agentStuck}, in words ("LOOP_DETECTED: …"); {@code null} at any other task. */
+  private String stuckBecause(Task task) {
+    if (!ReactAgentProcess.AGENT_STUCK.equals(task.getTaskDefinitionKey())) {
+      return null;
+    }
+    // a query, not a read of the task: the task may be decided while the view is read
+    Map<String, Object> why = new HashMap<>();
+    engine.getRuntimeService().createVariableInstanceQuery().processInstanceIdIn(task.getProcessInstanceId())
+        .variableNameIn(ReactAgentProcess.ESCAPE_CODE.name(), ReactAgentProcess.ESCAPE_REASON.name()).list()
+        .forEach(variable -> why.put(variable.getName(), variable.getValue()));
+    Object code = why.get(ReactAgentProcess.ESCAPE_CODE.name());
+    Object reason = why.get(ReactAgentProcess.ESCAPE_REASON.name());
+    return (code == null ? "stuck" : code) + ": " + (reason == null ? "(no reason given)" : reason);
+  }
+
+  /**
+   * The run's activity instance tree, or {@code null} when it has just ended: a child run shown with its caller may
+   * end between two of these queries, and then the engine finds no execution of it to restore the tree from. Read in
+   * a command of its own, so that the engine's refusal does not roll back the command that reads the whole view.
+   */
+  private ActivityInstance activityInstance(String runId) {
+    try {
+      return ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequiresNew()
+          .execute(context -> context.runWithoutAuthorization(() -> new GetActivityInstanceCmd(runId).execute(context)));
+    } catch (NullValueException e) {
+      return null;
+    }
   }
 
   /** The newest leaf of the activity instance tree: the activity the token is in, not the scopes around it. */

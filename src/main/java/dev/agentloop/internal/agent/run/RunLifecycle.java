@@ -1,15 +1,18 @@
 package dev.agentloop.internal.agent.run;
 
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.compose.ChildRunEnded;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.definition.AnswerSchema;
-import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.TreeCharges;
 import dev.agentloop.internal.trace.Usage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
@@ -29,11 +32,14 @@ public class RunLifecycle {
   private final StepStore store;
   private final AgentDefinitions definitions;
   private final ApplicationEventPublisher events;
+  private final TreeCharges charges;
 
-  public RunLifecycle(StepStore store, AgentDefinitions definitions, ApplicationEventPublisher events) {
+  public RunLifecycle(StepStore store, AgentDefinitions definitions, ApplicationEventPublisher events,
+      TreeCharges charges) {
     this.store = store;
     this.definitions = definitions;
     this.events = events;
+    this.charges = charges;
   }
 
   /**
@@ -48,14 +54,29 @@ public class RunLifecycle {
         throw new IllegalArgumentException("an agent run needs a non-empty variable '"
             + ReactAgentProcess.QUESTION.name() + "' with the question to answer");
       }
-      store.createRun(execution.getProcessInstanceId(), processKey(execution), question, answerSchema(execution));
+      String answerSchema = answerSchema(execution);
       // the settings come from the deployed diagram, whoever starts the run
       AgentSettings settings = Context.getCommandContext()
           .runWithoutAuthorization(() -> definitions.settings(execution.getProcessDefinitionId()));
+      ExecutionEntity caller = ((ExecutionEntity) execution).getProcessInstance().getSuperExecution();
+      RunRecord callingRun = caller == null ? null : store.findRun(caller.getProcessInstanceId()).orElse(null);
+      if (callingRun == null) {
+        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, answerSchema);
+      } else {
+        // another agent's call: its budget is at most what each run above it has left, and it spends from theirs
+        List<String> callers = new ArrayList<>(callingRun.tree().callers());
+        callers.add(callingRun.runId());
+        Budget budget = settings.budget();
+        for (TreeCharges.Caller above : charges.standing(callers)) {
+          budget = budget.within(above.budget(), above.own().plus(above.calls()));
+        }
+        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, callers, budget,
+            answerSchema);
+      }
       execution.setVariable(ReactAgentProcess.MAX_RUN_TIME.name(), settings.limits().maxRunTime().toString());
       // a run that another process called (an agent's call, a business process's step) answers once: its caller
       // waits for it to end
-      boolean called = ((ExecutionEntity) execution).getProcessInstance().getSuperExecution() != null;
+      boolean called = caller != null;
       ReactAgentProcess.CONVERSATION.set(execution, settings.conversation().enabled() && !called);
       ReactAgentProcess.CONVERSATION_IDLE.set(execution, settings.conversation().idle().toString());
     };
@@ -125,11 +146,14 @@ public class RunLifecycle {
     };
   }
 
-  /** For the process: an instance deleted from Cockpit or the API was cancelled. */
+  /**
+   * For the process: an instance deleted from Cockpit or the API was cancelled; one that another agent called was
+   * cancelled with its caller's call, and says why in words ({@link CancelReasons}).
+   */
   public ExecutionListener onEnd() {
     return execution -> {
       if (execution.isCanceled()) {
-        store.markEnded(execution.getProcessInstanceId(), RunStatus.CANCELLED, deleteReason(execution));
+        store.markEnded(execution.getProcessInstanceId(), RunStatus.CANCELLED, CancelReasons.of(execution));
       }
     };
   }
@@ -151,7 +175,4 @@ public class RunLifecycle {
     return ((ExecutionEntity) execution).getProcessDefinition().getKey();
   }
 
-  private static String deleteReason(DelegateExecution execution) {
-    return execution instanceof ExecutionEntity entity ? entity.getDeleteReason() : null;
-  }
 }

@@ -1,8 +1,5 @@
 package dev.agentloop.internal.agent.run;
 
-import dev.agentloop.internal.agent.ReactAgentProcess;
-import dev.agentloop.internal.agent.compose.ChildRunEnded;
-import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.api.ActiveStep;
 import dev.agentloop.api.BudgetUse;
 import dev.agentloop.api.ConversationTurn;
@@ -11,8 +8,12 @@ import dev.agentloop.api.RunMoney;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.internal.agent.ReactAgentProcess;
+import dev.agentloop.internal.agent.compose.ChildRunEnded;
+import dev.agentloop.internal.agent.definition.AgentDefinitions;
+import dev.agentloop.internal.budget.Budget;
+import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.llm.ModelPrices;
-import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.trace.Decision;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunInsights;
@@ -178,12 +179,20 @@ final class RunViews {
     return made.isEmpty() ? null : made.get(made.size() - 1).author();
   }
 
-  /** Used / limit, the limits of the agent version the run runs (or ran) on. */
+  /**
+   * Used / limit: what the run and the runs it called used, as they used it, against the run's budget (its own where
+   * a person raised it or its caller capped it, else that of the agent version it runs or ran on), and its own share.
+   */
   private BudgetUse budgets(RunRecord run, HistoricProcessInstance instance) {
-    EscapeLimits limits = instance == null ? null : definitions.settings(instance.getProcessDefinitionId()).limits();
+    Budget agents = instance == null ? null : definitions.settings(instance.getProcessDefinitionId()).budget();
+    Budget limits = run.budget() != null ? run.budget() : agents;
+    Spending calls = run.tree().calls();
     return new BudgetUse(
-        new BudgetUse.Budget(run.modelCalls(), limits == null ? null : (long) limits.maxModelCalls()),
-        new BudgetUse.Budget(run.toolCalls(), limits == null ? null : (long) limits.maxToolCalls()),
-        new BudgetUse.Budget(run.tokens(), limits == null || limits.maxTokens() <= 0 ? null : limits.maxTokens()));
+        new BudgetUse.Amount(run.modelCalls() + calls.modelCalls(),
+            limits == null ? null : (long) limits.maxModelCalls(), run.modelCalls()),
+        new BudgetUse.Amount(run.toolCalls() + calls.toolCalls(),
+            limits == null ? null : (long) limits.maxToolCalls(), run.toolCalls()),
+        new BudgetUse.Amount(run.tokens() + calls.tokens(),
+            limits == null || !limits.limitsTokens() ? null : limits.maxTokens(), run.tokens()));
   }
 }

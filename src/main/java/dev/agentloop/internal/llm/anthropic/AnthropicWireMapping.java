@@ -108,7 +108,7 @@ final class AnthropicWireMapping {
     AnswerTool.Split split = AnswerTool.Split.of(ReplyMapping.toolCalls(message), answerTool);
     String text = split.answer() != null ? split.answer() : message.text();
     return new ModelReply(text, message.thinking(), split.calls(), ReplyMapping.tokens(response), stop,
-        ReplyMapping.model(response, model));
+        ReplyMapping.model(response, model), ReplyMapping.response(response));
   }
 
   /** @param breakpoint whether the message ends a prefix to cache (a system message is marked by the client) */

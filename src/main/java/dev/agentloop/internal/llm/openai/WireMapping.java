@@ -69,7 +69,8 @@ final class WireMapping {
     }
     ThinkTags.Split split = ThinkTags.split(message.text());
     return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()),
-        ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model));
+        ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model),
+        ReplyMapping.response(response));
   }
 
   /**

@@ -124,6 +124,7 @@ public class TraceRetention {
           jdbc.update("DELETE FROM agentloop_decision WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_prompt WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_conversation WHERE run_id IN (" + ids + ")", runs.toArray());
+          jdbc.update("DELETE FROM agentloop_tree_use WHERE run_id IN (" + ids + ")", runs.toArray());
           jdbc.update("DELETE FROM agentloop_run WHERE run_id IN (" + ids + ")", runs.toArray());
         }
         return runs.size();

@@ -7,7 +7,8 @@ import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.definition.RevisionsRunOut;
 import dev.agentloop.api.RunStatus;
-import dev.agentloop.internal.resilience.BudgetCheck;
+import dev.agentloop.internal.budget.Budget;
+import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.resilience.LoopDetector;
 import dev.agentloop.internal.resilience.ResilienceMetrics;
@@ -66,7 +67,7 @@ class ModelReplyFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final AgentSettings SETTINGS = new AgentSettings("You are an agent.", "Plan.", Set.of("*"), 30, 60,
       4_000, MAX_STEP_CHARS, true, true, 0, RevisionsRunOut.ACCEPT, Duration.ofHours(1),
-      new EscapeLimits(40, 60, 0, Duration.ofHours(48), new LoopDetector.Limits(3, 2, 3)));
+      new EscapeLimits(new Budget(30, 40, 60, 0), Duration.ofHours(48), new LoopDetector.Limits(3, 2, 3)));
   private static final List<String> TOOLS = List.of("calculator", "current_time", "read_document", "http_get",
       "ask_human");
 

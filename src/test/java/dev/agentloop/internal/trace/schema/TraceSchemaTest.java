@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.trace.ConversationClaims;
 import dev.agentloop.internal.trace.DatabaseSettings;
 import dev.agentloop.internal.trace.RunInsights;
+import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepCost;
+import dev.agentloop.internal.trace.StepStore;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -15,6 +18,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
@@ -27,7 +31,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 class TraceSchemaTest {
 
   static final List<String> TABLES = List.of("agentloop_run", "agentloop_step", "agentloop_decision",
-      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation");
+      "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation", "agentloop_tree_use");
 
   @Test
   void should_create_every_table_on_an_empty_database_and_then_start_without_ddl() {
@@ -41,12 +45,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 6);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 6);
   }
 
   @Test
@@ -61,13 +65,13 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("column agentloop_step.cost_model, table agentloop_schema_version,"
-            + " table agentloop_conversation.");
+            + " table agentloop_conversation, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 6);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -106,11 +110,11 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_step (run_id, step_no, kind, turn, content, status, author, created_at,"
         + " cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens)"
         + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
-    // a start that may not change the schema refuses it, naming what versions 2 and 3 add
+    // a start that may not change the schema refuses it, naming what versions 2, 3, 5 and 6 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: column agentloop_run.answer_schema, column agentloop_step.cost_cache_read_tokens,"
+        .hasMessageContaining("column agentloop_step.cost_cache_read_tokens,"
             + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
-            + " table agentloop_conversation.");
+            + " table agentloop_conversation, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
@@ -118,7 +122,7 @@ class TraceSchemaTest {
     // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 6);
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -133,15 +137,18 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
-    // a start that may not change the schema refuses it, naming what version 3 adds
+    // a start that may not change the schema refuses it, naming what versions 3, 5 and 6 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: column agentloop_run.answer_schema, table agentloop_conversation.");
+        .hasMessageContaining("missing: column agentloop_run.answer_schema, column agentloop_run.callers,"
+            + " column agentloop_run.max_steps, column agentloop_run.max_model_calls,"
+            + " column agentloop_run.max_tool_calls, column agentloop_run.max_tokens, table agentloop_conversation,"
+            + " table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept, holds no conversation id, and one can be claimed for it once only
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 6);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 6);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     assertThat(jdbc.queryForObject("SELECT answer_schema FROM agentloop_run WHERE run_id = 'r-1'", String.class))
@@ -154,6 +161,36 @@ class TraceSchemaTest {
     assertThat(claims.holder("crm-1")).contains("r-1");
     assertThat(claims.claim("crm-1", "r-2", "r-1")).as("a take-over from the run that holds it").isTrue();
     assertThat(claims.holder("crm-1")).contains("r-2");
+    TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
+  }
+
+  @Test
+  void should_add_the_budgets_over_trees_to_a_database_of_version_3_and_keep_its_runs_on_their_agents_budgets() {
+    // given a database with versions 1 to 3 of the scripts, and a run in it
+    String url = newDatabase();
+    DataSource owner = dataSource(url, "sa");
+    JdbcTemplate jdbc = new JdbcTemplate(owner);
+    new ResourceDatabasePopulator(new ClassPathResource("META-INF/agentloop/db/h2/V1__agentloop_tables.sql"),
+        new ClassPathResource("META-INF/agentloop/db/h2/V2__prompt_cache_and_model_of_costs.sql"),
+        new ClassPathResource("META-INF/agentloop/db/h2/V3__conversation_claims.sql")).execute(owner);
+    jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
+        + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
+        + " 3, 2, 40, CURRENT_TIMESTAMP)");
+    // a start that may not change the schema refuses it, naming what version 5 adds
+    assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
+        .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
+            + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
+            + " column agentloop_run.max_tokens, table agentloop_tree_use.");
+
+    // when
+    TraceSchema.prepare(owner, true);
+
+    // then the run is kept as it was: on its agent's budget, called by no agent, having called none
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    RunRecord run = new StepStore(jdbc, new DataSourceTransactionManager(owner), new ObjectMapper()).run("r-1");
+    assertThat(run.budget()).isNull();
+    assertThat(run.tree()).isEqualTo(RunRecord.Tree.NONE);
+    assertThat(run.spent()).isEqualTo(new Spending(1, 3, 2, 40));
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
