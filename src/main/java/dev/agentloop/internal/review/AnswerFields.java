@@ -10,7 +10,6 @@ import dev.agentloop.internal.agent.definition.AnswerSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.camunda.spin.plugin.variable.SpinValues;
 
 /**
@@ -182,8 +181,10 @@ final class AnswerFields {
   }
 
   private static Object options(List<JsonNode> choices) {
-    List<Map<String, String>> options = choices.stream()
-        .map(choice -> Map.of("label", shownText(choice), "value", shownText(choice))).toList();
+    // label before value, always: the task's variable reads the same on every node and after every restart
+    List<ObjectNode> options = choices.stream()
+        .map(choice -> JSON.createObjectNode().put("label", shownText(choice)).put("value", shownText(choice)))
+        .toList();
     try {
       // a JSON list: Tasklist hands it to the form's select as its options
       return SpinValues.jsonValue(JSON.writeValueAsString(options)).create();

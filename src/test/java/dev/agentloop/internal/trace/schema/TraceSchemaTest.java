@@ -139,9 +139,9 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     // a start that may not change the schema refuses it, naming what versions 3, 5 and 6 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: column agentloop_run.answer_schema, column agentloop_run.callers,"
-            + " column agentloop_run.max_steps, column agentloop_run.max_model_calls,"
-            + " column agentloop_run.max_tool_calls, column agentloop_run.max_tokens, table agentloop_conversation,"
+        .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
+            + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
+            + " column agentloop_run.max_tokens, column agentloop_run.answer_schema, table agentloop_conversation,"
             + " table agentloop_tree_use.");
 
     // when
@@ -176,17 +176,17 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
         + " 3, 2, 40, CURRENT_TIMESTAMP)");
-    // a start that may not change the schema refuses it, naming what version 5 adds
+    // a start that may not change the schema refuses it, naming what versions 5 and 6 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
         .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
             + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
-            + " column agentloop_run.max_tokens, table agentloop_tree_use.");
+            + " column agentloop_run.max_tokens, column agentloop_run.answer_schema, table agentloop_tree_use.");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept as it was: on its agent's budget, called by no agent, having called none
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 5, 6);
     RunRecord run = new StepStore(jdbc, new DataSourceTransactionManager(owner), new ObjectMapper()).run("r-1");
     assertThat(run.budget()).isNull();
     assertThat(run.tree()).isEqualTo(RunRecord.Tree.NONE);
