@@ -44,7 +44,8 @@ final class Browser implements AutoCloseable {
     };
   }
 
-  static final Duration PATIENCE = Duration.ofSeconds(60);
+  /** How long a page may take; a loaded machine may need more (-Dagentloop.browser.patience-seconds). */
+  static final Duration PATIENCE = Duration.ofSeconds(Long.getLong("agentloop.browser.patience-seconds", 60));
   private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
   final WebDriver driver;
