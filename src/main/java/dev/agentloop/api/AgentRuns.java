@@ -1,5 +1,6 @@
 package dev.agentloop.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /**
@@ -17,6 +18,17 @@ public interface AgentRuns {
    * @throws UnknownAgentException when no agent with that key is deployed
    */
   String start(String agentKey, String question);
+
+  /**
+   * Starts a run whose final answer must be a JSON object matching {@code answerSchema}, instead of the agent's own
+   * answer schema (or its text answer): the run's view then has the answer's fields ({@link RunView#answerData()}).
+   *
+   * @param answerSchema a JSON Schema (draft 2020-12) of {@code "type": "object"} with {@code properties};
+   *     {@code null}: the agent's own
+   * @throws IllegalArgumentException when {@code answerSchema} is no such schema, saying why; nothing is started
+   * @throws UnknownAgentException when no agent with that key is deployed
+   */
+  String startWithAnswerSchema(String agentKey, String question, JsonNode answerSchema);
 
   /**
    * How a run stands now.

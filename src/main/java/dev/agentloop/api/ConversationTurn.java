@@ -1,5 +1,6 @@
 package dev.agentloop.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 
 /**
@@ -15,9 +16,10 @@ import java.util.Objects;
  * @param answerStep the step of {@code answer}, or {@code null}
  * @param costs what the turn's calls cost: those of its steps on the active path, and those of the branches
  *     superseded within it (earlier answers; the later turns a regeneration of it took off the path)
+ * @param answerData the fields of {@code answer} where the run has an answer schema, else {@code null}
  */
 public record ConversationTurn(int number, String question, String answer, Status status, String askedBy,
-    Integer questionStep, Integer answerStep, RunCosts costs) {
+    Integer questionStep, Integer answerStep, RunCosts costs, JsonNode answerData) {
 
   /** How a turn stands. */
   public enum Status {

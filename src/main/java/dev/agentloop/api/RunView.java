@@ -1,5 +1,6 @@
 package dev.agentloop.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.List;
 
@@ -26,6 +27,9 @@ import java.util.List;
  * @param turns the run's turns, one per question asked, oldest first (one for a one-shot run), each with its cost
  * @param conversationId the id its client started it under (the process instance's business key), else {@code null}
  * @param calledBy the agent run whose call of an agent this run answers (a child run's parent), else {@code null}
+ * @param answerData the newest final answer's fields, a JSON object valid against the run's answer schema (the
+ *     agent's {@code answerSchema}, or the one its start gave); {@code null} when the run has no answer schema or no
+ *     answer yet. Never an empty object in place of fields that did not validate: such an answer is no answer
  */
 public record RunView(
     String id,
@@ -56,7 +60,8 @@ public record RunView(
     String endedBy,
     List<ConversationTurn> turns,
     String conversationId,
-    String calledBy) {
+    String calledBy,
+    JsonNode answerData) {
 
   /** What {@link #waitingFor} says while a conversation waits for its next question. */
   public static final String FOLLOW_UP = "follow-up";

@@ -10,9 +10,10 @@ import java.util.Objects;
  * @param run which run and turn the call is for
  * @param stablePrefix how many of the leading messages the run's next call sends again unchanged (with
  *     the same tools): where an adapter marks the end of the prefix a provider may cache; 0: unknown
+ * @param answer the form the final answer must take, where the agent has an answer schema; {@code null}: text
  */
 public record ModelRequest(Purpose purpose, List<ChatMessage> messages, List<ToolSpec> tools, RunInfo run,
-    int stablePrefix) {
+    int stablePrefix, AnswerFormat answer) {
 
   public enum Purpose { PLAN, THINK }
 
@@ -31,6 +32,12 @@ public record ModelRequest(Purpose purpose, List<ChatMessage> messages, List<Too
       throw new IllegalArgumentException("stablePrefix must be between 0 and the " + messages.size()
           + " messages, was " + stablePrefix);
     }
+  }
+
+  /** A call whose answer is text. */
+  public ModelRequest(Purpose purpose, List<ChatMessage> messages, List<ToolSpec> tools, RunInfo run,
+      int stablePrefix) {
+    this(purpose, messages, tools, run, stablePrefix, null);
   }
 
   /** A call whose stable prefix is unknown. */

@@ -7,7 +7,9 @@ import java.util.Objects;
  * ({@code stop}, {@code tool_calls}, {@code length} …), Anthropic's {@code stop_reason}
  * ({@code end_turn}, {@code tool_use}, {@code max_tokens} …), or LangChain4j's {@code FinishReason}
  * for a model AgentLoop does not call itself. A reply {@link #cut() cut} at the output limit is not
- * complete: its text ends mid-sentence, its last tool call's arguments may end mid-value.
+ * complete: its text ends mid-sentence, its last tool call's arguments may end mid-value. A reply the provider
+ * {@link #withheld() withheld} (a content filter, a model's refusal) is no answer either, and a
+ * {@link #paused() paused} one is a turn the model has not finished.
  *
  * @param value the provider's own word, {@code ""} when it sent none
  * @param cut whether the reply ended because it reached the most tokens a reply may have
@@ -37,6 +39,29 @@ public record StopReason(String value, boolean cut, String limit, String remedy)
   /** A reply cut at its output limit. */
   public static StopReason cut(String value, String limit, String remedy) {
     return new StopReason(value, true, limit, remedy);
+  }
+
+  /** OpenAI's {@code finish_reason} when its content filter took the reply (also LangChain4j's word for it). */
+  public static final String CONTENT_FILTER = "content_filter";
+  /** Anthropic's {@code stop_reason} when the model declined; OpenAI's adapters use it for a message's refusal. */
+  public static final String REFUSAL = "refusal";
+  /** Anthropic's {@code stop_reason} when it paused a long turn, to be sent back so that the model goes on. */
+  public static final String PAUSE_TURN = "pause_turn";
+
+  /** Whether the provider withheld the reply: filtered it or the model refused. Such a reply is never an answer. */
+  public boolean withheld() {
+    return CONTENT_FILTER.equals(value) || REFUSAL.equals(value);
+  }
+
+  /** Whether the provider paused the turn: the model has not finished it. */
+  public boolean paused() {
+    return PAUSE_TURN.equals(value);
+  }
+
+  /** What a person reads when a withheld reply stops a run: what happened, in words, and what to do. */
+  public String withheldMessage() {
+    return (REFUSAL.equals(value) ? "The model refused" : "The provider filtered the answer") + " (stop reason '"
+        + value + "'): nothing of the reply was used. Guide the agent with a note, edit a step, or stop the run.";
   }
 
   /** What a person reads when a cut reply stops a run: what happened, the limit, and what to change. */

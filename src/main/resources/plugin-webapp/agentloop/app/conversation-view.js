@@ -4,7 +4,7 @@
 // nodes only, as everywhere in the plugin (dom.js). The grouping is conversation.js's.
 import { h, time } from './dom.js';
 import { conversation, isFollowUp, redoableTurns, turnCostText } from './conversation.js';
-import { costText, kindLabel, stepContent } from './trace-view.js';
+import { answerFields, costText, kindLabel, stepContent } from './trace-view.js';
 
 const STATUS_WORDS = { IN_PROGRESS: 'in progress', ANSWERED: 'answered', UNANSWERED: 'unanswered' };
 
@@ -56,7 +56,8 @@ function turnBlock(turn, fact, superseded, redo) {
     h('div', { class: 'agentloop-turn-answer', 'data-answer': turn.number },
       turn.answer
         ? [h('div', { class: 'agentloop-turn-who' }, `Answer · #${turn.answer.id} · ${time(turn.answer.createdAt)}`),
-          h('div', { class: 'agentloop-text' }, (turn.answer.content || {}).text)]
+          (turn.answer.content || {}).data ? answerFields(turn.answer.content.data)
+            : h('div', { class: 'agentloop-text' }, (turn.answer.content || {}).text)]
         : h('em', { class: 'text-muted' }, superseded ? 'no answer on this branch' : 'no answer yet')),
     superseded || !redo ? null : redoSlot(turn, redo));
 }

@@ -15,7 +15,7 @@ import { showPrompt } from './prompt-view.js';
 import { restartedNotice, restartForm, runLink } from './runs-tab.js';
 import { stepEditor } from './step-editor.js';
 import { turnRedoForm } from './turn-redo.js';
-import { decidedSteps, duration, stepRow, traceView } from './trace-view.js';
+import { answerFields, decidedSteps, duration, stepRow, traceView } from './trace-view.js';
 import { currentTurn, regeneratedMessage, resumedMessage, restartedMessage } from './words.js';
 
 export { resumedMessage };
@@ -202,6 +202,7 @@ export class RunPanel {
         // the current turn's, as the conversation below has every turn's
         fact(turn.questionLabel, turn.question, 'question'),
         fact(turn.answerLabel, turn.answer, 'finalAnswer'),
+        fact('Answer fields', answerFields(run.answerData), 'answerData'),
         fact('Started', time(run.createdAt), 'createdAt'),
         fact('Ended', time(run.endedAt), 'endedAt'),
         fact('Restarted from', run.restartedFrom && h('span', {}, 'run ', runLink(run.restartedFrom),

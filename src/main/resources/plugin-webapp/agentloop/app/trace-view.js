@@ -15,8 +15,9 @@ export function stepContent(step) {
       return h('ol', { class: 'agentloop-plan-steps' }, (c.steps || []).map(line => h('li', {}, line)));
     case 'THOUGHT':
     case 'HUMAN_INPUT':
-    case 'FINAL_ANSWER':
       return h('div', { class: 'agentloop-text' }, c.text);
+    case 'FINAL_ANSWER':
+      return c.data ? answerFields(c.data) : h('div', { class: 'agentloop-text' }, c.text);
     case 'ACTION':
       return h('div', {},
         h('code', { class: 'agentloop-tool' }, c.tool), ' ',
@@ -30,6 +31,19 @@ export function stepContent(step) {
     default:
       return h('pre', { class: 'agentloop-json' }, json(c));
   }
+}
+
+/**
+ * An answer's fields (answerData of a run or a turn, data of a final answer step), one row each: a text as it is,
+ * anything else as its JSON. Text nodes only, like everything a model wrote.
+ */
+export function answerFields(data) {
+  if (!data || typeof data !== 'object') {
+    return null;
+  }
+  return h('table', { class: 'table table-condensed agentloop-answer-fields' }, h('tbody', {},
+    Object.entries(data).map(([name, value]) => h('tr', { 'data-field': name },
+      h('th', {}, name), h('td', { class: 'agentloop-text' }, typeof value === 'string' ? value : json(value))))));
 }
 
 /** A reasoning model's thinking, folded: it is kept with the step but never part of its text. */

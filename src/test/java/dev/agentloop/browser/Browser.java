@@ -47,7 +47,7 @@ final class Browser implements AutoCloseable {
   }
 
   /** How long a page may take to show what is awaited; longer on a loaded machine (-Dagentloop.browser.patience=PT2M). */
-  static final Duration PATIENCE = Duration.parse(System.getProperty("agentloop.browser.patience", "PT30S"));
+  static final Duration PATIENCE = Duration.parse(System.getProperty("agentloop.browser.patience", "PT60S"));
   private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
   final WebDriver driver;

@@ -88,6 +88,18 @@ public final class ReactAgentProcess {
   public static final ProcessVariable<String> ROUTE = ProcessVariable.string("route");
   /** The latest final answer, for Cockpit and Tasklist; the trace keeps all of them. */
   public static final ProcessVariable<String> FINAL_ANSWER = ProcessVariable.string("finalAnswer");
+  /**
+   * The latest final answer's fields (Spin JSON), for an agent with an answer schema; each top-level field is also a
+   * variable of its own, {@link #ANSWER_FIELD_PREFIX}{@code <name>}, that a gateway reads.
+   */
+  public static final String ANSWER_DATA = "answerData";
+  /**
+   * At a run's start: an answer schema (JSON text, or Spin JSON) that the run's answers must match instead of its
+   * agent's own, e.g. passed in by a calling process; checked when the run starts and kept with the run.
+   */
+  public static final String ANSWER_SCHEMA = "answerSchema";
+  /** What the variable of an answer's field is named by: {@code answer_category}. */
+  public static final String ANSWER_FIELD_PREFIX = dev.agentloop.api.AnswerFieldsMapping.PREFIX;
   /** What the gateway after a review or a reviewable step takes; transient, like {@link #ROUTE}. */
   public static final ProcessVariable<String> DECISION = ProcessVariable.string("decision");
   /** How long {@code askHuman} waits (ISO-8601), read by its boundary timer; transient. */

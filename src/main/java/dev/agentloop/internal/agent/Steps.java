@@ -80,6 +80,11 @@ public final class Steps {
     return new NewStep(new FinalAnswer(text, reasoning, stopReason), MODEL);
   }
 
+  /** A final answer of the model with its fields, checked against the agent's answer schema. */
+  public static NewStep finalAnswer(FinalAnswer answer) {
+    return new NewStep(answer, MODEL);
+  }
+
   public static NewStep action(Action action) {
     return new NewStep(action, MODEL);
   }

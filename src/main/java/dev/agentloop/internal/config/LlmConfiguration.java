@@ -70,13 +70,13 @@ public class LlmConfiguration {
     ChatModel model = switch (llm.provider()) {
       case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), replyThreads(classLoader));
       case OPENAI -> new OpenAiCompatibleChatModel(llm.baseUrl(), llm.apiKey(), llm.model(), llm.timeout(),
-          llm.temperature(), replyThreads(classLoader), agentLoopModelQueue::answered);
+          llm.temperature(), replyThreads(classLoader), agentLoopModelQueue::answered, llm.answerFormat());
       case ANTHROPIC -> new AnthropicMessagesChatModel(llm.anthropic().baseUrl(), llm.apiKey(), llm.model(),
           llm.timeout(), llm.temperature(), llm.anthropic().maxTokens(), llm.anthropic().thinkingBudgetTokens(),
           replyThreads(classLoader), agentLoopModelQueue::answered);
       case LANGCHAIN4J -> new ApplicationChatModel(applicationModel(applicationModels),
           Executors.newFixedThreadPool(llm.maxConcurrentCalls(), new AgentLoopThreads("agentloop-model-",
-              classLoader)));
+              classLoader)), llm.answerFormat());
     };
     LOG.info("agents use the {} model at {}", llm.provider().name().toLowerCase(), model.endpoint());
     return model;

@@ -29,6 +29,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param prices what models' tokens cost per million, by model name exactly as a step shows it (the configured
  *     model for providers openai and anthropic); empty: token counts only, never a made-up price
  * @param priceCurrency the currency of `agentloop.llm.prices`, as Cockpit shows it
+ * @param answerFormat how providers openai and langchain4j ask for an agent's answer schema: json-schema (the
+ *     schema, strict where it allows) or json-object (JSON of any shape, for servers that know no schemas; the
+ *     schema is still in the instructions and every answer is validated against it)
  */
 public record LlmSettings(
     Provider provider,
@@ -43,11 +46,15 @@ public record LlmSettings(
     @NotNull @Valid @NestedConfigurationProperty Scripted scripted,
     @NotNull @Valid @NestedConfigurationProperty Anthropic anthropic,
     Map<String, @Valid ModelPrice> prices,
-    @DefaultValue("USD") @NotBlank String priceCurrency) {
+    @DefaultValue("USD") @NotBlank String priceCurrency,
+    @DefaultValue("json-schema") @NotNull AnswerFormatType answerFormat) {
 
   public LlmSettings {
     prices = prices == null ? Map.of() : Map.copyOf(prices);
   }
+
+  /** How an answer schema is asked for where a provider knows several ways. */
+  public enum AnswerFormatType { JSON_SCHEMA, JSON_OBJECT }
 
   /** {@code LANGCHAIN4J}: the application's own LangChain4j {@code ChatModel} bean (one, or one marked primary). */
   public enum Provider { SCRIPTED, OPENAI, ANTHROPIC, LANGCHAIN4J }

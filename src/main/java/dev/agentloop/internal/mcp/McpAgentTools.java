@@ -1,6 +1,10 @@
 package dev.agentloop.internal.mcp;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.internal.agent.definition.AgentAsTool;
 import dev.agentloop.internal.agent.definition.AgentsAsTools;
+import dev.agentloop.internal.agent.definition.AnswerSchema;
 import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.spi.AgentTool;
 import io.modelcontextprotocol.server.McpAsyncListFilter;
@@ -22,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * The deployed agents as the MCP server's tools, kept in step with deployments: before a request is served, the
  * agents deployed (read again at most every few seconds, on any node, see {@link AgentsAsTools}) are compared with
  * the server's tools, and tools are added, changed or removed (clients are told the list changed). A caller is
- * shown only the agents they may start ({@link #visibleToCaller}). Thread-safe.
+ * shown only the agents they may start ({@link #visibleToCaller}). An agent that answers in fields declares its answer
+ * schema as the tool's {@code outputSchema}, and its answers carry the fields as {@code structuredContent}
+ * ({@link McpAnswers}). Thread-safe.
  */
 final class McpAgentTools {
 
@@ -34,7 +40,9 @@ final class McpAgentTools {
   private final RunAccess access;
   private final IdentityService identity;
   private final McpToolCalls calls;
-  private final Map<String, String> served = new HashMap<>();
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Map<String, Offer> served = new HashMap<>();
   private final Set<String> refused = ConcurrentHashMap.newKeySet();
 
   McpAgentTools(AgentsAsTools agents, RunAccess access, IdentityService identity, McpToolCalls calls) {
@@ -46,19 +54,20 @@ final class McpAgentTools {
 
   /** Brings the server's tools in step with the deployed agents. */
   synchronized void refresh(McpAsyncServer server) {
-    Map<String, String> current = new LinkedHashMap<>();
+    Map<String, Offer> current = new LinkedHashMap<>();
     agents.tools().values().stream().filter(this::servable).forEach(agent ->
-        current.put(agent.name(), agent.description()));
+        current.put(agent.name(), new Offer(agent.description(),
+            agent instanceof AgentAsTool asTool ? asTool.answerSchema() : null)));
     for (String gone : Set.copyOf(served.keySet())) {
       if (!current.containsKey(gone) || !current.get(gone).equals(served.get(gone))) {
         server.removeTool(gone).block();
         served.remove(gone);
       }
     }
-    current.forEach((key, description) -> {
+    current.forEach((key, offer) -> {
       if (!served.containsKey(key)) {
-        server.addTool(specification(key, description)).block();
-        served.put(key, description);
+        server.addTool(specification(key, offer)).block();
+        served.put(key, offer);
       }
     });
   }
@@ -80,9 +89,9 @@ final class McpAgentTools {
     return false;
   }
 
-  private AsyncToolSpecification specification(String key, String description) {
-    McpSchema.Tool tool = McpSchema.Tool.builder().name(key).description(description)
-        .inputSchema(inputSchema())
+  private AsyncToolSpecification specification(String key, Offer offer) {
+    McpSchema.Tool tool = McpSchema.Tool.builder().name(key).description(offer.description())
+        .inputSchema(inputSchema()).outputSchema(offer.outputSchema())
         .annotations(new McpSchema.ToolAnnotations(null, false, false, false, true, null))
         .build();
     return AsyncToolSpecification.builder().tool(tool)
@@ -104,5 +113,14 @@ final class McpAgentTools {
     schema.put("required", List.of("question"));
     schema.put("additionalProperties", false);
     return schema;
+  }
+
+  /** What a tool offers: its description, and the schema of its answer's fields where it answers in fields. */
+  private record Offer(String description, AnswerSchema answerSchema) {
+
+    /** The answer schema as MCP's {@code outputSchema}; {@code null} for an agent that answers in text. */
+    Map<String, Object> outputSchema() {
+      return answerSchema == null ? null : JSON.convertValue(answerSchema.json(), new TypeReference<>() { });
+    }
   }
 }

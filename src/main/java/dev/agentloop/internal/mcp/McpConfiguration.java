@@ -1,6 +1,7 @@
 package dev.agentloop.internal.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.internal.agent.definition.AgentAsTool;
 import dev.agentloop.internal.agent.definition.AgentsAsTools;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.events.RunEvents;
@@ -52,7 +53,8 @@ public class McpConfiguration {
       Conversations conversations, StepStore store, RunEvents events, ResumeService resume, McpCalls calls,
       ApiSettings api, McpEndpointSettings settings) {
     RunOpening opening = new RunOpening(runs, conversations, access, store);
-    McpToolCalls toolCalls = new McpToolCalls(opening, events, runs, resume, calls, new McpAnswers(api.basePath()),
+    McpToolCalls toolCalls = new McpToolCalls(opening, events, runs, resume, calls, new McpAnswers(api.basePath(),
+        key -> agents.tools().get(key) instanceof AgentAsTool agent && agent.answerSchema() != null),
         engine.getIdentityService(), settings);
     return new McpAgentTools(agents, access, engine.getIdentityService(), toolCalls);
   }

@@ -78,6 +78,9 @@ public class RunRestarts {
       Continuation at = surgery.continuationOf(new LoopState(run, null, path, false), settings);
       String restarted = runtime.createProcessInstanceById(definitionId)
           .setVariables(ReactAgentProcess.QUESTION.with(run.question()))
+          // the answer schema its start gave, which the restarted run answers by as the run did
+          .setVariables(run.answerSchema() == null ? java.util.Map.of()
+              : java.util.Map.of(ReactAgentProcess.ANSWER_SCHEMA, run.answerSchema()))
           .startBeforeActivity(at.elementId())
           .setVariables(LoopJump.variablesFor(at, settings))
           .execute(false, false).getId();

@@ -2,7 +2,13 @@ package dev.agentloop.internal.review;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
+import dev.agentloop.internal.agent.definition.AnswerSettings;
+import dev.agentloop.internal.agent.definition.AnswerVariables;
+import dev.agentloop.internal.trace.Appended;
+import dev.agentloop.internal.trace.NewStep;
+import dev.agentloop.internal.trace.RunHead;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
@@ -48,6 +54,13 @@ class AnswerReview implements Review {
   public void prepare(ReviewTask task, RunState run) {
     Step answer = latestAnswer(run);
     task.putShown("answer", text(answer), false);
+    FinalAnswer content = (FinalAnswer) answer.content();
+    AnswerSettings answers = answers(task, run);
+    task.put("hasFields", answers.hasSchema() && content.hasData());
+    if (answers.hasSchema() && content.hasData()) {
+      AnswerFields.prepare(task, answers.schema(), content.data());
+    }
+    task.put("replyNotice", WithheldReplies.notice(run));
     // no decision chosen in advance: the reviewer chooses one, the form refuses Complete until then
     task.put("decision", null);
     task.put("regenerateReason", "");
@@ -72,7 +85,8 @@ class AnswerReview implements Review {
   public Decided decide(ReviewTask task, RunState run) {
     Decision decision = task.decision(Decision.class);
     Step answer = latestAnswer(run);
-    Step decidedOn = answer;
+    Appended edited = editedFields(task, run, answer, decision);
+    Step decidedOn = edited == null ? answer : edited.steps().get(0);
     switch (decision) {
       case REGENERATE -> {
         // this answer, or the earlier turn's the reviewer chose
@@ -91,7 +105,7 @@ class AnswerReview implements Review {
             Usage.NONE);
       }
       case EDIT -> stepEdit.apply(task, run, "edited in answer review");
-      case FOLLOW_UP -> askFollowUp(task, run);
+      case FOLLOW_UP -> askFollowUp(task, edited == null ? run.head() : edited.head());
       case ACCEPT -> { }
     }
     return new Decided(decision, decidedOn.stepNo(), switch (decision) {
@@ -102,8 +116,43 @@ class AnswerReview implements Review {
     });
   }
 
+  /**
+   * The answer with the fields the reviewer changed, written as a step of theirs that supersedes the model's (an
+   * audited edit like any other), and handed to the process as its variables; {@code null} when nothing changed.
+   *
+   * @throws ReviewException when the fields break the schema, or were changed for a decision that does not
+   *     accept the answer; nothing is written
+   */
+  private Appended editedFields(ReviewTask task, RunState run, Step answer, Decision decision) {
+    FinalAnswer content = (FinalAnswer) answer.content();
+    AnswerSettings answers = answers(task, run);
+    if (!answers.hasSchema() || !content.hasData()) {
+      return null;
+    }
+    ObjectNode fields = AnswerFields.read(task, answers.schema(), content.data());
+    List<String> changed = AnswerFields.changed(answers.schema(), content.data(), fields);
+    if (changed.isEmpty()) {
+      return null;
+    }
+    if (decision != Decision.ACCEPT && decision != Decision.FOLLOW_UP) {
+      throw new ReviewException("you changed the answer's fields (" + String.join(", ", changed) + "): accept the"
+          + " answer with them, or set them back to " + ReviewTask.value(decision) + " it");
+    }
+    String text = fields.toPrettyString();
+    Appended written = store.branch(run.head(), answer, List.of(new NewStep(new FinalAnswer(text, "", "", fields),
+        task.actor(), "answer fields edited in answer review: " + String.join(", ", changed))));
+    DelegateExecution execution = task.delegate().getExecution();
+    ReactAgentProcess.FINAL_ANSWER.set(execution, text);
+    execution.setVariables(AnswerVariables.of(answers.schema(), fields));
+    return written;
+  }
+
+  private AnswerSettings answers(ReviewTask task, RunState run) {
+    return definitions.settings(task.processDefinitionId()).forRun(run.run().answerSchema()).answer();
+  }
+
   /** Accepts the answer and asks the next question with it: the conversation goes on at once. */
-  private void askFollowUp(ReviewTask task, RunState run) {
+  private void askFollowUp(ReviewTask task, RunHead head) {
     String question = task.text("followUpQuestion");
     if (question.isEmpty()) {
       throw new ReviewException("write the follow-up question to ask after this answer");
@@ -116,7 +165,7 @@ class AnswerReview implements Review {
     if (whyNot != null) {
       throw new ReviewException(whyNot);
     }
-    store.append(run.head(), List.of(Steps.followUp(question, task.actor(), null)), Usage.NONE);
+    store.append(head, List.of(Steps.followUp(question, task.actor(), null)), Usage.NONE);
     DelegateExecution execution = task.delegate().getExecution();
     ReactAgentProcess.QUESTION.set(execution, question);
     execution.setVariables(ReactAgentProcess.FOLLOW_UP.transientWith(ReactAgentProcess.FOLLOW_UP_ASKED));

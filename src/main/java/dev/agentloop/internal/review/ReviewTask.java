@@ -123,6 +123,16 @@ class ReviewTask {
     return text.length() > chars ? text.substring(0, chars - 1) + "…" : text;
   }
 
+  /** Whether the task has a value for this field (a form field, or a field an API client sent). */
+  boolean hasValue(String name) {
+    return task.getVariableLocal(name) != null;
+  }
+
+  /** A field's value as submitted, typed as Tasklist or the API sent it; {@code null} when empty. */
+  Object value(String name) {
+    return task.getVariableLocal(name);
+  }
+
   String text(String name) {
     Object value = task.getVariableLocal(name);
     return value == null ? "" : value.toString().strip();

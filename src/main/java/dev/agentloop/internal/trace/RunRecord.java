@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param modelCalls the run's own model calls (those of the runs it called are in {@link #tree})
  * @param budget the run's budget where it is not its agent's: raised by a person, or capped by what its caller had
  *     left when it started the run; {@code null}: its agent's settings
+ * @param answerSchema the answer schema its start gave (JSON), over the agent's own; {@code null}: the agent's
  */
 public record RunRecord(
     String runId,
@@ -29,17 +30,18 @@ public record RunRecord(
     Instant endedAt,
     Restart restartedFrom,
     Budget budget,
-    Tree tree) {
+    Tree tree,
+    String answerSchema) {
 
   public RunRecord {
     Objects.requireNonNull(tree, "tree");
   }
 
-  /** A run that no agent called and that called none, on its agent's budget. */
+  /** A run that no agent called and that called none, on its agent's budget and answer schema. */
   public RunRecord(String runId, String agentKey, String question, RunStatus status, String statusReason, RunHead head,
       int modelCalls, int toolCalls, long tokens, Instant createdAt, Instant endedAt, Restart restartedFrom) {
     this(runId, agentKey, question, status, statusReason, head, modelCalls, toolCalls, tokens, createdAt, endedAt,
-        restartedFrom, null, Tree.NONE);
+        restartedFrom, null, Tree.NONE, null);
   }
 
   /** Where a restarted run came from, who restarted it and why. */
@@ -81,6 +83,7 @@ public record RunRecord(
   /** The record after an append moved its head and spent {@code usage}. */
   public RunRecord advancedTo(RunHead newHead, Usage usage) {
     return new RunRecord(runId, agentKey, question, status, statusReason, newHead, modelCalls + usage.modelCalls(),
-        toolCalls + usage.toolCalls(), tokens + usage.tokens(), createdAt, endedAt, restartedFrom, budget, tree);
+        toolCalls + usage.toolCalls(), tokens + usage.tokens(), createdAt, endedAt, restartedFrom, budget, tree,
+        answerSchema);
   }
 }

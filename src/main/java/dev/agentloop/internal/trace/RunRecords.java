@@ -34,15 +34,16 @@ final class RunRecords {
       + " (SELECT t.last_by FROM agentloop_tree_use t WHERE t.run_id = r.run_id) AS calls_last_by"
       + " FROM agentloop_run r";
 
-  void create(String runId, String agentKey, String question, List<String> callers, Budget budget) {
+  void create(String runId, String agentKey, String question, List<String> callers, Budget budget,
+      String answerSchema) {
     jdbc.update(
         "INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
             + " model_calls, tool_calls, tokens, created_at, callers, max_steps, max_model_calls, max_tool_calls,"
-            + " max_tokens) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?, ?, ?)",
+            + " max_tokens, answer_schema) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?, ?, ?, ?)",
         runId, agentKey, StoredText.of(question), RunStatus.RUNNING.name(), StepStore.now(),
         callers.isEmpty() ? null : String.join(",", callers), budget == null ? null : budget.maxSteps(),
         budget == null ? null : budget.maxModelCalls(), budget == null ? null : budget.maxToolCalls(),
-        budget == null ? null : budget.maxTokens());
+        budget == null ? null : budget.maxTokens(), answerSchema);
   }
 
   /** A person raised the run's budget; it holds for the rest of the run, all its turns. */

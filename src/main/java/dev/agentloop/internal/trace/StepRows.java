@@ -90,7 +90,7 @@ class StepRows {
             rs.getInt("restarted_from_step"), rs.getString("restarted_by"), rs.getString("restart_reason")),
         rs.getObject("max_model_calls") == null ? null : new Budget(rs.getInt("max_steps"),
             rs.getInt("max_model_calls"), rs.getInt("max_tool_calls"), rs.getLong("max_tokens")),
-        tree(rs));
+        tree(rs), rs.getString("answer_schema"));
   }
 
   /** The run's place among agents: its callers' column, and its row of what its calls spent (read beside it). */

@@ -58,7 +58,12 @@ public class StepStore {
   }
 
   public void createRun(String runId, String agentKey, String question) {
-    createRun(runId, agentKey, question, List.of(), null);
+    createRun(runId, agentKey, question, List.of(), null, null);
+  }
+
+  /** @param answerSchema the answer schema the run's start gave, as JSON; {@code null}: the agent's own */
+  public void createRun(String runId, String agentKey, String question, String answerSchema) {
+    createRun(runId, agentKey, question, List.of(), null, answerSchema);
   }
 
   /**
@@ -68,7 +73,13 @@ public class StepStore {
    * @param budget its budget where it is not its agent's, else {@code null}
    */
   public void createRun(String runId, String agentKey, String question, List<String> callers, Budget budget) {
-    runs.create(runId, agentKey, question, callers, budget);
+    createRun(runId, agentKey, question, callers, budget, null);
+  }
+
+  /** @param answerSchema the answer schema the run's start gave, as JSON; {@code null}: the agent's own */
+  public void createRun(String runId, String agentKey, String question, List<String> callers, Budget budget,
+      String answerSchema) {
+    runs.create(runId, agentKey, question, callers, budget, answerSchema);
     watchers.changed(runId);
   }
 

@@ -1,6 +1,8 @@
 package dev.agentloop.internal.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.internal.agent.definition.AnswerSchema;
+import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.run.ConversationInUseException;
 import dev.agentloop.internal.agent.run.RunPricing;
 import dev.agentloop.internal.agent.run.RunService;
@@ -67,12 +69,27 @@ class RunController {
     String agent = request.agent() == null || request.agent().isBlank() ? defaultAgent : request.agent();
     String runId;
     try {
-      runId = runs.start(agent, request.question(), request.conversationId());
+      runId = runs.start(agent, request.question(), request.conversationId(), answerSchema(request));
     } catch (ConversationInUseException e) {
       // a run the caller may not read is not named to them, as everywhere
       throw access.mayRead(e.runId()) ? e : e.withoutRun();
     }
     return ResponseEntity.created(URI.create(basePath + "/runs/" + runId)).body(runs.view(runId));
+  }
+
+  /** The request's answer schema, checked before anything starts; {@code null} when it has none. */
+  private static JsonNode answerSchema(StartRunRequest request) {
+    JsonNode schema = request.answerSchema();
+    if (schema == null || schema.isNull()) {
+      return null;
+    }
+    try {
+      return AnswerSchema.of(schema).json();
+    } catch (IllegalArgumentException e) {
+      String shown = schema.toString().length() > 120 ? schema.toString().substring(0, 120) + "…" : schema.toString();
+      throw new InvalidParameterException("answerSchema", shown, "a JSON Schema of an object with properties ("
+          + e.getMessage() + ")");
+    }
   }
 
   /**

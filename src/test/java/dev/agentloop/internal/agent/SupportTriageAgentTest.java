@@ -77,7 +77,10 @@ class SupportTriageAgentTest {
 
     RunView answered = Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
     assertThat(answered.agent()).isEqualTo(KEY);
-    assertThat(answered.finalAnswer()).startsWith("Category: defect\nPriority: normal\nReply:\n").contains("KC-20417");
+    // in the fields of its answer schema, which a business process routes on
+    assertThat(answered.answerData().path("category").asText()).isEqualTo("defect");
+    assertThat(answered.answerData().path("priority").asText()).isEqualTo("normal");
+    assertThat(answered.answerData().path("reply").asText()).startsWith("Dear customer,").contains("KC-20417");
     assertThat(kinds(run)).containsExactly(PLAN, THOUGHT, ACTION, OBSERVATION, THOUGHT, ACTION, OBSERVATION, FINAL_ANSWER);
     assertThat(runs.view(run).toolCalls()).isEqualTo(1);
   }

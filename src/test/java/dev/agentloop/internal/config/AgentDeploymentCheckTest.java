@@ -97,6 +97,31 @@ class AgentDeploymentCheckTest {
   }
 
   @Test
+  void should_refuse_an_answer_schema_that_is_no_valid_json_schema_naming_the_element() {
+    // a type JSON Schema does not know
+    assertRefused("slip-answer-schema-type", property(ReactAgentProcess.THINK, AgentSettings.ANSWER_SCHEMA,
+        "{\"type\": \"object\", \"properties\": {\"priority\": {\"type\": \"strng\"}}}"), ReactAgentProcess.THINK,
+        "agent property 'answerSchema' is '{\"type\": \"object\", \"properties\": {\"priority\": {\"type\": \"strng\"}}}'"
+            + " but must be a JSON Schema of an object with properties (not a valid JSON Schema: /properties/priority/type:");
+    // no JSON at all
+    assertRefused("slip-answer-schema-json", property(ReactAgentProcess.THINK, AgentSettings.ANSWER_SCHEMA,
+        "category, priority"), ReactAgentProcess.THINK, "agent property 'answerSchema' is 'category, priority' but must"
+            + " be a JSON Schema of an object with properties (not JSON:");
+    // a schema, but not of an object with fields
+    assertRefused("slip-answer-schema-string", property(ReactAgentProcess.THINK, AgentSettings.ANSWER_SCHEMA,
+        "{\"type\": \"string\"}"), ReactAgentProcess.THINK, "agent property 'answerSchema' is '{\"type\": \"string\"}'"
+            + " but must be a JSON Schema of an object with properties (an answer schema has \"type\": \"object\" and"
+            + " \"properties\"");
+    // a reference that leads nowhere
+    assertRefused("slip-answer-schema-ref", property(ReactAgentProcess.THINK, AgentSettings.ANSWER_SCHEMA,
+        "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/Missing\"}}}"), ReactAgentProcess.THINK,
+        "agent property 'answerSchema'");
+    // repairs that are no count
+    assertRefused("slip-answer-repairs", property(ReactAgentProcess.THINK, AgentSettings.MAX_ANSWER_REPAIRS, "-1"),
+        ReactAgentProcess.THINK, "agent property 'maxAnswerRepairs' is '-1' but must be a whole number of at least 0");
+  }
+
+  @Test
   void should_refuse_an_ask_human_timeout_that_is_no_iso_duration() {
     assertRefused("slip-duration", property(ReactAgentProcess.ASK_HUMAN, AgentSettings.ASK_HUMAN_TIMEOUT, "24 hours"),
         ReactAgentProcess.ASK_HUMAN, "agent property 'askHumanTimeout' is '24 hours' but must be a positive ISO-8601"
@@ -118,7 +143,7 @@ class AgentDeploymentCheckTest {
   @Test
   void should_refuse_a_setting_agentloop_does_not_know_instead_of_ignoring_it() {
     assertRefused("slip-misspelt", property(ReactAgentProcess.THINK, "maxStep", "5"), ReactAgentProcess.THINK,
-        "agent property 'maxStep' is not an AgentLoop setting; use one of allowedTools, askHumanTimeout");
+        "agent property 'maxStep' is not an AgentLoop setting; use one of allowedTools, answerSchema, askHumanTimeout");
   }
 
   @Test

@@ -11,8 +11,11 @@ import java.util.Objects;
  * Another agent, offered to the model as a tool named after its process key, with one argument, {@code question}.
  * A call never runs here: the diagram's {@code callAgent} activity starts the agent as a child run, and the child's
  * answer or outcome becomes the call's observation ({@link ChildRuns}). Immutable.
+ *
+ * @param answerSchema the schema of the agent's answer where it answers in fields, for callers that take them as
+ *     data (an MCP tool's output schema); {@code null}: it answers in text
  */
-public record AgentAsTool(String name, String description) implements AgentTool {
+public record AgentAsTool(String name, String description, AnswerSchema answerSchema) implements AgentTool {
 
   public static final String QUESTION = "question";
   private static final JsonNode PARAMETERS = questionSchema();
@@ -20,6 +23,11 @@ public record AgentAsTool(String name, String description) implements AgentTool 
   public AgentAsTool {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(description, "description");
+  }
+
+  /** An agent that answers in text. */
+  public AgentAsTool(String name, String description) {
+    this(name, description, null);
   }
 
   @Override

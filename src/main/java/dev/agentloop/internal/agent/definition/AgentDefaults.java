@@ -44,6 +44,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param conversation whether a run takes follow-up questions after its accepted answer, until closed or idle
  *     (a run that another process called always answers once)
  * @param conversationIdle how long a conversation waits for its next question before it closes
+ * @param maxAnswerRepairs how often a final answer that breaks the agent's answer schema goes back to the model with
+ *     the validator's message (each a model call of the run's budget) before the run escapes to agentStuck
  */
 public record AgentDefaults(
     @DefaultValue("You are a careful assistant that solves the user's question step by step. Use the tools when they help; never guess what a tool can compute or look up. When you know the answer, reply with the final answer as plain text and no tool call.") @NotBlank String systemPrompt,
@@ -69,7 +71,8 @@ public record AgentDefaults(
     @DefaultValue("3") @Positive int loopMaxSameFailures,
     @DefaultValue("3") @Positive int maxAgentDepth,
     @DefaultValue("false") boolean conversation,
-    @DefaultValue("PT24H") @NotNull Duration conversationIdle) {
+    @DefaultValue("PT24H") @NotNull Duration conversationIdle,
+    @DefaultValue("2") @PositiveOrZero int maxAnswerRepairs) {
 
   public AgentDefaults {
     allowedTools = allowedTools == null ? null : List.copyOf(allowedTools);

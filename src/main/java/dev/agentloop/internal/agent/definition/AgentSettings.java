@@ -5,9 +5,7 @@ import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.resilience.LoopDetector;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -24,6 +22,7 @@ import java.util.stream.Collectors;
  * @param conversation whether a run takes follow-up questions after its accepted answer, and how long it waits
  * @param contextBudgetTokens estimated prompt tokens past which older turns go into a digest; 0: the window of
  *     {@code contextWindowSteps} alone, sliding step by step (see {@code ContextDigest})
+ * @param answer the schema the final answer must match, if any, and how often a breach goes back to the model
  */
 public record AgentSettings(
     String systemPrompt,
@@ -39,7 +38,8 @@ public record AgentSettings(
     Duration askHumanTimeout,
     EscapeLimits limits,
     ConversationSettings conversation,
-    int contextBudgetTokens) {
+    int contextBudgetTokens,
+    AnswerSettings answer) {
 
   public static final String SYSTEM_PROMPT = "systemPrompt";
   public static final String PLANNER_PROMPT = "plannerPrompt";
@@ -65,11 +65,16 @@ public record AgentSettings(
   public static final String CONVERSATION = "conversation";
   /** Also the name of the variable that the idle timer of a waiting conversation reads. */
   public static final String CONVERSATION_IDLE = ReactAgentProcess.CONVERSATION_IDLE.name();
+  /** The JSON Schema the final answer must match, see {@link AnswerSchema}; none: the answer is text. */
+  public static final String ANSWER_SCHEMA = "answerSchema";
+  /** How often an answer that breaks the schema goes back to the model before the run escapes. */
+  public static final String MAX_ANSWER_REPAIRS = "maxAnswerRepairs";
   /** Every property name above: a diagram that sets any other on an agent task is refused at deployment. */
   public static final Set<String> NAMES = Set.of(SYSTEM_PROMPT, PLANNER_PROMPT, ALLOWED_TOOLS, MAX_STEPS,
       CONTEXT_WINDOW_STEPS, AUTO_ACCEPT_PLAN, AUTO_ACCEPT_ANSWER, MAX_PLAN_REVISIONS, WHEN_PLAN_REVISIONS_RUN_OUT,
       ASK_HUMAN_TIMEOUT, MAX_MODEL_CALLS, MAX_TOOL_CALLS, MAX_TOKENS, MAX_RUN_TIME, LOOP_MAX_REPEATS, LOOP_MAX_CYCLES,
-      LOOP_MAX_SAME_FAILURES, CONVERSATION, CONVERSATION_IDLE, CONTEXT_BUDGET_TOKENS);
+      LOOP_MAX_SAME_FAILURES, CONVERSATION, CONVERSATION_IDLE, CONTEXT_BUDGET_TOKENS, ANSWER_SCHEMA,
+      MAX_ANSWER_REPAIRS);
   static final String ALL_TOOLS = "*";
   /**
    * The value of {@code allowedTools} that takes the application's {@code agentloop.agent.allowed-tools}
@@ -81,10 +86,21 @@ public record AgentSettings(
     allowedTools = Set.copyOf(allowedTools);
     java.util.Objects.requireNonNull(limits, "limits");
     java.util.Objects.requireNonNull(conversation, "conversation");
+    java.util.Objects.requireNonNull(answer, "answer");
     if (contextBudgetTokens < 0) {
       throw new IllegalArgumentException("contextBudgetTokens must be 0 (no digest) or more, was "
           + contextBudgetTokens);
     }
+  }
+
+  /** Settings whose answers are text, for code that builds them by hand. */
+  public AgentSettings(String systemPrompt, String plannerPrompt, Set<String> allowedTools, int contextWindowSteps,
+      int observationPromptChars, int maxStepChars, boolean autoAcceptPlan, boolean autoAcceptAnswer,
+      int maxPlanRevisions, RevisionsRunOut whenPlanRevisionsRunOut, Duration askHumanTimeout, EscapeLimits limits,
+      ConversationSettings conversation, int contextBudgetTokens) {
+    this(systemPrompt, plannerPrompt, allowedTools, contextWindowSteps, observationPromptChars, maxStepChars,
+        autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout, limits,
+        conversation, contextBudgetTokens, AnswerSettings.TEXT);
   }
 
   /**
@@ -125,7 +141,7 @@ public record AgentSettings(
    * @throws InvalidAgentSettingException naming the property when a value cannot be used
    */
   public static AgentSettings of(Map<String, String> properties, AgentDefaults defaults) {
-    Values values = new Values(properties);
+    SettingValues values = new SettingValues(properties);
     return new AgentSettings(
         values.text(SYSTEM_PROMPT, defaults.systemPrompt()),
         values.text(PLANNER_PROMPT, defaults.plannerPrompt()),
@@ -151,14 +167,32 @@ public record AgentSettings(
                 values.count(LOOP_MAX_SAME_FAILURES, defaults.loopMaxSameFailures(), 1))),
         new ConversationSettings(values.flag(CONVERSATION, defaults.conversation()),
             values.duration(CONVERSATION_IDLE, defaults.conversationIdle())),
-        values.count(CONTEXT_BUDGET_TOKENS, defaults.contextBudgetTokens(), 0));
+        values.count(CONTEXT_BUDGET_TOKENS, defaults.contextBudgetTokens(), 0),
+        new AnswerSettings(values.answerSchema(ANSWER_SCHEMA),
+            values.count(MAX_ANSWER_REPAIRS, defaults.maxAnswerRepairs(), 0)));
   }
 
   /** Settings like these with another context budget: 0 turns the digest off. */
   public AgentSettings withContextBudgetTokens(int tokens) {
     return new AgentSettings(systemPrompt, plannerPrompt, allowedTools, contextWindowSteps,
         observationPromptChars, maxStepChars, autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions,
-        whenPlanRevisionsRunOut, askHumanTimeout, limits, conversation, tokens);
+        whenPlanRevisionsRunOut, askHumanTimeout, limits, conversation, tokens, answer);
+  }
+
+  /** Settings like these with another answer schema ({@code null}: answers are text), e.g. the one a start gave. */
+  public AgentSettings withAnswerSchema(AnswerSchema schema) {
+    return new AgentSettings(systemPrompt, plannerPrompt, allowedTools, contextWindowSteps, observationPromptChars,
+        maxStepChars, autoAcceptPlan, autoAcceptAnswer, maxPlanRevisions, whenPlanRevisionsRunOut, askHumanTimeout,
+        limits, conversation, contextBudgetTokens, new AnswerSettings(schema, answer.maxRepairs()));
+  }
+
+  /**
+   * The settings of one run: these, with the answer schema its start gave where it gave one.
+   *
+   * @param runAnswerSchema the schema's JSON as the run keeps it; {@code null}: the agent's own
+   */
+  public AgentSettings forRun(String runAnswerSchema) {
+    return runAnswerSchema == null ? this : withAnswerSchema(AnswerSchema.parse(runAnswerSchema));
   }
 
   /** Whether older turns go into a digest when the prompt passes the context budget. */
@@ -195,86 +229,5 @@ public record AgentSettings(
 
   private static Set<String> toolNames(String list) {
     return Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toSet());
-  }
-
-  /** Reads typed values from the diagram's properties; a value that does not parse names its property. */
-  private record Values(Map<String, String> properties) {
-
-    String text(String name, String fallback) {
-      String value = properties.get(name);
-      return value == null || value.isBlank() ? fallback : value;
-    }
-
-    int count(String name, int fallback, int minimum) {
-      String value = properties.get(name);
-      if (value == null || value.isBlank()) {
-        return fallback;
-      }
-      try {
-        int parsed = Integer.parseInt(value.trim());
-        if (parsed >= minimum) {
-          return parsed;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw new InvalidAgentSettingException(name, value, "a whole number of at least " + minimum);
-    }
-
-    long amount(String name, long fallback) {
-      String value = properties.get(name);
-      if (value == null || value.isBlank()) {
-        return fallback;
-      }
-      try {
-        long parsed = Long.parseLong(value.trim());
-        if (parsed >= 0) {
-          return parsed;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw new InvalidAgentSettingException(name, value, "a whole number of at least 0 (0: no limit)");
-    }
-
-    boolean flag(String name, boolean fallback) {
-      String value = properties.get(name);
-      if (value == null || value.isBlank()) {
-        return fallback;
-      }
-      return switch (value.trim().toLowerCase(Locale.ROOT)) {
-        case "true" -> true;
-        case "false" -> false;
-        default -> throw new InvalidAgentSettingException(name, value, "true or false");
-      };
-    }
-
-    RevisionsRunOut choice(String name, RevisionsRunOut fallback) {
-      String value = properties.get(name);
-      if (value == null || value.isBlank()) {
-        return fallback;
-      }
-      try {
-        return RevisionsRunOut.valueOf(value.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new InvalidAgentSettingException(name, value, "accept or reject");
-      }
-    }
-
-    Duration duration(String name, Duration fallback) {
-      String value = properties.get(name);
-      if (value == null || value.isBlank()) {
-        return fallback;
-      }
-      try {
-        Duration parsed = Duration.parse(value.trim());
-        if (!parsed.isNegative() && !parsed.isZero()) {
-          return parsed;
-        }
-      } catch (DateTimeParseException e) {
-        // reported below
-      }
-      throw new InvalidAgentSettingException(name, value, "a positive ISO-8601 duration such as PT30M");
-    }
   }
 }

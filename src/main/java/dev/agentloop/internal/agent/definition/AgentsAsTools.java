@@ -207,14 +207,19 @@ public class AgentsAsTools implements ToolSource {
     }
   }
 
-  private static AgentAsTool tool(String key, String name, BpmnModelInstance model) {
+  private AgentAsTool tool(String key, String name, BpmnModelInstance model) {
     String documentation = model.getModelElementsByType(Process.class).stream()
         .flatMap(process -> process.getDocumentations().stream())
         .map(Documentation::getTextContent).filter(text -> text != null && !text.isBlank())
         .findFirst().orElse(null);
     return new AgentAsTool(key, documentation != null ? documentation.strip()
         : "Asks the agent '" + (name == null ? key : name) + "' a question; it answers in a run of its own, which"
-            + " people may review, and its answer comes back as this call's result.");
+            + " people may review, and its answer comes back as this call's result.", answerSchema(model));
+  }
+
+  /** The agent's answer schema, if it has one (checked at its deployment, as its allowed tools). */
+  private AnswerSchema answerSchema(BpmnModelInstance model) {
+    return AgentSettings.of(AgentDefinitions.properties(model), defaults).answer().schema();
   }
 
   /** Inside a command (a deployment while the engine starts) its configuration; else the engine's, once there. */

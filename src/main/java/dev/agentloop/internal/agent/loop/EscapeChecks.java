@@ -193,7 +193,10 @@ public class EscapeChecks {
     List<LoopDetector.Call> calls = new ArrayList<>();
     for (Step step : window) {
       if (step.content() instanceof Observation observation && !observation.ofCall() && observation.isError()) {
-        calls.add(LoopDetector.Call.refusedReply(observation.error()));
+        if (!Observation.INVALID_ANSWER.equals(observation.failure())) {
+          // an answer that broke the schema has a budget of its own (maxAnswerRepairs), not the loop limits
+          calls.add(LoopDetector.Call.refusedReply(observation.error()));
+        }
       } else if (step.kind() == StepKind.ACTION) {
         Action action = step.contentAs(Action.class);
         boolean ignoreCase = tools.find(action.tool()).map(AgentTool::caseInsensitiveArguments).orElse(false);

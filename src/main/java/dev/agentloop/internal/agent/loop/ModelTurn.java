@@ -1,7 +1,6 @@
 package dev.agentloop.internal.agent.loop;
 
 import dev.agentloop.internal.agent.Steps;
-import dev.agentloop.spi.StopReason;
 import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
@@ -13,10 +12,11 @@ import java.util.List;
  * What one model reply adds to the trace and where the loop goes next.
  *
  * @param finalAnswer the answer text when the model answered, else {@code null}
- * @param cut why the reply is incomplete when it was cut at its output limit, else {@code null}: such a
- *     turn has neither an answer nor actions, and the run leaves its loop
+ * @param leave why the run leaves its loop after this turn, in words for the person who takes it over, else
+ *     {@code null}: the reply was cut at its output limit or withheld by the provider (such a turn has neither an
+ *     answer nor actions), or its answer broke the answer schema once more than the repairs allow
  */
-public record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer, StopReason cut) {
+public record ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer, String leave) {
 
   ModelTurn(List<NewStep> steps, List<Action> actions, String finalAnswer) {
     this(steps, actions, finalAnswer, null);
@@ -32,7 +32,7 @@ public record ModelTurn(List<NewStep> steps, List<Action> actions, String finalA
     for (NewStep step : steps) {
       newSteps.add(step.content() instanceof Action ? Steps.action(next.next()) : step);
     }
-    return new ModelTurn(newSteps, replaced, finalAnswer, cut);
+    return new ModelTurn(newSteps, replaced, finalAnswer, leave);
   }
 
   /**
@@ -48,6 +48,6 @@ public record ModelTurn(List<NewStep> steps, List<Action> actions, String finalA
     List<NewStep> all = new ArrayList<>(steps);
     actions.forEach(action -> all.add(Steps.observation(
         Observation.error(action, "not run: " + why, Observation.NOT_OFFERED), Steps.AGENTLOOP)));
-    return new ModelTurn(all, List.of(), finalAnswer, cut);
+    return new ModelTurn(all, List.of(), finalAnswer, leave);
   }
 }

@@ -166,10 +166,12 @@ public final class PromptBuilder {
   }
 
   private static String instructions(LoopState state, AgentSettings settings) {
+    String prompt = settings.answer().hasSchema()
+        ? settings.systemPrompt() + "\n\n" + settings.answer().schema().format().instruction() : settings.systemPrompt();
     if (state.plan() == null) {
-      return settings.systemPrompt();
+      return prompt;
     }
-    StringBuilder text = new StringBuilder(settings.systemPrompt()).append("\n\nPlan:");
+    StringBuilder text = new StringBuilder(prompt).append("\n\nPlan:");
     int n = 1;
     for (String step : plan(state).steps()) {
       text.append('\n').append(n++).append(". ").append(step);

@@ -1,9 +1,6 @@
 package dev.agentloop.internal.agent.loop;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ToolCall;
@@ -16,8 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -32,17 +27,14 @@ import java.util.stream.Collectors;
  *
  * <p>A reply cut at its output limit is never taken as complete: not its text as an answer, not its
  * calls, whose arguments may end mid-value. Its text is kept as a thought with the stop reason, the
- * model is told (should the run go on) that it was cut, and the turn is marked {@link ModelTurn#cut()}
- * for the run to leave its loop. Arguments wrapped in one markdown fence are read without it.
+ * model is told (should the run go on) that it was cut, and the turn says why the run leaves its loop
+ * ({@link ModelTurn#leave()}); so does a reply the provider withheld (a content filter, a model's refusal). A reply
+ * the provider paused ({@code pause_turn}) is a thought the model goes on from, never an answer. Arguments are read
+ * by {@link LenientJson}.
  */
 public final class ReplyInterpreter {
 
   private static final int PREVIEW_CHARS = 2_000;
-  /** Trailing text fails: {@code {"a": 1} {"b": 2}} is not one arguments object, half of it is not either. */
-  private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-  /** One markdown fence around a whole text, with an optional language: {@code ```json ... ```}. */
-  private static final Pattern FENCED = Pattern.compile("\\A\\s*```[\\w+-]*[ \\t]*\\R?(.*?)\\R?\\s*```\\s*\\z",
-      Pattern.DOTALL);
 
   private ReplyInterpreter() {}
 
@@ -51,8 +43,8 @@ public final class ReplyInterpreter {
     String reasoning = kept(reply.reasoning(), maxStepChars);
     List<ToolCall> calls = reply.toolCalls();
     String stop = reply.stop().value();
-    if (reply.stop().cut()) {
-      return cut(reply, reasoning, maxStepChars);
+    if (reply.stop().cut() || reply.stop().withheld()) {
+      return unused(reply, reasoning, maxStepChars);
     }
     long size = text.length() + calls.stream().mapToLong(c -> c.name().length() + c.arguments().length()).sum();
     if (size > maxStepChars) {
@@ -64,6 +56,10 @@ public final class ReplyInterpreter {
           + "); call at most " + Turn.MAX_CALLS + " per turn");
     }
     if (calls.isEmpty()) {
+      if (reply.stop().paused()) {
+        // the provider paused a long turn: the model goes on from this text when the turn is sent back
+        return new ModelTurn(List.of(Steps.thought(text, reasoning, stop)), List.of(), null);
+      }
       if (!text.isBlank()) {
         return new ModelTurn(List.of(Steps.finalAnswer(text, reasoning, stop)), List.of(), text);
       }
@@ -88,15 +84,19 @@ public final class ReplyInterpreter {
   }
 
   /**
-   * A cut reply: its text as a thought (shortened like a refused one), none of its calls as an action,
-   * and an observation that tells the model its reply was not used.
+   * A reply cut at its output limit, or withheld by the provider: its text as a thought (shortened like a refused
+   * one), none of its calls as an action, an observation that tells the model its reply was not used, and why the
+   * run leaves its loop.
    */
-  private static ModelTurn cut(ModelReply reply, String reasoning, int maxStepChars) {
+  private static ModelTurn unused(ModelReply reply, String reasoning, int maxStepChars) {
     String text = reply.text().length() > maxStepChars ? preview(reply.text()) : reply.text();
     String calls = reply.toolCalls().isEmpty() ? "" : "; its tool calls (" + summary(reply.toolCalls()) + ") were not run";
+    String why = reply.stop().cut() ? "your reply was cut at the output limit (" + reply.stop().limit() + ") and was"
+        + " not used" + calls + "; answer shorter"
+        : "your reply was withheld by the provider (stop reason '" + reply.stop().value() + "') and was not used" + calls;
     return new ModelTurn(List.of(Steps.thought(text, reasoning, reply.stop().value()),
-        Steps.observation(Observation.replyError("your reply was cut at the output limit (" + reply.stop().limit()
-            + ") and was not used" + calls + "; answer shorter"), Steps.AGENTLOOP)), List.of(), null, reply.stop());
+        Steps.observation(Observation.replyError(why), Steps.AGENTLOOP)), List.of(), null,
+        reply.stop().cut() ? reply.stop().cutMessage() : reply.stop().withheldMessage());
   }
 
   /** Reasoning as stored: it is never sent back, so a long one is cut rather than refused. */
@@ -107,23 +107,9 @@ public final class ReplyInterpreter {
 
   private static Action toAction(String callId, ToolCall call) {
     String raw = call.arguments().isBlank() ? "{}" : call.arguments();
-    JsonNode arguments = object(raw);
-    if (arguments == null) {
-      Matcher fenced = FENCED.matcher(raw);
-      arguments = fenced.matches() ? object(fenced.group(1)) : null;
-    }
+    JsonNode arguments = LenientJson.wholeObject(raw);
     // kept raw when unusable; the act step tells the model
     return arguments != null ? new Action(callId, call.name(), arguments, null) : new Action(callId, call.name(), null, raw);
-  }
-
-  /** The text as a JSON object, or {@code null} when it is none. */
-  private static JsonNode object(String text) {
-    try {
-      JsonNode json = JSON.readTree(text);
-      return json != null && json.isObject() ? json : null;
-    } catch (JsonProcessingException e) {
-      return null;
-    }
   }
 
   private static ModelTurn refused(String thought, String reasoning, String problem) {

@@ -35,8 +35,9 @@ public class ThinkHandler implements TopicHandler<LoopState> {
 
   @Override
   public CompletionStage<TaskResult<LoopState>> handle(LockedExternalTask task, LoopState carried) {
-    AgentSettings settings = definitions.settings(task.getProcessDefinitionId());
-    LoopState state = reader.read(task, carried, settings.pathStepsToRead());
+    AgentSettings agent = definitions.settings(task.getProcessDefinitionId());
+    LoopState state = reader.read(task, carried, agent.pathStepsToRead());
+    AgentSettings settings = agent.forRun(state.run().answerSchema());
     return thinking.think(state, settings).thenApply(outcome -> outcome.escape() == null
         ? completions.complete(state, outcome.written(), outcome.variables(), settings)
         : completions.escape(task, topic(), outcome.escape(), state, outcome.written(), settings));

@@ -3,18 +3,24 @@ package dev.agentloop.internal.agent.loop;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentAsTool;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AnswerVariables;
 import dev.agentloop.internal.agent.loop.TaskOutcomes.Written;
 import dev.agentloop.internal.resilience.EscapeException.Reason;
 import dev.agentloop.internal.resilience.EscapeException;
 import dev.agentloop.spi.ChatModel;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.StopReason;
 import dev.agentloop.spi.ModelRequest.Purpose;
 import dev.agentloop.spi.ModelRequest.RunInfo;
 import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.spi.ToolSpec;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.NewStep;
+import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Action;
+import dev.agentloop.internal.trace.step.FinalAnswer;
+import dev.agentloop.internal.trace.step.Thought;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +43,14 @@ import java.util.concurrent.CompletionStage;
  * <p>A reply cut at its output limit leaves the loop at once with {@code BUDGET_EXHAUSTED} (the reply's
  * own token budget was used up), its reason naming the limit and the setting that raises it: asking
  * again would hit the same limit, and repeated cuts must not look like an agent going round in circles.
+ * So does a reply the provider withheld (filtered, refused), its reason in words, and a final answer that broke
+ * the agent's answer schema once more than its repairs allow ({@link AnswerCheck}).
  * Thread-safe.
  */
 public class Thinking {
+
+  /** How often a turn the provider paused is sent back in a row before a person decides. */
+  static final int MAX_PAUSES = 3;
 
   private final ChatModel model;
   private final ToolRegistry tools;
@@ -85,7 +96,8 @@ public class Thinking {
         before.warnings(), model::estimateTokens);
     ModelRequest request = new ModelRequest(Purpose.THINK, prompt.messages(),
         finalTurn ? List.of() : toolSpecs(settings),
-        new RunInfo(state.run().runId(), state.question(), turn, state.attempt()), prompt.stable());
+        new RunInfo(state.run().runId(), state.question(), turn, state.attempt()), prompt.stable(),
+        settings.answer().hasSchema() ? settings.answer().schema().format() : null);
     long started = CallCosts.start();
     return model.chat(request).whenComplete((reply, failure) -> {
       if (failure != null) {
@@ -93,17 +105,46 @@ public class Thinking {
       }
     }).thenApply(reply -> {
       ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
-      ModelTurn result = repeats.mark(state.run().runId(),
-          finalTurn ? interpreted.refusingCalls(withheld(before.finalAnswerRequest())) : interpreted);
+      if (finalTurn) {
+        interpreted = interpreted.refusingCalls(withheld(before.finalAnswerRequest()));
+      }
+      ModelTurn result = repeats.mark(state.run().runId(), checked(interpreted, reply, state, settings));
       boolean autoAccepted = result.finalAnswer() != null && settings.autoAcceptAnswer();
       Written written = new Written(result.steps(), CallCosts.modelCall(request, reply, started),
           autoAccepted ? AgentSettings.AUTO_ACCEPT_ANSWER : null);
-      if (result.cut() != null) {
-        // trying again would hit the same limit: a person raises it or changes the prompt
-        return new Outcome(written, Map.of(), new EscapeException(Reason.BUDGET_EXHAUSTED, result.cut().cutMessage()));
+      if (result.leave() != null) {
+        // a cut reply would hit the same limit again, a withheld one is a person's to judge, and an answer that keeps
+        // breaking the schema has had its repairs
+        return new Outcome(written, Map.of(), new EscapeException(Reason.BUDGET_EXHAUSTED, result.leave()));
       }
       return new Outcome(written, variablesAfter(result, settings), null);
     });
+  }
+
+  /**
+   * The turn with its answer checked against the answer schema, and a paused turn bounded: a provider that pauses
+   * it again and again ({@code pause_turn}) hands the run to a person rather than being asked without end.
+   */
+  private static ModelTurn checked(ModelTurn turn, ModelReply reply, LoopState state, AgentSettings settings) {
+    if (turn.finalAnswer() != null && settings.answer().hasSchema()) {
+      return AnswerCheck.check(turn, settings.answer(), state.recent(), state.run().runId());
+    }
+    if (reply.stop().paused() && turn.actions().isEmpty() && pausedInARow(state.recent()) >= MAX_PAUSES) {
+      return new ModelTurn(turn.steps(), List.of(), null, "The provider paused the model's turn " + (MAX_PAUSES + 1)
+          + " times in a row (stop reason '" + reply.stop().value() + "') without finishing it. Guide the agent with a"
+          + " note, retry, or stop the run.");
+    }
+    return turn;
+  }
+
+  /** How many replies the provider paused at the end of the path, one after another. */
+  private static int pausedInARow(List<Step> recent) {
+    int paused = 0;
+    for (int i = recent.size() - 1; i >= 0 && recent.get(i).content() instanceof Thought thought
+        && StopReason.PAUSE_TURN.equals(thought.stopReason()); i--) {
+      paused++;
+    }
+    return paused;
   }
 
   private static CompletionStage<Outcome> done(Outcome thought) {
@@ -123,6 +164,10 @@ public class Thinking {
       variables.putAll(Route.DONE.asVariable());
       variables.putAll(ReviewGate.of(settings.autoAcceptAnswer()).asVariable());
       variables.putAll(ReactAgentProcess.FINAL_ANSWER.with(result.finalAnswer()));
+      FinalAnswer answer = (FinalAnswer) result.steps().get(result.steps().size() - 1).content();
+      if (answer.hasData()) {
+        variables.putAll(AnswerVariables.of(settings.answer().schema(), answer.data()));
+      }
       return variables;
     }
     return routeTo(router.afterToolCalls(result.actions(), settings), settings);

@@ -56,9 +56,10 @@ public final class Conversation {
       ConversationTurn.Status status = !last || (lastAccepted && turn.answer != null)
           ? ConversationTurn.Status.ANSWERED
           : run.status().isFinished() ? ConversationTurn.Status.UNANSWERED : ConversationTurn.Status.IN_PROGRESS;
-      turns.add(new ConversationTurn(i + 1, turn.question,
-          turn.answer == null ? null : ((FinalAnswer) turn.answer.content()).text(), status, turn.askedBy,
-          turn.questionStep, turn.answer == null ? null : turn.answer.stepNo(), costs.get(i + 1)));
+      FinalAnswer answer = turn.answer == null ? null : (FinalAnswer) turn.answer.content();
+      turns.add(new ConversationTurn(i + 1, turn.question, answer == null ? null : answer.text(), status,
+          turn.askedBy, turn.questionStep, turn.answer == null ? null : turn.answer.stepNo(), costs.get(i + 1),
+          answer == null ? null : answer.data()));
     }
     return turns;
   }

@@ -7,6 +7,7 @@ import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.compose.ChildRunEnded;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AnswerSchema;
 import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepStore;
@@ -54,13 +55,14 @@ public class RunLifecycle {
         throw new IllegalArgumentException("an agent run needs a non-empty variable '"
             + ReactAgentProcess.QUESTION.name() + "' with the question to answer");
       }
+      String answerSchema = answerSchema(execution);
       // the settings come from the deployed diagram, whoever starts the run
       AgentSettings settings = Context.getCommandContext()
           .runWithoutAuthorization(() -> definitions.settings(execution.getProcessDefinitionId()));
       ExecutionEntity caller = ((ExecutionEntity) execution).getProcessInstance().getSuperExecution();
       RunRecord callingRun = caller == null ? null : store.findRun(caller.getProcessInstanceId()).orElse(null);
       if (callingRun == null) {
-        store.createRun(execution.getProcessInstanceId(), processKey(execution), question);
+        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, answerSchema);
       } else {
         // another agent's call: its budget is at most what each run above it has left, and it spends from theirs
         List<String> callers = new ArrayList<>(callingRun.tree().callers());
@@ -69,7 +71,8 @@ public class RunLifecycle {
         for (TreeCharges.Caller above : charges.standing(callers)) {
           budget = budget.within(above.budget(), above.own().plus(above.calls()));
         }
-        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, callers, budget);
+        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, callers, budget,
+            answerSchema);
       }
       execution.setVariable(ReactAgentProcess.MAX_RUN_TIME.name(), settings.limits().maxRunTime().toString());
       // a run that another process called (an agent's call, a business process's step) answers once: its caller
@@ -78,6 +81,24 @@ public class RunLifecycle {
       ReactAgentProcess.CONVERSATION.set(execution, settings.conversation().enabled() && !called);
       ReactAgentProcess.CONVERSATION_IDLE.set(execution, settings.conversation().idle().toString());
     };
+  }
+
+  /**
+   * The answer schema the start gave, checked and as the run keeps it; {@code null} when it gave none.
+   *
+   * @throws IllegalArgumentException saying what is wrong with it: the start fails, nothing is created
+   */
+  private static String answerSchema(DelegateExecution execution) {
+    Object value = execution.getVariable(ReactAgentProcess.ANSWER_SCHEMA);
+    if (value == null || value.toString().isBlank()) {
+      return null;
+    }
+    try {
+      return AnswerSchema.parse(value.toString().strip()).toString();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the variable '" + ReactAgentProcess.ANSWER_SCHEMA + "' of an agent run's"
+          + " start is not an answer schema: " + e.getMessage(), e);
+    }
   }
 
   /**

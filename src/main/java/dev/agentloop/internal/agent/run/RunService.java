@@ -1,5 +1,6 @@
 package dev.agentloop.internal.agent.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.api.AgentRuns;
 import dev.agentloop.api.ConversationTurn;
@@ -69,7 +70,23 @@ public class RunService implements AgentRuns {
    *     id, on one node or on several, exactly one runs and the other leaves nothing behind
    */
   public String start(String agentKey, String question, String conversationId) {
-    return starts.start(agentKey, question, conversationId);
+    return start(agentKey, question, conversationId, null);
+  }
+
+  /**
+   * Starts a run whose answers must match {@code answerSchema} instead of the agent's own answer schema.
+   *
+   * @param conversationId {@code null}: none
+   * @param answerSchema a JSON Schema of an object; {@code null}: the agent's own
+   * @throws IllegalArgumentException when {@code answerSchema} is no answer schema, saying why; nothing is started
+   */
+  public String start(String agentKey, String question, String conversationId, JsonNode answerSchema) {
+    return starts.start(agentKey, question, conversationId, answerSchema);
+  }
+
+  @Override
+  public String startWithAnswerSchema(String agentKey, String question, JsonNode answerSchema) {
+    return start(agentKey, question, null, answerSchema);
   }
 
   /**

@@ -5,6 +5,9 @@ import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.internal.trace.ConversationClaims;
 import dev.agentloop.internal.worker.ExternalTaskWorker;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.internal.agent.definition.AnswerSchema;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -37,12 +40,17 @@ final class RunStarts {
     this.conversations = new ConversationStarts(engine.getRuntimeService(), commands.executor(), claims);
   }
 
-  String start(String agentKey, String question, String conversationId) {
+  /**
+   * @param answerSchema the answer schema of this run, over the agent's own; {@code null}: the agent's
+   * @throws IllegalArgumentException when {@code answerSchema} is no answer schema, saying why; nothing is started
+   */
+  String start(String agentKey, String question, String conversationId, JsonNode answerSchema) {
+    String schema = answerSchema == null || answerSchema.isNull() ? null : AnswerSchema.of(answerSchema).toString();
     List<String> latest = latestAgentVersions(agentKey);
     if (latest.isEmpty()) {
       throw new UnknownAgentException(agentKey, deployedAgents());
     }
-    Supplier<String> start = startOf(agentKey, question, conversationId, latest);
+    Supplier<String> start = startOf(agentKey, question, conversationId, latest, schema);
     ExternalTaskWorker<?> embedded = worker.getIfAvailable();
     if (conversationId == null) {
       return embedded == null ? start.get() : embedded.startTakingFirstSteps(start);
@@ -54,9 +62,13 @@ final class RunStarts {
         embedded == null ? claimed.get() : embedded.startTakingFirstSteps(claimed)));
   }
 
-  private Supplier<String> startOf(String agentKey, String question, String businessKey, List<String> latest) {
+  private Supplier<String> startOf(String agentKey, String question, String businessKey, List<String> latest,
+      String answerSchema) {
     RuntimeService runtime = engine.getRuntimeService();
-    Map<String, Object> variables = ReactAgentProcess.QUESTION.with(question);
+    Map<String, Object> variables = new HashMap<>(ReactAgentProcess.QUESTION.with(question));
+    if (answerSchema != null) {
+      variables.put(ReactAgentProcess.ANSWER_SCHEMA, answerSchema);
+    }
     // by id where the key is unambiguous: the engine takes it from its cache instead of asking the
     // database for the latest version once more; by key across tenants, so the engine says which to pick
     return () -> (latest.size() == 1

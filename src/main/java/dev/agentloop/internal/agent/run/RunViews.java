@@ -84,8 +84,9 @@ final class RunViews {
         status = RunStatus.WAITING;
       }
     }
-    String answer = store.latestActive(runId, StepKind.FINAL_ANSWER)
-        .map(step -> ((FinalAnswer) step.content()).text()).orElse(null);
+    FinalAnswer latest = store.latestActive(runId, StepKind.FINAL_ANSWER).map(step -> (FinalAnswer) step.content())
+        .orElse(null);
+    String answer = latest == null ? null : latest.text();
     RunRecord.Restart from = run.restartedFrom();
     ActiveStep active = run.status() == RunStatus.RUNNING
         ? commands.withoutAuthorization(() -> activeSteps.of(runId)) : null;
@@ -97,7 +98,7 @@ final class RunViews {
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
         budgets(run, instance), totals, money(runId), endedBy(run),
         turns(run, waitingFor.contains(RunView.FOLLOW_UP), instance, totals), conversationId(instance),
-        calledBy(run, instance));
+        calledBy(run, instance), latest == null ? null : latest.data());
   }
 
   /** What the run's model calls cost by the price table; {@code null} without one (no query then). */

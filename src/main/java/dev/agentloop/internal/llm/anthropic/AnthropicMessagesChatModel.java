@@ -98,13 +98,15 @@ public class AnthropicMessagesChatModel implements ChatModel {
   @Override
   public CompletionStage<ModelReply> chat(ModelRequest request) {
     boolean plain = client == withoutThinking || AnthropicWireMapping.lacksThinkingOfLastToolTurn(request, thinking);
-    ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request, plain ? ThinkingBlocks.NONE : thinking);
+    String answerTool = AnswerTool.nameFor(request);
+    ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request, plain ? ThinkingBlocks.NONE : thinking,
+        answerTool, plain);
     AnthropicChatModel chosen = plain ? withoutThinking : client;
     CompletableFuture<ChatResponse> exchange = wire.call(() -> chosen.chat(chatRequest));
-    return Cancellations.passedBack(exchange.handle(this::reply), exchange);
+    return Cancellations.passedBack(exchange.handle((response, error) -> reply(response, error, answerTool)), exchange);
   }
 
-  private ModelReply reply(ChatResponse response, Throwable error) {
+  private ModelReply reply(ChatResponse response, Throwable error, String answerTool) {
     if (error != null) {
       Throwable failure = AsyncFailures.unwrap(error);
       if (failure instanceof CancellationException cancelled) {
@@ -115,7 +117,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
     }
     try {
       AnthropicWireMapping.rememberThinking(response, thinking);
-      return AnthropicWireMapping.toModelReply(response, maxTokens, model);
+      return AnthropicWireMapping.toModelReply(response, maxTokens, model, answerTool);
     } catch (RuntimeException e) {
       throw new CompletionException(AnthropicErrors.classify(endpoint, apiKey, e));
     }

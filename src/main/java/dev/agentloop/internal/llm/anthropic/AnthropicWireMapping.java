@@ -6,12 +6,14 @@ import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.spi.StopReason;
 import dev.agentloop.internal.llm.langchain4j.ReplyMapping;
 import dev.agentloop.internal.llm.langchain4j.ToolMapping;
+import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ToolChoice;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.anthropic.AnthropicChatResponseMetadata;
 import java.util.ArrayList;
@@ -40,8 +42,11 @@ final class AnthropicWireMapping {
 
   /**
    * @param thinking the thinking blocks of earlier replies, sent again with their tool calls
+   * @param answerTool the answer tool's name ({@link AnswerTool}), {@code null} when the answer is text
+   * @param forced whether the model must call a tool (the answer tool among them); Anthropic allows it without
+   *     extended thinking only
    */
-  static ChatRequest toChatRequest(ModelRequest request, ThinkingBlocks thinking) {
+  static ChatRequest toChatRequest(ModelRequest request, ThinkingBlocks thinking, String answerTool, boolean forced) {
     List<ChatMessage> messages = request.messages();
     List<dev.langchain4j.data.message.ChatMessage> mapped = new ArrayList<>();
     for (int i = 0; i < messages.size(); i++) {
@@ -50,8 +55,16 @@ final class AnthropicWireMapping {
       mapped.add(toMessage(messages.get(i), thinking, breakpoint));
     }
     ChatRequest.Builder builder = ChatRequest.builder().messages(mapped);
-    if (!request.tools().isEmpty()) {
-      builder.toolSpecifications(request.tools().stream().map(ToolMapping::toSpecification).toList());
+    List<ToolSpecification> tools = new ArrayList<>(request.tools().stream().map(ToolMapping::toSpecification)
+        .toList());
+    if (answerTool != null) {
+      tools.add(AnswerTool.specification(answerTool, request.answer()));
+      if (forced) {
+        builder.toolChoice(ToolChoice.REQUIRED);
+      }
+    }
+    if (!tools.isEmpty()) {
+      builder.toolSpecifications(tools);
     }
     return builder.build();
   }
@@ -82,17 +95,20 @@ final class AnthropicWireMapping {
   /**
    * @param maxTokens the limit the request set for the reply, named when the reply was cut at it
    * @param model the model asked for
+   * @param answerTool the answer tool's name, {@code null} when the answer is text: its call becomes the reply's
+   *     text, the answer's JSON; called beside other tools, its arguments become the text of the turn's thought
    */
-  static ModelReply toModelReply(ChatResponse response, int maxTokens, String model) {
+  static ModelReply toModelReply(ChatResponse response, int maxTokens, String model, String answerTool) {
     AiMessage message = response.aiMessage();
     String raw = response.metadata() instanceof AnthropicChatResponseMetadata anthropic
         && anthropic.rawHttpResponse() != null ? ReplyMapping.field(anthropic.rawHttpResponse().body(), "/stop_reason")
         : null;
     StopReason stop = ReplyMapping.stopReason(response, raw, "max tokens " + maxTokens,
         "raise agentloop.llm.anthropic.max-tokens");
-    return new ModelReply(message.text(), message.thinking(), ReplyMapping.toolCalls(message),
-        ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model),
-        ReplyMapping.response(response));
+    AnswerTool.Split split = AnswerTool.Split.of(ReplyMapping.toolCalls(message), answerTool);
+    String text = split.answer() != null ? split.answer() : message.text();
+    return new ModelReply(text, message.thinking(), split.calls(), ReplyMapping.tokens(response), stop,
+        ReplyMapping.model(response, model), ReplyMapping.response(response));
   }
 
   /** @param breakpoint whether the message ends a prefix to cache (a system message is marked by the client) */

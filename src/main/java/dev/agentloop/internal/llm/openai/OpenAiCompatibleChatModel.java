@@ -6,6 +6,8 @@ import dev.agentloop.internal.llm.AsyncWire;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.internal.llm.LlmSettings.AnswerFormatType;
+import dev.langchain4j.exception.ContentFilteredException;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -31,19 +33,25 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   private final String endpoint;
   private final String apiKey;
   private final String model;
+  private final AnswerFormatType answerFormat;
 
   /**
+   * A model that asks for answer schemas as {@code json_schema}.
+   *
    * @param apiKey may be blank for local servers (Ollama, vLLM) that do not check it
    * @param replies where replies are read and the caller's continuations run
    */
   public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
       Executor replies) {
-    this(baseUrl, apiKey, model, timeout, temperature, replies, AsyncWire.Answers.NONE);
+    this(baseUrl, apiKey, model, timeout, temperature, replies, AsyncWire.Answers.NONE, AnswerFormatType.JSON_SCHEMA);
   }
 
-  /** @param answers told of every answer's status and headers (the endpoint's rate limits) */
+  /**
+   * @param answers told of every answer's status and headers (the endpoint's rate limits)
+   * @param answerFormat how an agent's answer schema is asked for ({@code agentloop.llm.answer-format})
+   */
   public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
-      Executor replies, AsyncWire.Answers answers) {
+      Executor replies, AsyncWire.Answers answers, AnswerFormatType answerFormat) {
     this.wire = new AsyncWire(timeout, replies, AnswerRepairs::checked, answers);
     this.client = OpenAiChatModel.builder()
         .httpClientBuilder(wire.clientBuilder())
@@ -59,6 +67,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
     this.endpoint = "openai:" + baseUrl;
     this.apiKey = apiKey;
     this.model = model;
+    this.answerFormat = answerFormat;
   }
 
   @Override
@@ -68,7 +77,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
 
   @Override
   public CompletionStage<ModelReply> chat(ModelRequest request) {
-    ChatRequest chatRequest = WireMapping.toChatRequest(request);
+    ChatRequest chatRequest = WireMapping.toWireRequest(request, answerFormat);
     CompletableFuture<ChatResponse> exchange = wire.call(() -> client.chat(chatRequest));
     return Cancellations.passedBack(exchange.handle(this::reply), exchange);
   }
@@ -84,6 +93,8 @@ public class OpenAiCompatibleChatModel implements ChatModel {
     }
     try {
       return WireMapping.toModelReply(response, WireMapping.stopReason(response), model);
+    } catch (ContentFilteredException e) {
+      return WireMapping.refused(e, model);
     } catch (RuntimeException e) {
       throw new CompletionException(ProviderErrors.classify(endpoint, apiKey, e));
     }

@@ -1,5 +1,6 @@
 package dev.agentloop.internal.llm.openai;
 
+import dev.agentloop.internal.llm.LlmSettings.AnswerFormatType;
 import dev.agentloop.internal.llm.langchain4j.ReplyMapping;
 import dev.agentloop.internal.llm.langchain4j.ToolMapping;
 import dev.agentloop.spi.ChatMessage;
@@ -7,24 +8,48 @@ import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.spi.StopReason;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.exception.ContentFilteredException;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.openai.OpenAiChatRequestParameters;
 import dev.langchain4j.model.openai.OpenAiChatResponseMetadata;
+import java.util.Map;
 
 /** Converts between AgentLoop's model types and LangChain4j's. */
 final class WireMapping {
 
   private WireMapping() {}
 
-  static ChatRequest toChatRequest(ModelRequest request) {
+  /** A request for an application's own LangChain4j model: an answer schema as LangChain4j's response format. */
+  static ChatRequest toChatRequest(ModelRequest request, AnswerFormatType answerFormat) {
     ChatRequest.Builder builder = ChatRequest.builder().messages(request.messages().stream().map(WireMapping::toMessage).toList());
     if (!request.tools().isEmpty()) {
       builder.toolSpecifications(request.tools().stream().map(ToolMapping::toSpecification).toList());
     }
+    if (request.answer() != null) {
+      builder.responseFormat(AnswerFormats.langChain4j(request.answer(), answerFormat));
+    }
     return builder.build();
+  }
+
+  /**
+   * A request for an OpenAI-compatible endpoint: an answer schema goes as the body's {@code response_format},
+   * exactly as {@link AnswerFormats} writes it (LangChain4j's client would decide {@code strict} once per client).
+   */
+  static ChatRequest toWireRequest(ModelRequest request, AnswerFormatType answerFormat) {
+    if (request.answer() == null) {
+      return toChatRequest(request, answerFormat);
+    }
+    OpenAiChatRequestParameters.Builder parameters = OpenAiChatRequestParameters.builder()
+        .customParameters(Map.of("response_format", AnswerFormats.responseFormat(request.answer(), answerFormat)));
+    if (!request.tools().isEmpty()) {
+      parameters.toolSpecifications(request.tools().stream().map(ToolMapping::toSpecification).toList());
+    }
+    return ChatRequest.builder().messages(request.messages().stream().map(WireMapping::toMessage).toList())
+        .parameters(parameters.build()).build();
   }
 
   /**
@@ -36,10 +61,33 @@ final class WireMapping {
    */
   static ModelReply toModelReply(ChatResponse response, StopReason stop, String model) {
     AiMessage message = response.aiMessage();
+    String refusal = refusal(response);
+    if (refusal != null) {
+      // structured outputs: a model that declines says so in "refusal", with no content; never an answer
+      return new ModelReply(refusal, message.thinking(), ReplyMapping.toolCalls(message), ReplyMapping.tokens(response),
+          StopReason.of(StopReason.REFUSAL), ReplyMapping.model(response, model));
+    }
     ThinkTags.Split split = ThinkTags.split(message.text());
     return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()),
         ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model),
         ReplyMapping.response(response));
+  }
+
+  /**
+   * The reply of a model that declined, where LangChain4j's client raised its refusal ({@code message.refusal} of
+   * OpenAI's structured outputs) as a {@link ContentFilteredException} instead of returning it: never an answer.
+   */
+  static ModelReply refused(ContentFilteredException refusal, String model) {
+    return new ModelReply(refusal.getMessage(), "", java.util.List.of(), null, StopReason.of(StopReason.REFUSAL),
+        model);
+  }
+
+  /** The message's {@code refusal}, where the endpoint sent one (OpenAI's structured outputs), else {@code null}. */
+  private static String refusal(ChatResponse response) {
+    String refusal = response.metadata() instanceof OpenAiChatResponseMetadata openAi
+        && openAi.rawHttpResponse() != null
+        ? ReplyMapping.field(openAi.rawHttpResponse().body(), "/choices/0/message/refusal") : null;
+    return refusal == null || refusal.isBlank() ? null : refusal;
   }
 
   /**

@@ -86,7 +86,10 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
    * its parts; a reply with none of them reports no usage, as some endpoints do; {@code cacheReadTokens} and
    * {@code cacheWriteTokens} say how many of the prompt tokens a prompt cache served or stored. {@code stopReason} is
    * why the "provider" stopped: {@code length} or {@code max_tokens} makes the reply one cut at its output
-   * limit (to try what a run does then); none: the scripted model reports no stop reason.
+   * limit (to try what a run does then), {@code content_filter} or {@code refusal} one the provider withheld,
+   * {@code pause_turn} one it paused; none: the scripted model reports no stop reason. {@code answer} is the final
+   * answer as fields, a JSON object the scripted model answers with (as its JSON text) where the agent has an answer
+   * schema, placeholders filled in its strings; without a schema it answers {@code finalAnswer} as always.
    */
   public record Reply(
       String thought,
@@ -102,7 +105,8 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
       Long completionTokens,
       String stopReason,
       Long cacheReadTokens,
-      Long cacheWriteTokens) {
+      Long cacheWriteTokens,
+      JsonNode answer) {
 
     private static final Set<String> FAILURES = Set.of("http-429", "http-500", "http-400", "timeout", "hang");
 
@@ -112,10 +116,13 @@ public record Script(String description, long latencyMillis, List<Scenario> scen
       }
       toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
       finalAnswers = finalAnswers == null ? List.of() : List.copyOf(finalAnswers);
+      if (answer != null && !answer.isObject()) {
+        throw new IllegalArgumentException("a scripted answer is a JSON object of fields, was " + answer);
+      }
     }
 
     static Reply answer(String text) {
-      return new Reply(null, null, text, null, false, null, null, null, null, null, null, null, null, null);
+      return new Reply(null, null, text, null, false, null, null, null, null, null, null, null, null, null, null);
     }
   }
 

@@ -117,8 +117,9 @@ public class ScriptedChatModel implements ChatModel {
     }
     TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens(),
         reply.cacheReadTokens(), reply.cacheWriteTokens());
-    return new ModelReply(template.fill(filledIn(text(reply, request.run().attempt()), request)), reply.reasoning(),
-        calls, tokens, stopReason(reply.stopReason()), MODEL,
+    String text = request.answer() != null && reply.answer() != null ? template.fillJson(reply.answer().toString())
+        : template.fill(filledIn(text(reply, request.run().attempt()), request));
+    return new ModelReply(text, reply.reasoning(), calls, tokens, stopReason(reply.stopReason()), MODEL,
         new ModelReply.Response("scripted-" + request.run().runId() + "-" + request.run().turn(), MODEL));
   }
 

@@ -18,6 +18,8 @@ public record Observation(String callId, String tool, String result, String erro
   public static final String NOT_RUN = "not_run";
   /** A call of a tool the model was not offered that turn (its final-answer turn), refused unrun. */
   public static final String NOT_OFFERED = "not_offered";
+  /** A final answer that broke the agent's answer schema, sent back to the model with what is wrong. */
+  public static final String INVALID_ANSWER = "invalid_answer";
   /** A call refused because the tool's circuit breaker is open. */
   public static final String UNAVAILABLE = "unavailable";
 
@@ -47,6 +49,10 @@ public record Observation(String callId, String tool, String result, String erro
     return new Observation(null, null, null, error);
   }
 
+  /** A note that the model's final answer broke the answer schema: what is wrong, for the model to repair. */
+  public static Observation invalidAnswer(String error) {
+    return new Observation(null, null, null, error, INVALID_ANSWER, null);
+  }
 
   @Override
   public StepKind kind() {

@@ -17,7 +17,8 @@ import java.util.Locale;
  * shows:
  * <ul>
  *   <li>{@code PLAN}: {@code {"steps": ["..."]}}</li>
- *   <li>{@code THOUGHT}, {@code FINAL_ANSWER}, {@code HUMAN_INPUT}: {@code {"text": "..."}}</li>
+ *   <li>{@code THOUGHT}, {@code FINAL_ANSWER}, {@code HUMAN_INPUT}: {@code {"text": "..."}}; a final answer of an
+ *       agent with an answer schema adds its fields, {@code "data": {...}}</li>
  *   <li>{@code ACTION}: {@code {"callId", "tool", "arguments": {...}}}, or {@code "rawArguments"} when the
  *       model's arguments were not a JSON object; {@code "repeats": n} when the call would repeat the
  *       side effect observed at step n of an abandoned branch</li>
@@ -38,6 +39,7 @@ public final class StepJson {
   private static final String TEXT = "text";
   private static final String REASONING = "reasoning";
   private static final String STOP_REASON = "stopReason";
+  private static final String DATA = "data";
   private static final String STEPS = "steps";
   private static final String CALL_ID = "callId";
   private static final String TOOL = "tool";
@@ -69,7 +71,8 @@ public final class StepJson {
       return withModelFields(text(thought.text()), thought.reasoning(), thought.stopReason());
     }
     if (content instanceof FinalAnswer answer) {
-      return withModelFields(text(answer.text()), answer.reasoning(), answer.stopReason());
+      ObjectNode json = withModelFields(text(answer.text()), answer.reasoning(), answer.stopReason());
+      return answer.hasData() ? json.set(DATA, answer.data()) : json;
     }
     if (content instanceof HumanInput input) {
       return text(input.text());
@@ -94,7 +97,8 @@ public final class StepJson {
     return switch (kind) {
       case PLAN -> new Plan(strings(json.path(STEPS)), text(json, REASONING), text(json, STOP_REASON));
       case THOUGHT -> new Thought(text(json, TEXT), text(json, REASONING), text(json, STOP_REASON));
-      case FINAL_ANSWER -> new FinalAnswer(text(json, TEXT), text(json, REASONING), text(json, STOP_REASON));
+      case FINAL_ANSWER -> new FinalAnswer(text(json, TEXT), text(json, REASONING), text(json, STOP_REASON),
+          json.path(DATA).isObject() ? json.get(DATA) : null);
       case HUMAN_INPUT -> json.has(APPROVALS) ? approvals(json)
           : json.path(FOLLOW_UP).asBoolean(false) ? new FollowUp(text(json, TEXT)) : new HumanInput(text(json, TEXT));
       case ACTION -> new Action(text(json, CALL_ID), text(json, TOOL), json.get(ARGUMENTS),

@@ -1,5 +1,6 @@
 package dev.agentloop.internal.web.a2a;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,7 +23,7 @@ import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 
 /**
  * An A2A task as a turn of a run stands: its state from the turn and the run ({@link #state}), its answer as the
- * artifact {@code answer}, and while the run waits for people a status message that says for whom, with the agent's
+ * artifact {@code answer} (a text part, and a data part of its fields where the agent answers in fields), and while the run waits for people a status message that says for whom, with the agent's
  * questions when it asked some and whether the caller may answer them ({@link Wait}). The caller's right to read the
  * run is checked before; what is read here (the run's open tasks, its diagram) is read for it. Thread-safe.
  */
@@ -70,8 +71,10 @@ final class A2aTasks {
     ObjectNode task = JSON.createObjectNode().put("id", ref.id()).put("contextId", contextOf(view));
     task.set("status", status(ref, view, state));
     if (state == TaskState.COMPLETED) {
-      String answer = turn != null && turn.answer() != null ? turn.answer() : view.finalAnswer();
-      task.putArray("artifacts").add(answer(answer == null ? "" : answer));
+      boolean ofTurn = turn != null && turn.answer() != null;
+      String answer = ofTurn ? turn.answer() : view.finalAnswer();
+      task.putArray("artifacts").add(answer(answer == null ? "" : answer, ofTurn ? turn.answerData()
+          : view.answerData()));
     }
     if (historyLength == null || historyLength > 0) {
       ArrayNode history = task.putArray("history");
@@ -146,9 +149,17 @@ final class A2aTasks {
         .getProcessDefinitionId();
   }
 
-  private static ObjectNode answer(String text) {
+  /**
+   * The answer as its artifact: its text, and where the agent answers in fields (an answer schema) its fields as a
+   * data part beside it, so that a caller takes them as data instead of parsing the text.
+   */
+  private static ObjectNode answer(String text, JsonNode fields) {
     ObjectNode artifact = JSON.createObjectNode().put("artifactId", "answer").put("name", "answer");
-    artifact.putArray("parts").addObject().put("text", text).put("mediaType", "text/plain");
+    ArrayNode parts = artifact.putArray("parts");
+    parts.addObject().put("text", text).put("mediaType", "text/plain");
+    if (fields != null && fields.isObject()) {
+      parts.addObject().put("mediaType", "application/json").set("data", fields.deepCopy());
+    }
     return artifact;
   }
 

@@ -64,6 +64,11 @@ final class AgentCards {
         .put("description", description);
     ArrayNode tags = skill.putArray("tags").add("agentloop");
     var settings = definitions.settings(definition.getId());
+    if (settings.answer().hasSchema()) {
+      // its answer's fields come as a data part beside the text
+      skill.putArray("outputModes").add("text/plain").add("application/json");
+      tags.add("answer-fields");
+    }
     if (!settings.autoAcceptPlan() || !settings.autoAcceptAnswer()) {
       tags.add("human-review");
     }

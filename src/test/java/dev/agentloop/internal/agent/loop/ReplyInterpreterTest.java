@@ -308,7 +308,7 @@ class ReplyInterpreterTest {
 
     // then the text is kept as a thought with its stop reason, the model is told, and nothing is answered
     assertThat(turn.finalAnswer()).isNull();
-    assertThat(turn.cut()).isEqualTo(cut.stop());
+    assertThat(turn.leave()).isEqualTo(cut.stop().cutMessage());
     assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
     assertThat(turn.steps().get(0).json().toString())
         .isEqualTo("{\"text\":\"The answer is 7\",\"stopReason\":\"max_tokens\"}");
@@ -342,6 +342,52 @@ class ReplyInterpreterTest {
     // then
     assertThat(answer.steps().get(0).json().get("stopReason").asText()).isEqualTo("end_turn");
     assertThat(call.steps().get(0).json().get("stopReason").asText()).isEqualTo("tool_calls");
-    assertThat(answer.cut()).isNull();
+    assertThat(answer.leave()).isNull();
+  }
+
+  // --- replies the provider withheld or paused ---
+
+  @Test
+  void should_never_take_a_filtered_or_refused_reply_as_a_final_answer_and_say_why_in_words() {
+    // given OpenAI's content filter and Anthropic's refusal, each with text that reads like an answer
+    ModelReply filtered = new ModelReply("The answer is 7", "", List.of(), TokenCounts.UNREPORTED,
+        StopReason.of("content_filter"));
+    ModelReply refused = new ModelReply("I won't help with that.", "", List.of(new ToolCall("c", "calculator", "{}")),
+        TokenCounts.UNREPORTED, StopReason.of("refusal"));
+
+    // when
+    ModelTurn filteredTurn = ReplyInterpreter.interpret(filtered, 3, MAX_STEP_CHARS);
+    ModelTurn refusedTurn = ReplyInterpreter.interpret(refused, 3, MAX_STEP_CHARS);
+
+    // then neither answers nor calls a tool; the run leaves its loop with the reason in words
+    assertThat(filteredTurn.finalAnswer()).isNull();
+    assertThat(kinds(filteredTurn)).containsExactly(StepKind.THOUGHT, StepKind.OBSERVATION);
+    assertThat(filteredTurn.leave()).startsWith("The provider filtered the answer (stop reason 'content_filter')");
+    assertThat(refusedTurn.finalAnswer()).isNull();
+    assertThat(refusedTurn.actions()).isEmpty();
+    assertThat(refusedTurn.leave()).startsWith("The model refused (stop reason 'refusal')");
+  }
+
+  @Test
+  void should_take_a_paused_turn_as_a_thought_to_continue_from_never_as_an_answer() {
+    // when
+    ModelTurn turn = ReplyInterpreter.interpret(new ModelReply("Searching the archive, part one", "", List.of(),
+        TokenCounts.UNREPORTED, StopReason.of("pause_turn")), 3, MAX_STEP_CHARS);
+
+    // then the model goes on from its text: no answer, no observation, no escape
+    assertThat(turn.finalAnswer()).isNull();
+    assertThat(kinds(turn)).containsExactly(StepKind.THOUGHT);
+    assertThat(turn.steps().get(0).json().get("stopReason").asText()).isEqualTo("pause_turn");
+    assertThat(turn.leave()).isNull();
+  }
+
+  @Test
+  void should_read_arguments_with_a_trailing_comma() {
+    // when
+    ModelTurn turn = interpret("", new ToolCall("c", "calculator", "{\"expression\": \"1 + 1\",}"));
+
+    // then
+    assertThat(turn.actions().get(0).hasValidArguments()).isTrue();
+    assertThat(turn.actions().get(0).arguments().get("expression").asText()).isEqualTo("1 + 1");
   }
 }

@@ -54,6 +54,15 @@ final class FakeAnthropicServer implements AutoCloseable {
     return server.arrivals();
   }
 
+  /** Answers every request the queue has no response for, from its body; {@code null}: the default error. */
+  FakeAnthropicServer answerBodiesWith(java.util.function.Function<JsonNode, String> responder) {
+    server.answerWith(received -> {
+      String body = responder.apply(received.body());
+      return body == null ? null : new FakeModelServer.Reply(200, body, Duration.ZERO, Map.of());
+    });
+    return this;
+  }
+
   List<Recorded> requests() {
     return server.requests().stream()
         .map(r -> new Recorded(r.body(), r.header("x-api-key"), r.header("anthropic-version"))).toList();

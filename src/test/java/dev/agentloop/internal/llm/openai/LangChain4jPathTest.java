@@ -1,5 +1,14 @@
 package dev.agentloop.internal.llm.openai;
 
+import dev.agentloop.internal.agent.definition.AnswerSchema;
+import dev.agentloop.internal.llm.AnswerSchemaRuns;
+import dev.agentloop.internal.llm.LlmSettings;
+import dev.agentloop.spi.AnswerFormat;
+import dev.langchain4j.exception.ContentFilteredException;
+import dev.langchain4j.exception.UnsupportedFeatureException;
+import dev.langchain4j.model.chat.request.ResponseFormat;
+import dev.langchain4j.model.chat.request.ResponseFormatType;
+import java.util.concurrent.atomic.AtomicInteger;
 import static dev.agentloop.internal.llm.ModelCalls.PYDANTIC_SCHEMA;
 import static dev.agentloop.internal.llm.ModelCalls.json;
 import static dev.agentloop.internal.llm.ModelCalls.reply;
@@ -124,6 +133,98 @@ class LangChain4jPathTest {
     assertThat(reply.usage()).isEqualTo(new TokenCounts(10L, 5L, 15L));
   }
 
+  // --- answer schemas ---
+
+  @Test
+  void should_hand_the_application_model_the_answer_schema_as_langchain4js_response_format() {
+    // when
+    reply(model(FinishReason.STOP).chat(withAnswer(simple())));
+
+    // then
+    ResponseFormat format = received.get().responseFormat();
+    assertThat(format.type()).isEqualTo(ResponseFormatType.JSON);
+    assertThat(format.jsonSchema().name()).isEqualTo("answer");
+    JsonNode sent = json(((JsonRawSchema) format.jsonSchema().rootElement()).schema());
+    assertThat(sent.at("/properties/priority/enum").toString()).isEqualTo("[\"urgent\",\"normal\",\"low\"]");
+    assertThat(sent.has("$schema")).as("a note a provider's reader may not take").isFalse();
+  }
+
+  @Test
+  void should_ask_for_json_of_any_shape_where_the_application_says_json_object() {
+    // given
+    ApplicationChatModel model = new ApplicationChatModel(recording(answer(null, null)), pool,
+        LlmSettings.AnswerFormatType.JSON_OBJECT);
+
+    // when
+    reply(model.chat(withAnswer(simple())));
+
+    // then
+    assertThat(received.get().responseFormat()).isEqualTo(ResponseFormat.JSON);
+  }
+
+  @Test
+  void should_ask_a_model_that_takes_no_response_format_without_it_from_then_on() {
+    // given a model whose provider module refuses JSON schemas
+    AtomicInteger refused = new AtomicInteger();
+    dev.langchain4j.model.chat.ChatModel plain = new dev.langchain4j.model.chat.ChatModel() {
+      @Override
+      public ChatResponse doChat(ChatRequest request) {
+        received.set(request);
+        if (request.responseFormat() != null) {
+          refused.incrementAndGet();
+          throw new UnsupportedFeatureException("JSON response format is not supported by this model");
+        }
+        return answer(null, null);
+      }
+    };
+    ApplicationChatModel model = new ApplicationChatModel(plain, pool);
+
+    // when
+    ModelReply first = reply(model.chat(withAnswer(simple())));
+    ModelReply second = reply(model.chat(withAnswer(simple())));
+
+    // then both were answered, the format refused once only
+    assertThat(first.text()).isEqualTo("The answer is");
+    assertThat(second.text()).isEqualTo("The answer is");
+    assertThat(refused).hasValue(1);
+    assertThat(received.get().responseFormat()).isNull();
+  }
+
+  @Test
+  void should_take_a_refusal_that_langchain4j_raises_as_a_withheld_reply() {
+    // given
+    dev.langchain4j.model.chat.ChatModel refusing = new dev.langchain4j.model.chat.ChatModel() {
+      @Override
+      public ChatResponse doChat(ChatRequest request) {
+        throw new ContentFilteredException("I can't help with that.");
+      }
+    };
+
+    // when
+    ModelReply reply = reply(new ApplicationChatModel(refusing, pool).chat(withAnswer(simple())));
+
+    // then
+    assertThat(reply.stop().withheld()).isTrue();
+    assertThat(reply.stop().withheldMessage()).startsWith("The model refused");
+    assertThat(reply.text()).isEqualTo("I can't help with that.");
+  }
+
+  private static ModelRequest withAnswer(ModelRequest request) {
+    AnswerFormat format = AnswerSchema.parse(AnswerSchemaRuns.SCHEMA.replace("{\"type\": \"object\",",
+        "{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"type\": \"object\",")).format();
+    return new ModelRequest(request.purpose(), request.messages(), request.tools(), request.run(), 0, format);
+  }
+
+  private dev.langchain4j.model.chat.ChatModel recording(ChatResponse response) {
+    return new dev.langchain4j.model.chat.ChatModel() {
+      @Override
+      public ChatResponse doChat(ChatRequest request) {
+        received.set(request);
+        return response;
+      }
+    };
+  }
+
   private static ChatResponse answer(dev.langchain4j.model.output.TokenUsage usage, String modelName) {
     return ChatResponse.builder().aiMessage(AiMessage.from("The answer is")).finishReason(FinishReason.STOP)
         .tokenUsage(usage).modelName(modelName).build();
@@ -143,13 +244,6 @@ class LangChain4jPathTest {
   }
 
   private ApplicationChatModel model(ChatResponse response) {
-    dev.langchain4j.model.chat.ChatModel application = new dev.langchain4j.model.chat.ChatModel() {
-      @Override
-      public ChatResponse doChat(ChatRequest request) {
-        received.set(request);
-        return response;
-      }
-    };
-    return new ApplicationChatModel(application, pool);
+    return new ApplicationChatModel(recording(response), pool);
   }
 }

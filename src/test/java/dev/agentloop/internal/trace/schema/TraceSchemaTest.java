@@ -58,12 +58,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
   }
 
   @Test
@@ -84,7 +84,7 @@ class TraceSchemaTest {
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -108,7 +108,7 @@ class TraceSchemaTest {
     scripts.forEach(script -> new ResourceDatabasePopulator(script).execute(owner));
 
     // then the tables are current, with their rows, and a start that only checks them succeeds
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -159,7 +159,7 @@ class TraceSchemaTest {
     // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -185,9 +185,11 @@ class TraceSchemaTest {
     TraceSchema.prepare(owner, true);
 
     // then the run is kept, holds no conversation id, and one can be claimed for it once only
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
+    assertThat(jdbc.queryForObject("SELECT answer_schema FROM agentloop_run WHERE run_id = 'r-1'", String.class))
+        .as("a run started before answer schemas answers as its agent says").isNull();
     ConversationClaims claims = new ConversationClaims(jdbc);
     assertThat(claims.holder("crm-1")).isEmpty();
     assertThat(claims.claim("crm-1", "r-1", null)).isTrue();
@@ -221,7 +223,7 @@ class TraceSchemaTest {
     TraceSchema.prepare(owner, true);
 
     // then the run is kept as it was: on its agent's budget, called by no agent, having called none
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 7);
+    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
     RunRecord run = new StepStore(jdbc, new DataSourceTransactionManager(owner), new ObjectMapper()).run("r-1");
     assertThat(run.budget()).isNull();
     assertThat(run.tree()).isEqualTo(RunRecord.Tree.NONE);
