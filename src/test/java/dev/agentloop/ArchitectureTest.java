@@ -63,7 +63,7 @@ class ArchitectureTest {
           INTERNAL + "resume..", INTERNAL + "security..", INTERNAL + "agent..", INTERNAL + "resilience..",
           INTERNAL + "worker..", INTERNAL + "telemetry..", INTERNAL + "llm..", INTERNAL + "tool..",
           INTERNAL + "trace..", INTERNAL + "history..", INTERNAL + "async..", INTERNAL + "budget..",
-          INTERNAL + "cockpit..",
+          INTERNAL + "cockpit..", INTERNAL + "evaluation..",
           AGENTLOOP + "api..", AGENTLOOP + "spi..")
       .because("the layers below only judge the packages they name: a new one is placed in them first");
 
@@ -138,6 +138,7 @@ class ArchitectureTest {
   private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layeredArchitecture().consideringOnlyDependenciesInLayers()
       .layer("config").definedBy(INTERNAL + "config..")
       .layer("web").definedBy(INTERNAL + "web..")
+      .layer("evaluation").definedBy(INTERNAL + "evaluation..")
       .layer("review").definedBy(INTERNAL + "review..")
       .layer("resume").definedBy(INTERNAL + "resume..")
       .layer("security").definedBy(INTERNAL + "security..")
@@ -159,22 +160,23 @@ class ArchitectureTest {
       .whereLayer("cockpit").mayNotBeAccessedByAnyLayer()
       .whereLayer("history").mayOnlyBeAccessedByLayers("config")
       .whereLayer("web").mayOnlyBeAccessedByLayers("config")
-      .whereLayer("review").mayOnlyBeAccessedByLayers("config", "web")
-      .whereLayer("resume").mayOnlyBeAccessedByLayers("config", "web", "review")
-      .whereLayer("security").mayOnlyBeAccessedByLayers("config", "web", "review", "resume")
-      .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security")
-      .whereLayer("resilience").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
-      .whereLayer("worker").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
-      .whereLayer("telemetry").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent")
-      .whereLayer("llm").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+      .whereLayer("evaluation").mayOnlyBeAccessedByLayers("config", "web")
+      .whereLayer("review").mayOnlyBeAccessedByLayers("config", "web", "evaluation")
+      .whereLayer("resume").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review")
+      .whereLayer("security").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume")
+      .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security")
+      .whereLayer("resilience").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent")
+      .whereLayer("worker").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent")
+      .whereLayer("telemetry").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent")
+      .whereLayer("llm").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry")
-      .whereLayer("tool").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+      .whereLayer("tool").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry")
-      .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+      .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry")
-      .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+      .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry", "llm", "tool", "trace")
-      .whereLayer("budget").mayOnlyBeAccessedByLayers("config", "web", "review", "resume", "security", "agent",
+      .whereLayer("budget").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
           "resilience", "worker", "telemetry", "llm", "tool", "trace");
 
   @ArchTest

@@ -7,6 +7,7 @@ import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import dev.agentloop.internal.agent.loop.RemoteToolTasks;
 import dev.agentloop.internal.agent.loop.RunTimeRanOut;
 import dev.agentloop.internal.agent.run.RunLifecycle;
+import dev.agentloop.internal.evaluation.EvaluationConfiguration;
 import dev.agentloop.internal.llm.LlmConfiguration;
 import dev.agentloop.internal.resilience.ResilienceConfiguration;
 import dev.agentloop.internal.resume.ResumeConfiguration;
@@ -39,7 +40,7 @@ import org.springframework.context.annotation.Import;
 @Import({FeatureSettings.class, TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
-    WebConfiguration.class, TelemetryConfiguration.class})
+    WebConfiguration.class, TelemetryConfiguration.class, EvaluationConfiguration.class})
 public class AgentLoopConfiguration {
 
   AgentLoopConfiguration() {

@@ -12,6 +12,7 @@ import dev.agentloop.internal.worker.WorkerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import dev.agentloop.internal.evaluation.EvaluationSettings;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.validation.annotation.Validated;
 
@@ -40,7 +41,8 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty ToolSettings tools,
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
-    @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry) {
+    @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry,
+    @NotNull @Valid @NestedConfigurationProperty EvaluationSettings evaluation) {
 
   /**
    * What AgentLoop deploys itself, from its own jar, as the deployment {@code agentloop} (its forms

@@ -1,5 +1,6 @@
 package dev.agentloop.internal.web;
 
+import dev.agentloop.internal.evaluation.Evaluations;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.resilience.Breakers;
@@ -42,6 +43,11 @@ public class WebConfiguration {
   @Bean
   ConversationController conversationController(Conversations conversations, RunService runs, RunAccess access) {
     return new ConversationController(conversations, runs, access);
+  }
+
+  @Bean
+  EvaluationController evaluationController(Evaluations evaluations, ApiSettings api) {
+    return new EvaluationController(evaluations, api.basePath());
   }
 
   @Bean
