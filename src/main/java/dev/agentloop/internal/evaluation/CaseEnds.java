@@ -59,7 +59,7 @@ class CaseEnds {
   void evaluationDone(String evaluationId) {
     Summary summary = Summary.of(store.cases(evaluationId));
     store.ended(evaluationId, EvaluationStatus.DONE, EvaluationJson.write(summary));
-    LOG.info("AGENTLOOP-804 evaluation {} done: {} same, {} changed, {} failed, {} missing of {} cases", evaluationId,
+    LOG.info("evaluation {} done: {} same, {} changed, {} failed, {} missing of {} cases", evaluationId,
         summary.same(), summary.changed(), summary.failed(), summary.missing(), summary.cases());
   }
 

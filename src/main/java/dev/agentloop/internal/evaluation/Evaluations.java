@@ -93,7 +93,7 @@ public class Evaluations {
     List<CaseRow> cases = cases(id, request);
     store.insert(row, candidate.xml(), cases);
     lane.submit(new CaseRun.Evaluation(id, candidateKey, choices, settings.caseTimeout()), cases);
-    LOG.info("AGENTLOOP-803 evaluation {} of the agent '{}' started by {}: {} cases", id, agentKey, row.createdBy(),
+    LOG.info("evaluation {} of the agent '{}' started by {}: {} cases", id, agentKey, row.createdBy(),
         cases.size());
     return EvaluationView.of(row, cases);
   }
@@ -132,7 +132,7 @@ public class Evaluations {
       }
       int version = deployments.promote(row.agentKey(), store.candidateXml(evaluationId), evaluationId);
       store.promotedVersion(evaluationId, version);
-      LOG.info("AGENTLOOP-805 evaluation {} promoted by {}: the agent '{}' now starts its runs on version {}",
+      LOG.info("evaluation {} promoted by {}: the agent '{}' now starts its runs on version {}",
           evaluationId, user(), row.agentKey(), version);
     });
     return view(evaluationId);

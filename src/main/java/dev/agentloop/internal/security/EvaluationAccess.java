@@ -55,16 +55,17 @@ public class EvaluationAccess {
    * may not be evaluated by one either, and so never be promoted. Empty: nothing.
    */
   public List<String> candidateProblems(String agentKey, String fileName, byte[] xml) {
-    // SANDBOX (analysts' rules): once the sandbox of analysts' diagrams is in this package, an analyst-only user's
-    // candidate is checked here against it (DiagramSandbox.check(fileName, xml)) and against the key's owner
-    // (AgentOwnership.refusal); until then the candidate is held to being one agent of this key (CandidateDiagram).
+    // The place of the analysts' diagram rules for a candidate (the sandbox of analysts' diagrams, once it is in this
+    // package): what an analyst may not deploy may not be evaluated either. Until then the candidate is held to being
+    // one agent of this key (CandidateDiagram) and to the checks every deployment of an agent gets.
     return List.of();
   }
 
   /** Why the user may not change the agent key (deploy it, promote to it), or empty. */
   private Optional<String> refusalToChange(Authentication user, String agentKey) {
-    // SANDBOX (key owners): AgentOwnership.refusal(user, groups, agentKey) is the one rule once it is in this package;
-    // until then: whoever may deploy (engine administrators, the analysts, groups with CREATE on deployments)
+    // THE place of "may this user change agent key K" (the analysts' key owners, written in this package by the
+    // sandbox work): promoting asks only here. Until that rule is here: whoever may deploy (engine administrators,
+    // groups with CREATE on deployments, which the analysts have).
     if (user == null || isAdmin(user) || authorized(user, Permissions.CREATE, Resources.DEPLOYMENT, null)) {
       return Optional.empty();
     }

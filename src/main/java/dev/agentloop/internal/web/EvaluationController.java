@@ -39,7 +39,7 @@ class EvaluationController {
   }
 
   @PostMapping(path = "/agents/{key}/evaluations", consumes = "application/json")
-  ResponseEntity<EvaluationView> start(@PathVariable String key, @Valid @RequestBody Body body) {
+  ResponseEntity<EvaluationView> start(@PathVariable String key, @Valid @RequestBody EvaluationBody body) {
     EvaluationView started = evaluations.start(body.request(key));
     return ResponseEntity.accepted().location(URI.create(basePath + "/evaluations/" + started.id())).body(started);
   }
@@ -52,15 +52,15 @@ class EvaluationController {
     return evaluations.ofAgent(key, limit);
   }
 
-  @GetMapping(path = "/evaluations/{id}")
-  EvaluationView view(@PathVariable String id) {
-    return evaluations.view(id);
+  @GetMapping(path = "/evaluations/{evaluationId}")
+  EvaluationView view(@PathVariable String evaluationId) {
+    return evaluations.view(evaluationId);
   }
 
   /** Makes the candidate the agent's version new runs start on; the reason is kept with the promotion. */
-  @PostMapping(path = "/evaluations/{id}/promote")
-  EvaluationView promote(@PathVariable String id, @Valid @RequestBody(required = false) ResumeRequests.Reason body) {
-    return evaluations.promote(id, body == null ? null : body.reason());
+  @PostMapping(path = "/evaluations/{evaluationId}/promote")
+  EvaluationView promote(@PathVariable String evaluationId, @Valid @RequestBody(required = false) ResumeRequests.Reason body) {
+    return evaluations.promote(evaluationId, body == null ? null : body.reason());
   }
 
   /**
@@ -68,7 +68,7 @@ class EvaluationController {
    * the cases: recorded {@code runs} by id, the agent's {@code recent} newest finished runs, a data set
    * ({@code cases}).
    */
-  record Body(String diagram, Integer version, List<String> runs, Integer recent, List<DataSetCase> cases,
+  record EvaluationBody(String diagram, Integer version, List<String> runs, Integer recent, List<DataSetCase> cases,
       ReplayChoices replay, JudgeSpec judge, @Size(max = EvaluationRequest.MAX_REASON_CHARS) String reason) {
 
     EvaluationRequest request(String agentKey) {
