@@ -12,16 +12,19 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * The packages of the library depend on each other in one direction, as STYLE.md writes it down:
- * web → review → resume → security → agent → resilience / worker / telemetry → llm / tool / trace → async, with
- * {@code config} on top (it wires and binds everything, and nothing imports it), {@code history}
- * below it alone (the engine plugin installs it), and {@code cockpit} on its own (Camunda finds it
- * through its plugin SPI). {@code api} (what a host calls) and {@code spi} (what a host implements) are below them
- * all: every package may use them, and they use none of AgentLoop's but each other, so that what a host sees
- * never drags an internal type along. A new package must be given its place here. Packages on one line are peers that do not
- * know each other. A new import against the direction fails the build here, naming the classes.
+ * The packages of the library depend on each other in one direction, as STYLE.md writes it down: {@link #LEVELS},
+ * top to bottom, with {@code config} on top (it wires and binds everything, and nothing imports it), {@code history}
+ * below it alone (the engine plugin installs it), and {@code cockpit} on its own (Camunda finds it through its plugin
+ * SPI). {@code api} (what a host calls) and {@code spi} (what a host implements) are below them all: every package may
+ * use them, and they use none of AgentLoop's but each other, so that what a host sees never drags an internal type
+ * along. A new package must be given its level here. Packages on one level are peers that do not know each other. A
+ * new import against the direction fails the build here, naming the classes.
  * (Rules as methods, not fields: Surefire's {@code -Dtest=ArchitectureTest} selects methods only.)
  */
 @AnalyzeClasses(packages = "dev.agentloop", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -30,12 +33,37 @@ class ArchitectureTest {
   private static final String AGENTLOOP = "dev.agentloop.";
   private static final String INTERNAL = "dev.agentloop.internal.";
 
+  /** The internal packages, top to bottom: a package may use those on the levels below its own, never above. */
+  private static final List<List<String>> LEVELS = List.of(
+      List.of("config"),
+      List.of("web", "mcp"),
+      List.of("events", "evaluation"),
+      List.of("review"),
+      List.of("resume"),
+      List.of("security"),
+      List.of("agent"),
+      List.of("resilience", "worker", "telemetry"),
+      List.of("llm", "tool", "trace"),
+      List.of("async", "budget"));
+
+  /** Outside the levels: installed by config alone, or found by Camunda on its own. */
+  private static final List<String> APART = List.of("history", "cockpit");
+
   private static final ArchRule NO_PACKAGE_IMPORTS_A_PACKAGE_THAT_IMPORTS_IT_BACK =
       slices().matching("dev.agentloop.internal.(*)..").should().beFreeOfCycles();
 
   @ArchTest
   static void no_package_imports_a_package_that_imports_it_back(JavaClasses classes) {
     NO_PACKAGE_IMPORTS_A_PACKAGE_THAT_IMPORTS_IT_BACK.check(classes);
+  }
+
+  /** The same at every level: a package and its sub-package, or two sub-packages, never import each other both ways. */
+  private static final ArchRule NO_CYCLE_AT_ANY_LEVEL =
+      slices().matching("dev.agentloop.(**)").should().beFreeOfCycles();
+
+  @ArchTest
+  static void no_cycle_at_any_level(JavaClasses classes) {
+    NO_CYCLE_AT_ANY_LEVEL.check(classes);
   }
 
   private static final ArchRule CONFIG_IS_IMPORTED_BY_NO_OTHER_PACKAGE = noClasses()
@@ -51,21 +79,24 @@ class ArchitectureTest {
 
   private static final ArchRule THE_COCKPIT_PLUGIN_STANDS_ALONE = noClasses()
       .that().resideInAPackage(INTERNAL + "cockpit..")
-      .should().dependOnClassesThat().resideInAnyPackage(INTERNAL + "agent..", INTERNAL + "async..",
-          INTERNAL + "config..", INTERNAL + "llm..", INTERNAL + "resilience..", INTERNAL + "resume..",
-          INTERNAL + "review..", INTERNAL + "security..", INTERNAL + "tool..", INTERNAL + "trace..",
-          INTERNAL + "web..", INTERNAL + "worker..", INTERNAL + "history..", INTERNAL + "telemetry..",
-          INTERNAL + "budget..", AGENTLOOP + "api..", AGENTLOOP + "spi..");
+      .should().dependOnClassesThat().resideInAnyPackage(Stream.concat(
+          allPackages().filter(name -> !name.equals(INTERNAL + "cockpit..")),
+          Stream.of(AGENTLOOP + "api..", AGENTLOOP + "spi..")).toArray(String[]::new));
+
+  @ArchTest
+  static void the_cockpit_plugin_stands_alone(JavaClasses classes) {
+    THE_COCKPIT_PLUGIN_STANDS_ALONE.check(classes);
+  }
 
   private static final ArchRule EVERY_PACKAGE_HAS_ITS_PLACE = classes()
       .that().resideInAPackage(INTERNAL + "*..")
-      .should().resideInAnyPackage(INTERNAL + "config..", INTERNAL + "web..", INTERNAL + "review..",
-          INTERNAL + "resume..", INTERNAL + "security..", INTERNAL + "agent..", INTERNAL + "resilience..",
-          INTERNAL + "worker..", INTERNAL + "telemetry..", INTERNAL + "llm..", INTERNAL + "tool..",
-          INTERNAL + "trace..", INTERNAL + "history..", INTERNAL + "async..", INTERNAL + "budget..",
-          INTERNAL + "cockpit..", INTERNAL + "evaluation..",
-          AGENTLOOP + "api..", AGENTLOOP + "spi..")
+      .should().resideInAnyPackage(allPackages().toArray(String[]::new))
       .because("the layers below only judge the packages they name: a new one is placed in them first");
+
+  @ArchTest
+  static void every_package_has_its_place(JavaClasses classes) {
+    EVERY_PACKAGE_HAS_ITS_PLACE.check(classes);
+  }
 
   private static final ArchRule A_HOST_SEES_API_SPI_AND_THE_AUTO_CONFIGURATION = classes()
       .that().resideInAPackage("dev.agentloop..")
@@ -97,12 +128,22 @@ class ArchitectureTest {
       .because("a host compiles against api and spi only: a type of theirs that named an internal one would make"
           + " the internal one part of the API");
 
+  @ArchTest
+  static void the_host_api_uses_nothing_internal(JavaClasses classes) {
+    THE_HOST_API_USES_NOTHING_INTERNAL.check(classes);
+  }
+
   private static final ArchRule AN_AGENTS_DEFINITION_USES_NOTHING_BUILT_ON_IT = noClasses()
       .that().resideInAPackage(INTERNAL + "agent.definition..")
       .should().dependOnClassesThat().resideInAnyPackage(INTERNAL + "agent.loop..", INTERNAL + "agent.run..",
           INTERNAL + "agent.compose..")
       .because("what an agent is (its settings, the agents it may call, its diagram's rules) is read by the loop,"
           + " the runs and the child runs; it needs none of them, so it can be read and checked on its own");
+
+  @ArchTest
+  static void an_agents_definition_uses_nothing_built_on_it(JavaClasses classes) {
+    AN_AGENTS_DEFINITION_USES_NOTHING_BUILT_ON_IT.check(classes);
+  }
 
   private static final ArchRule WHAT_A_STEP_HOLDS_KNOWS_NO_TABLE = noClasses()
       .that().resideInAnyPackage(INTERNAL + "trace.step..")
@@ -111,76 +152,40 @@ class ArchitectureTest {
       .because("what a step holds is plain data: the tables and their retention are the store's business");
 
   @ArchTest
-  static void an_agents_definition_uses_nothing_built_on_it(JavaClasses classes) {
-    AN_AGENTS_DEFINITION_USES_NOTHING_BUILT_ON_IT.check(classes);
-  }
-
-  @ArchTest
   static void what_a_step_holds_knows_no_table(JavaClasses classes) {
     WHAT_A_STEP_HOLDS_KNOWS_NO_TABLE.check(classes);
   }
 
-  @ArchTest
-  static void every_package_has_its_place(JavaClasses classes) {
-    EVERY_PACKAGE_HAS_ITS_PLACE.check(classes);
-  }
-
-  @ArchTest
-  static void the_host_api_uses_nothing_internal(JavaClasses classes) {
-    THE_HOST_API_USES_NOTHING_INTERNAL.check(classes);
-  }
-
-  @ArchTest
-  static void the_cockpit_plugin_stands_alone(JavaClasses classes) {
-    THE_COCKPIT_PLUGIN_STANDS_ALONE.check(classes);
-  }
-
-  private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layeredArchitecture().consideringOnlyDependenciesInLayers()
-      .layer("config").definedBy(INTERNAL + "config..")
-      .layer("web").definedBy(INTERNAL + "web..")
-      .layer("evaluation").definedBy(INTERNAL + "evaluation..")
-      .layer("review").definedBy(INTERNAL + "review..")
-      .layer("resume").definedBy(INTERNAL + "resume..")
-      .layer("security").definedBy(INTERNAL + "security..")
-      .layer("agent").definedBy(INTERNAL + "agent..")
-      .layer("resilience").definedBy(INTERNAL + "resilience..")
-      .layer("worker").definedBy(INTERNAL + "worker..")
-      .layer("telemetry").definedBy(INTERNAL + "telemetry..")
-      .layer("llm").definedBy(INTERNAL + "llm..")
-      .layer("tool").definedBy(INTERNAL + "tool..")
-      .layer("trace").definedBy(INTERNAL + "trace..")
-      .layer("async").definedBy(INTERNAL + "async..")
-      .layer("budget").definedBy(INTERNAL + "budget..")
-      .layer("history").definedBy(INTERNAL + "history..")
-      .layer("cockpit").definedBy(INTERNAL + "cockpit..")
-      // below every other layer, which may all use them (THE_HOST_API_USES_NOTHING_INTERNAL keeps them below)
-      .optionalLayer("api").definedBy(AGENTLOOP + "api..")
-      .optionalLayer("spi").definedBy(AGENTLOOP + "spi..")
-      .whereLayer("config").mayNotBeAccessedByAnyLayer()
-      .whereLayer("cockpit").mayNotBeAccessedByAnyLayer()
-      .whereLayer("history").mayOnlyBeAccessedByLayers("config")
-      .whereLayer("web").mayOnlyBeAccessedByLayers("config")
-      .whereLayer("evaluation").mayOnlyBeAccessedByLayers("config", "web")
-      .whereLayer("review").mayOnlyBeAccessedByLayers("config", "web", "evaluation")
-      .whereLayer("resume").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review")
-      .whereLayer("security").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume")
-      .whereLayer("agent").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security")
-      .whereLayer("resilience").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent")
-      .whereLayer("worker").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent")
-      .whereLayer("telemetry").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent")
-      .whereLayer("llm").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
-          "resilience", "worker", "telemetry")
-      .whereLayer("tool").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
-          "resilience", "worker", "telemetry")
-      .whereLayer("trace").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
-          "resilience", "worker", "telemetry")
-      .whereLayer("async").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
-          "resilience", "worker", "telemetry", "llm", "tool", "trace")
-      .whereLayer("budget").mayOnlyBeAccessedByLayers("config", "web", "evaluation", "review", "resume", "security", "agent",
-          "resilience", "worker", "telemetry", "llm", "tool", "trace");
+  private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layers();
 
   @ArchTest
   static void dependencies_run_one_way(JavaClasses classes) {
     DEPENDENCIES_RUN_ONE_WAY.check(classes);
+  }
+
+  /** Each package of a level may be used by the packages of the levels above it only. */
+  private static LayeredArchitecture layers() {
+    LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
+    for (String name : Stream.concat(LEVELS.stream().flatMap(List::stream), APART.stream()).toList()) {
+      layers = layers.layer(name).definedBy(INTERNAL + name + "..");
+    }
+    // below every other layer, which may all use them (THE_HOST_API_USES_NOTHING_INTERNAL keeps them below)
+    layers = layers.optionalLayer("api").definedBy(AGENTLOOP + "api..")
+        .optionalLayer("spi").definedBy(AGENTLOOP + "spi..")
+        .whereLayer("cockpit").mayNotBeAccessedByAnyLayer()
+        .whereLayer("history").mayOnlyBeAccessedByLayers("config");
+    List<String> above = new ArrayList<>();
+    for (List<String> level : LEVELS) {
+      for (String name : level) {
+        layers = above.isEmpty() ? layers.whereLayer(name).mayNotBeAccessedByAnyLayer()
+            : layers.whereLayer(name).mayOnlyBeAccessedByLayers(above.toArray(String[]::new));
+      }
+      above.addAll(level);
+    }
+    return layers;
+  }
+
+  private static Stream<String> allPackages() {
+    return Stream.concat(LEVELS.stream().flatMap(List::stream), APART.stream()).map(name -> INTERNAL + name + "..");
   }
 }

@@ -7,7 +7,7 @@ import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.AgentLoopGroups;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -15,9 +15,28 @@ import java.util.List;
  * @param stop why the model stopped writing; a {@link StopReason#cut() cut} reply is not complete
  * @param model the model the call is priced and counted by (see {@code agentloop.llm.prices}), {@code null}
  *     where the adapter knows none
+ * @param response what the provider said of its response (its id, the model that wrote it), for traces;
+ *     {@link Response#UNREPORTED} where it said nothing
  */
 public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls, TokenCounts usage,
-    StopReason stop, String model) {
+    StopReason stop, String model, Response response) {
+
+  /**
+   * What a provider said of one response, as traces show it ({@code gen_ai.response.id}, {@code gen_ai.response.model}).
+   *
+   * @param id the provider's id of the response, {@code null} where it gave none
+   * @param model the model that wrote the response, as the provider named it; {@code null} where it did not
+   */
+  public record Response(String id, String model) {
+
+    /** The provider said nothing of its response. */
+    public static final Response UNREPORTED = new Response(null, null);
+
+    public Response {
+      id = id == null || id.isBlank() ? null : id;
+      model = model == null || model.isBlank() ? null : model;
+    }
+  }
 
   public ModelReply {
     text = text == null ? "" : text;
@@ -26,6 +45,13 @@ public record ModelReply(String text, String reasoning, List<ToolCall> toolCalls
     usage = usage == null ? TokenCounts.UNREPORTED : usage;
     stop = stop == null ? StopReason.UNREPORTED : stop;
     model = model == null || model.isBlank() ? null : model;
+    response = response == null ? Response.UNREPORTED : response;
+  }
+
+  /** A reply whose provider said nothing of the response itself. */
+  public ModelReply(String text, String reasoning, List<ToolCall> toolCalls, TokenCounts usage, StopReason stop,
+      String model) {
+    this(text, reasoning, toolCalls, usage, stop, model, Response.UNREPORTED);
   }
 
   /** A reply of a model the adapter does not name. */

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

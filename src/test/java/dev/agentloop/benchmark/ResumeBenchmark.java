@@ -12,7 +12,7 @@ import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunView;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -30,6 +30,7 @@ public final class AppNode implements AutoCloseable {
   private static final Duration STARTUP_PATIENCE = Duration.ofMinutes(3);
 
   private final String name;
+  private final int port;
   private final Path workingDirectory;
   private final Map<String, String> environment;
   private final Map<String, String> properties;
@@ -43,6 +44,7 @@ public final class AppNode implements AutoCloseable {
     this.environment = Map.copyOf(builder.environment);
     this.jar = builder.jar;
     int port = freePort();
+    this.port = port;
     this.properties = new LinkedHashMap<>(builder.properties);
     this.properties.put("server.port", Integer.toString(port));
     this.api = new NodeApi("http://localhost:" + port);
@@ -54,6 +56,11 @@ public final class AppNode implements AutoCloseable {
 
   public String name() {
     return name;
+  }
+
+  /** The node's HTTP port. */
+  public int port() {
+    return port;
   }
 
   public NodeApi api() {

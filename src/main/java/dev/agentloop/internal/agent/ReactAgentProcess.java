@@ -72,6 +72,11 @@ public final class ReactAgentProcess {
 
   /** Extension property that marks a user task AgentLoop fills and reads, e.g. {@code plan}. */
   public static final String REVIEW_PROPERTY = "agentloop.review";
+  /**
+   * On the ask-human task: {@code true} lets the run's client (an A2A caller) answer the agent's questions, besides
+   * the people the task is offered to. Default {@code false}.
+   */
+  public static final String CALLERS_MAY_ANSWER_PROPERTY = "agentloop.callersMayAnswer";
 
   // variables
   /**

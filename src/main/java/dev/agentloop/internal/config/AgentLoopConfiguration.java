@@ -1,6 +1,5 @@
 package dev.agentloop.internal.config;
 
-import dev.agentloop.internal.agent.AgentConfiguration;
 import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.compose.FailedChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDiagramRules;
@@ -8,7 +7,8 @@ import dev.agentloop.internal.agent.loop.RemoteToolTasks;
 import dev.agentloop.internal.agent.loop.RunTimeRanOut;
 import dev.agentloop.internal.agent.run.RunLifecycle;
 import dev.agentloop.internal.evaluation.EvaluationConfiguration;
-import dev.agentloop.internal.llm.LlmConfiguration;
+import dev.agentloop.internal.events.EventsConfiguration;
+import dev.agentloop.internal.mcp.McpConfiguration;
 import dev.agentloop.internal.resilience.ResilienceConfiguration;
 import dev.agentloop.internal.resume.ResumeConfiguration;
 import dev.agentloop.internal.review.ReviewConfiguration;
@@ -18,10 +18,9 @@ import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.telemetry.RunTraces;
 import dev.agentloop.internal.telemetry.TelemetryConfiguration;
 import dev.agentloop.internal.telemetry.ToolSpans;
-import dev.agentloop.internal.tool.ToolConfiguration;
-import dev.agentloop.internal.trace.TraceConfiguration;
 import dev.agentloop.internal.trace.retention.TraceRetention;
 import dev.agentloop.internal.web.WebConfiguration;
+import dev.agentloop.internal.web.a2a.A2aConfiguration;
 import dev.agentloop.internal.worker.TaskArrivals;
 import dev.agentloop.internal.worker.WorkerConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -40,7 +39,8 @@ import org.springframework.context.annotation.Import;
 @Import({FeatureSettings.class, TraceConfiguration.class, ToolConfiguration.class, LlmConfiguration.class, ResilienceConfiguration.class,
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
-    WebConfiguration.class, TelemetryConfiguration.class, EvaluationConfiguration.class})
+    WebConfiguration.class, A2aConfiguration.class, TelemetryConfiguration.class, EventsConfiguration.class,
+    McpConfiguration.class, EvaluationConfiguration.class})
 public class AgentLoopConfiguration {
 
   AgentLoopConfiguration() {

@@ -5,9 +5,11 @@ import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
+import dev.agentloop.internal.events.RunEventsSettings;
+import dev.agentloop.internal.mcp.McpEndpointSettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
-import dev.agentloop.internal.tool.ToolSettings;
 import dev.agentloop.internal.trace.DatabaseSettings;
+import dev.agentloop.internal.web.a2a.A2aSettings;
 import dev.agentloop.internal.worker.WorkerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -33,6 +35,7 @@ import org.springframework.validation.annotation.Validated;
 public record AgentLoopProperties(
     boolean enabled,
     @NotNull @Valid @NestedConfigurationProperty ApiSettings api,
+    @NotNull @Valid @NestedConfigurationProperty A2aSettings a2a,
     @NotNull @Valid Deployment deployment,
     @NotNull @Valid @NestedConfigurationProperty SecuritySettings security,
     @NotNull @Valid @NestedConfigurationProperty LlmSettings llm,
@@ -42,6 +45,8 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty ResilienceSettings resilience,
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
     @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry,
+    @NotNull @Valid @NestedConfigurationProperty RunEventsSettings events,
+    @NotNull @Valid @NestedConfigurationProperty McpEndpointSettings mcp,
     @NotNull @Valid @NestedConfigurationProperty EvaluationSettings evaluation) {
 
   /**

@@ -6,9 +6,11 @@ import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
 import dev.agentloop.internal.security.ApiSettings;
 import dev.agentloop.internal.security.SecuritySettings;
+import dev.agentloop.internal.events.RunEventsSettings;
+import dev.agentloop.internal.mcp.McpEndpointSettings;
 import dev.agentloop.internal.telemetry.TelemetrySettings;
-import dev.agentloop.internal.tool.ToolSettings;
 import dev.agentloop.internal.trace.DatabaseSettings;
+import dev.agentloop.internal.web.a2a.A2aSettings;
 import dev.agentloop.internal.worker.WorkerSettings;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,6 +26,11 @@ class FeatureSettings {
   @Bean
   ApiSettings agentLoopApiSettings(AgentLoopProperties properties) {
     return properties.api();
+  }
+
+  @Bean
+  A2aSettings agentLoopA2aSettings(AgentLoopProperties properties) {
+    return properties.a2a();
   }
 
   @Bean
@@ -69,5 +76,15 @@ class FeatureSettings {
   @Bean
   TelemetrySettings agentLoopTelemetrySettings(AgentLoopProperties properties) {
     return properties.telemetry();
+  }
+
+  @Bean
+  RunEventsSettings agentLoopEventsSettings(AgentLoopProperties properties) {
+    return properties.events();
+  }
+
+  @Bean
+  McpEndpointSettings agentLoopMcpSettings(AgentLoopProperties properties) {
+    return properties.mcp();
   }
 }

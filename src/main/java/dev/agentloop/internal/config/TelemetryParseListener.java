@@ -63,7 +63,7 @@ class TelemetryParseListener extends AbstractBpmnParseListener {
   @Override
   public void parseProcess(Element processElement, ProcessDefinitionEntity definition) {
     if (Boolean.TRUE.equals(definition.getProperty(IS_AGENT))) {
-      definition.addBuiltInListener(ExecutionListener.EVENTNAME_START, traces.onRunStart());
+      definition.addBuiltInListener(ExecutionListener.EVENTNAME_START, traces.onRunStart(ReactAgentProcess.CALL_ID.name()));
       definition.addBuiltInListener(ExecutionListener.EVENTNAME_END, traces.onRunEnd());
     }
   }

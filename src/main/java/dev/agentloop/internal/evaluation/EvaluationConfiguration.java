@@ -3,7 +3,6 @@ package dev.agentloop.internal.evaluation;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.llm.ModelPrices;
-import dev.agentloop.internal.llm.NamedModels;
 import dev.agentloop.internal.resilience.ModelGuard;
 import dev.agentloop.internal.resume.Conversations;
 import dev.agentloop.internal.resume.ResumeService;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.llm.Money;
-import dev.agentloop.internal.llm.NamedModels;
 import dev.agentloop.internal.resilience.ModelGuard;
 import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ChatModel;

@@ -6,7 +6,7 @@ import dev.agentloop.internal.tool.builtin.AskHumanTool;
 import dev.agentloop.internal.trace.Decision;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Approval;
 import dev.agentloop.internal.trace.step.Approvals;

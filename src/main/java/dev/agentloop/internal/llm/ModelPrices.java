@@ -18,7 +18,7 @@ public final class ModelPrices {
     this.currency = currency;
   }
 
-  static ModelPrices of(LlmSettings llm) {
+  public static ModelPrices of(LlmSettings llm) {
     return new ModelPrices(llm.prices(), llm.priceCurrency());
   }
 

@@ -5,7 +5,7 @@ import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.RuntimeService;

@@ -8,7 +8,7 @@ import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.Optional;
@@ -101,7 +101,7 @@ class ChildRunEdits {
           ended.childRun());
       return;
     }
-    Observation call = Observation.from(observation.get());
+    Observation call = observation.get().contentAs(Observation.class);
     Observation answered = agentCalls.observationOf(call, ended.childRun(), changes.settings(ended.callerRun()));
     ObjectNode content = JsonNodeFactory.instance.objectNode();
     if (answered.isError()) {
@@ -141,7 +141,7 @@ class ChildRunEdits {
 
   private Optional<Step> observationOf(String callerRun, String childRun) {
     return store.activePath(callerRun).stream()
-        .filter(step -> step.kind() == StepKind.OBSERVATION && childRun.equals(Observation.from(step).childRun()))
+        .filter(step -> step.kind() == StepKind.OBSERVATION && childRun.equals(step.contentAs(Observation.class).childRun()))
         .reduce((first, last) -> last);
   }
 }

@@ -4,6 +4,7 @@ import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.security.RunAccess;
+import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepStore;
@@ -34,9 +35,11 @@ public class Conversations {
   private final RunAccess access;
   private final RunChanges changes;
   private final DecisionLog decisions;
+  private final DecisionSpans spans;
 
   Conversations(ProcessEngine engine, StepStore store, RunService runs, RunAccess access, RunChanges changes,
-      DecisionLog decisions) {
+      DecisionLog decisions, DecisionSpans spans) {
+    this.spans = spans;
     this.engine = engine;
     this.store = store;
     this.runs = runs;
@@ -59,6 +62,7 @@ public class Conversations {
     changes.apply(runId, () -> {
       RunRecord run = waiting(runId, "take a follow-up question");
       store.append(run.head(), List.of(Steps.followUp(question, author, null)), Usage.NONE);
+      spans.decided(runId, "follow_up", author, null);
       correlate(runId, ReactAgentProcess.FOLLOW_UP_MESSAGE, ReactAgentProcess.QUESTION.with(question));
       return null;
     });
@@ -78,6 +82,8 @@ public class Conversations {
       if (run.head().headStep() != null) {
         decisions.record(runId, run.head().headStep(), "close", author, reason);
       }
+      // before the message ends the run: an ended run's trace context is gone with its execution
+      spans.decided(runId, "close", author, reason);
       correlate(runId, ReactAgentProcess.CLOSE_MESSAGE, ReactAgentProcess.STATUS_REASON.with(why));
       return null;
     });

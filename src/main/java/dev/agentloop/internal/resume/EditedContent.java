@@ -24,7 +24,7 @@ class EditedContent {
   NewStep replacement(Step original, JsonNode content, String author, String reason, AgentSettings settings) {
     StepContent edited;
     try {
-      edited = StepContent.edited(original, content);
+      edited = StepContent.edited(original.content(), original.stepNo(), content);
     } catch (IllegalArgumentException e) {
       throw new InvalidEditException(e.getMessage());
     }

@@ -48,7 +48,7 @@ public class ResumeConfiguration {
 
   @Bean
   Conversations conversations(ProcessEngine engine, StepStore store, RunService runs, RunAccess access,
-      RunChanges changes, DecisionLog decisions) {
-    return new Conversations(engine, store, runs, access, changes, decisions);
+      RunChanges changes, DecisionLog decisions, DecisionSpans spans) {
+    return new Conversations(engine, store, runs, access, changes, decisions, spans);
   }
 }

@@ -12,7 +12,7 @@ import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -149,6 +149,19 @@ public class ResumeService {
       throw new InvalidEditException("say why the run is stopped (reason): it is kept as the run's status reason");
     }
     access.requireChange(runId);
+    stops.stop(runId, reason, author);
+  }
+
+  /**
+   * {@link #stop} by the run's client: who started the run may stop it too (as it may ask it follow-ups), besides
+   * those who may change its course, e.g. an A2A client cancelling its task.
+   *
+   * @throws ResumeConflictException when the run has ended, as for {@link #stop}
+   */
+  public void cancel(String runId, String reason, String author) {
+    if (!access.startedRun(runId)) {
+      access.requireChange(runId);
+    }
     stops.stop(runId, reason, author);
   }
 

@@ -9,7 +9,7 @@ import dev.agentloop.internal.agent.loop.Turn;
 import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.ArrayList;

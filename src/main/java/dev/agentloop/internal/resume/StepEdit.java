@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A person's edit of one step of a run.
  *
- * @param content the step's new content, in the shape of its kind (see {@link dev.agentloop.internal.trace.StepKind});
+ * @param content the step's new content, in the shape of its kind (see {@link dev.agentloop.internal.trace.step.StepKind});
  *     for an action {@code {"tool"?, "arguments"}}, for an observation {@code {"result"}} or {@code {"error"}}
  * @param baseVersion the version of the run's head the edit was made on ({@code version} of the run
  *     view): an edit on a head that has moved since is refused, never applied to a path it was not made for

@@ -119,10 +119,10 @@ class TraceSurgery {
   /** The side effects among the lost steps, with the arguments of their calls (found in {@code path}). */
   private List<SideEffect> sideEffects(List<Step> path, List<Step> lost) {
     Map<String, JsonNode> arguments = new HashMap<>();
-    path.stream().filter(step -> step.content() instanceof Action).map(Action::from)
+    path.stream().filter(step -> step.content() instanceof Action).map(step -> step.contentAs(Action.class))
         .forEach(action -> arguments.put(action.callId(), action.arguments()));
     return lost.stream().filter(repeats::isSideEffect).map(step -> {
-      Observation observation = Observation.from(step);
+      Observation observation = step.contentAs(Observation.class);
       return new SideEffect(step.stepNo(), step.author(), arguments.get(observation.callId()), observation.result(),
           observation.error());
     }).toList();

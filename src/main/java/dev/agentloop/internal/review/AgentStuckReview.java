@@ -12,7 +12,7 @@ import dev.agentloop.internal.resilience.Breakers;
 import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Action;
@@ -149,7 +149,7 @@ class AgentStuckReview implements Review {
       return List.of();
     }
     return path.stream().filter(step -> step.kind() == StepKind.ACTION && step.turn() == last.turn())
-        .map(Action::from).toList();
+        .map(step -> step.contentAs(Action.class)).toList();
   }
 
   private static String code(ReviewTask task) {
@@ -169,7 +169,7 @@ class AgentStuckReview implements Review {
       return "The agent has made no tool call.";
     }
     Map<String, Observation> observed = new HashMap<>();
-    path.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(Observation::from)
+    path.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(step -> step.contentAs(Observation.class))
         .filter(observation -> observation.callId() != null).forEach(o -> observed.put(o.callId(), o));
     return last.stream().map(action -> {
       Observation observation = observed.get(action.callId());

@@ -5,7 +5,7 @@ import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.FinalAnswer;

@@ -7,7 +7,7 @@ import dev.agentloop.internal.resume.ResumeConflictException;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Approvals;
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import dev.agentloop.internal.agent.definition.RevisionsRunOut;
 import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.FollowUp;

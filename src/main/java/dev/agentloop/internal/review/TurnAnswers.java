@@ -1,7 +1,7 @@
 package dev.agentloop.internal.review;
 
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.FollowUp;
 import java.util.HashMap;
 import java.util.List;

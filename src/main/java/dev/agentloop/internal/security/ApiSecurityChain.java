@@ -35,14 +35,15 @@ final class ApiSecurityChain {
 
   private ApiSecurityChain() {}
 
-  static SecurityFilterChain build(HttpSecurity http, ApiSettings api, ProcessEngine engine,
+  /** @param urlPatterns the servlet URL patterns of the API's resources and AgentLoop's protocols */
+  static SecurityFilterChain build(HttpSecurity http, List<String> urlPatterns, ProcessEngine engine,
       ObjectProvider<AuthenticationConfiguration> hostAuthentication) throws Exception {
     AuthenticationManager host = hostManager(hostAuthentication);
     AuthenticationEntryPoint refuse = (request, response, e) ->
         ProblemResponses.write(response, HttpStatus.UNAUTHORIZED,
             "unknown user or wrong password: send HTTP Basic credentials of a Camunda user or of the application's"
                 + " own users, or log in to the Camunda webapps");
-    List<RequestMatcher> paths = api.urlPatterns().stream()
+    List<RequestMatcher> paths = urlPatterns.stream()
         .map(pattern -> (RequestMatcher) PathPatternRequestMatcher.withDefaults().matcher(pattern.replace("/*", "/**")))
         .toList();
     http.securityMatcher(new OrRequestMatcher(paths))
@@ -62,7 +63,7 @@ final class ApiSecurityChain {
             .accessDeniedHandler((request, response, e) ->
                 ProblemResponses.write(response, HttpStatus.FORBIDDEN, e.getMessage())));
     LOG.info("Spring Security is present: AgentLoop's API ({}) has its own filter chain, ordered before the"
-        + " application's; Camunda users and the application's own users authenticate there", api.urlPatterns());
+        + " application's; Camunda users and the application's own users authenticate there", urlPatterns);
     return http.build();
   }
 

@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationException;
 import org.camunda.bpm.engine.ProcessEngine;
+import org.camunda.bpm.engine.AuthorizationService;
+import org.camunda.bpm.engine.authorization.Permissions;
 import org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions;
 import org.camunda.bpm.engine.authorization.Resources;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
@@ -62,6 +64,34 @@ public class RunAccess {
     List<String> adminGroups = configuration.getAdminGroups() == null ? List.of() : configuration.getAdminGroups();
     return adminUsers.contains(user.getUserId())
         || (user.getGroupIds() != null && user.getGroupIds().stream().anyMatch(adminGroups::contains));
+  }
+
+  /**
+   * Whether the current user may start runs of an agent: what the engine asks when one starts (create a process
+   * instance, and create an instance of the agent's definition). Code without a user, engine admins and engines
+   * without authorization may start every agent.
+   */
+  public boolean mayStart(String agentKey) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null || !engine.getProcessEngineConfiguration().isAuthorizationEnabled() || isAdmin(user)) {
+      return true;
+    }
+    AuthorizationService authorizations = engine.getAuthorizationService();
+    return authorizations.isUserAuthorized(user.getUserId(), user.getGroupIds(), Permissions.CREATE,
+        Resources.PROCESS_INSTANCE)
+        && authorizations.isUserAuthorized(user.getUserId(), user.getGroupIds(),
+            ProcessDefinitionPermissions.CREATE_INSTANCE, Resources.PROCESS_DEFINITION, agentKey);
+  }
+
+  /** Whether the current user started the run (its process instance's start user). */
+  public boolean startedRun(String runId) {
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    if (user == null) {
+      return false;
+    }
+    HistoricProcessInstance instance = engine.getHistoryService().createHistoricProcessInstanceQuery()
+        .processInstanceId(runId).singleResult();
+    return instance != null && user.getUserId().equals(instance.getStartUserId());
   }
 
   /** Whether the current user may edit, regenerate or stop the run. */

@@ -41,7 +41,8 @@ public class SecurityConfiguration {
   }
 
   @Bean
-  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api) {
+  FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(ProcessEngine engine, ApiSettings api,
+      ObjectProvider<ProtocolPath> protocols) {
     boolean webapps = ClassUtils.isPresent("org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil",
         SecurityConfiguration.class.getClassLoader());
     boolean springSecurity = ClassUtils.isPresent(SPRING_SECURITY, SecurityConfiguration.class.getClassLoader());
@@ -49,7 +50,7 @@ public class SecurityConfiguration {
     registration.setName("agentloop-api-authentication");
     // AgentLoop's resources only: the application's own paths under the same base path (a host's
     // /api/orders) stay untouched
-    registration.setUrlPatterns(api.urlPatterns());
+    registration.setUrlPatterns(ProtocolPath.urlPatterns(api, protocols.orderedStream()));
     return registration;
   }
 
@@ -87,8 +88,10 @@ public class SecurityConfiguration {
     @Bean
     @Order(Ordered.HIGHEST_PRECEDENCE)
     SecurityFilterChain agentLoopApiSecurity(HttpSecurity http, ApiSettings api, ProcessEngine engine,
-        ObjectProvider<AuthenticationConfiguration> hostAuthentication) throws Exception {
-      return ApiSecurityChain.build(http, api, engine, hostAuthentication);
+        ObjectProvider<AuthenticationConfiguration> hostAuthentication, ObjectProvider<ProtocolPath> protocols)
+        throws Exception {
+      return ApiSecurityChain.build(http, ProtocolPath.urlPatterns(api, protocols.orderedStream()), engine,
+          hostAuthentication);
     }
   }
 

@@ -6,8 +6,6 @@ package dev.agentloop.internal.telemetry;
  */
 final class Extension {
 
-  /** The span of a plan: its model call is a child. */
-  static final String PLAN = "plan";
   /** The span of a person's decision, named {@code human_decision {decision}}. */
   static final String HUMAN_DECISION = "human_decision";
 
@@ -15,7 +13,13 @@ final class Extension {
   static final String RUN_ID = "agentloop.run.id";
   /** {@code plan} or {@code think}: what a model call was for. */
   static final String STEP = "agentloop.step";
-  static final String TURN = "agentloop.turn";
+  /**
+   * The model turn a model call answers, counted on the run's active path: not a conversation's turn (the API's
+   * {@code turns}), which a run's follow-up questions open.
+   */
+  static final String MODEL_TURN = "agentloop.model_turn";
+  /** An agent's call of another agent: the run that answers it. */
+  static final String CHILD_RUN_ID = "agentloop.child_run.id";
   /** Where a tool ran: {@code embedded} (this node's tool threads) or {@code remote} (an external-task worker). */
   static final String TOOL_LANE = "agentloop.tool.lane";
   static final String REMOTE_WORKER = "agentloop.tool.worker";

@@ -29,6 +29,9 @@ public class ModelSpans {
     boolean ownAdapter = llm != null && llm.model() != null
         && (llm.provider() == LlmSettings.Provider.OPENAI || llm.provider() == LlmSettings.Provider.ANTHROPIC)
         && (provider.equals("openai") || provider.equals("anthropic"));
-    return new TracedChatModel(model, traces, provider, ownAdapter ? llm.model() : endpoint);
+    ModelIdentity identity = ModelIdentity.of(endpoint, ownAdapter ? llm.model() : null);
+    // the runs' invoke_agent spans name the model their calls go to
+    traces.calls(identity);
+    return new TracedChatModel(model, traces, identity);
   }
 }

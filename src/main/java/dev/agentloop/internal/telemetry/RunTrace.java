@@ -10,8 +10,10 @@ import java.util.regex.Pattern;
  *
  * @param traceId 32 lower-case hex digits
  * @param spanId 16 lower-case hex digits, the run's {@code invoke_agent} span
+ * @param conversation the conversation id its client started it under ({@code gen_ai.conversation.id}), {@code null}
+ *     where there is none: then the run is its own conversation, named by its id
  */
-record RunTrace(String traceId, String spanId, boolean sampled, String agent) {
+record RunTrace(String traceId, String spanId, boolean sampled, String agent, String conversation) {
 
   private static final Pattern TRACEPARENT = Pattern.compile("00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})");
 
@@ -23,6 +25,17 @@ record RunTrace(String traceId, String spanId, boolean sampled, String agent) {
     if (spanId == null || !spanId.matches("[0-9a-f]{16}") || spanId.chars().allMatch(c -> c == '0')) {
       throw new IllegalArgumentException("spanId must be 16 hex digits, not all zero, but was '" + spanId + "'");
     }
+  }
+
+  /** A run without a conversation id of its client's. */
+  RunTrace(String traceId, String spanId, boolean sampled, String agent) {
+    this(traceId, spanId, sampled, agent, null);
+  }
+
+  /** The same position, in the conversation its client named ({@code null}: none). */
+  RunTrace inConversation(String conversationId) {
+    return new RunTrace(traceId, spanId, sampled, agent,
+        conversationId == null || conversationId.isBlank() ? null : conversationId);
   }
 
   /** The stored form, W3C Trace Context version 00. */

@@ -14,6 +14,7 @@ import org.camunda.bpm.engine.impl.cfg.TransactionState;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
+import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -46,6 +47,7 @@ public class RunTraces {
   private final SpanSource spans;
   private final Supplier<ProcessEngineConfigurationImpl> engine;
   private final TelemetrySettings settings;
+  private volatile ModelIdentity model = ModelIdentity.NONE;
   private final Map<String, RunTrace> known = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<String, RunTrace> eldest) {
@@ -76,23 +78,62 @@ public class RunTraces {
     return settings;
   }
 
-  /** For an agent process's start: the run's {@code invoke_agent} span, its context stored with the run. */
-  public ExecutionListener onRunStart() {
+  /**
+   * For an agent process's start: the run's {@code invoke_agent} span, its context stored with the run. A run that
+   * answers another agent's call hangs below an {@code execute_tool} span of the calling run.
+   *
+   * @param callIdVariable the call activity's local variable with the id of the call a child run answers
+   */
+  public ExecutionListener onRunStart(String callIdVariable) {
     return execution -> {
       if (!enabled()) {
         return;
       }
       String runId = execution.getProcessInstanceId();
-      String agent = ((ExecutionEntity) execution).getProcessDefinition().getKey();
-      DelegateExecution caller = execution.getSuperExecution();
-      RunTrace callerTrace = caller == null ? null : RunTrace.parse(caller.getVariable(VARIABLE), "");
-      TraceSpan span = spans.startRun(GenAi.INVOKE_AGENT + " " + agent, callerTrace);
-      common(span, runId, agent).tag(GenAi.OPERATION_NAME, GenAi.INVOKE_AGENT);
-      RunTrace trace = span.position(agent);
+      ProcessDefinitionEntity definition = ((ExecutionEntity) execution).getProcessDefinition();
+      String agent = definition.getKey();
+      RunTrace parent = callOf(execution.getSuperExecution(), agent, runId, callIdVariable);
+      TraceSpan span = spans.startRun(GenAi.INVOKE_AGENT + " " + agent, parent);
+      String conversation = execution.getProcessBusinessKey();
+      span.tag(GenAi.OPERATION_NAME, GenAi.INVOKE_AGENT);
+      AgentAttributes.of(definition).tag(span);
+      model.tag(span);
+      RunTrace trace = span.position(agent).inConversation(conversation);
+      common(span, runId, trace);
       execution.setVariable(VARIABLE, trace.traceparent());
       known.put(runId, trace);
       afterCommit(span::end);
     };
+  }
+
+  /**
+   * A child run's call in its caller's trace: an {@code execute_tool} span of the caller, named after the agent
+   * called, that the child's {@code invoke_agent} hangs below; {@code null} for a run nobody called.
+   */
+  private RunTrace callOf(DelegateExecution caller, String agent, String childRunId, String callIdVariable) {
+    RunTrace callerTrace = caller == null ? null : RunTrace.parse(caller.getVariable(VARIABLE), "");
+    if (callerTrace == null) {
+      return null;
+    }
+    callerTrace = callerTrace.inConversation(caller.getProcessBusinessKey());
+    Object callId = caller.getVariableLocal(callIdVariable);
+    TraceSpan call = common(spans.start(callerTrace, null, GenAi.EXECUTE_TOOL + " " + agent, false, null),
+        caller.getProcessInstanceId(), callerTrace)
+        .tag(GenAi.OPERATION_NAME, GenAi.EXECUTE_TOOL)
+        .tag(GenAi.TOOL_NAME, agent)
+        .tag(GenAi.TOOL_TYPE, "function")
+        .tag(Extension.TOOL_LANE, "agent")
+        .tag(Extension.CHILD_RUN_ID, childRunId);
+    if (callId != null) {
+      call.tag(GenAi.TOOL_CALL_ID, callId.toString());
+    }
+    afterCommit(call::end);
+    return call.position("");
+  }
+
+  /** The model the runs' calls go to, for their {@code invoke_agent} spans. */
+  void calls(ModelIdentity identity) {
+    this.model = identity;
   }
 
   /** For an agent process's end: this node need not remember the run any more. */
@@ -122,7 +163,7 @@ public class RunTraces {
    * @param client whether it is a call of a remote service (a model), else internal
    */
   TraceSpan start(String runId, RunTrace run, TraceSpan parent, String name, boolean client, Instant startedAt) {
-    return common(spans.start(run, parent, name, client, startedAt), runId, run.agent());
+    return common(spans.start(run, parent, name, client, startedAt), runId, run);
   }
 
   /**
@@ -145,8 +186,11 @@ public class RunTraces {
     }
   }
 
-  private static TraceSpan common(TraceSpan span, String runId, String agent) {
-    return span.tag(GenAi.AGENT_NAME, agent).tag(GenAi.CONVERSATION_ID, runId).tag(Extension.RUN_ID, runId);
+  /** The run's agent and conversation: its client's conversation id, else the run itself. */
+  private static TraceSpan common(TraceSpan span, String runId, RunTrace run) {
+    return span.tag(GenAi.AGENT_NAME, run.agent())
+        .tag(GenAi.CONVERSATION_ID, run.conversation() != null ? run.conversation() : runId)
+        .tag(Extension.RUN_ID, runId);
   }
 
   /** The stored context, read without the caller's authorizations: a span is no access to the run. */
@@ -158,7 +202,9 @@ public class RunTraces {
     try {
       return configuration.getCommandExecutorTxRequired().execute(command -> command.runWithoutAuthorization(() -> {
         ExecutionEntity run = command.getExecutionManager().findExecutionById(runId);
-        return run == null ? null : RunTrace.parse(run.getVariable(VARIABLE), run.getProcessDefinition().getKey());
+        RunTrace trace = run == null ? null
+            : RunTrace.parse(run.getVariable(VARIABLE), run.getProcessDefinition().getKey());
+        return trace == null ? null : trace.inConversation(run.getBusinessKey());
       }));
     } catch (ProcessEngineException e) {
       LOG.debug("no trace context for run {}: {}", runId, e.getMessage());

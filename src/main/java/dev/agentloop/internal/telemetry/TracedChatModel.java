@@ -8,6 +8,7 @@ import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
+import dev.agentloop.spi.TokenCounts;
 import dev.agentloop.spi.ToolCall;
 import java.util.List;
 import java.util.Locale;
@@ -24,14 +25,12 @@ final class TracedChatModel implements ChatModel {
 
   private final ChatModel model;
   private final RunTraces traces;
-  private final String provider;
-  private final String modelName;
+  private final ModelIdentity identity;
 
-  TracedChatModel(ChatModel model, RunTraces traces, String provider, String modelName) {
+  TracedChatModel(ChatModel model, RunTraces traces, ModelIdentity identity) {
     this.model = model;
     this.traces = traces;
-    this.provider = provider;
-    this.modelName = modelName;
+    this.identity = identity;
   }
 
   @Override
@@ -47,15 +46,12 @@ final class TracedChatModel implements ChatModel {
       return model.chat(request);
     }
     boolean planning = request.purpose() == ModelRequest.Purpose.PLAN;
-    TraceSpan plan = planning ? traces.start(runId, run, null, Extension.PLAN + " " + run.agent(), false, null)
-        .tag(Extension.OPERATION_NAME, Extension.PLAN) : null;
-    TraceSpan span = traces.start(runId, run, plan, GenAi.CHAT + " " + modelName,
-        true, null)
-        .tag(GenAi.OPERATION_NAME, GenAi.CHAT)
-        .tag(GenAi.PROVIDER_NAME, provider)
-        .tag(GenAi.REQUEST_MODEL, modelName)
+    TraceSpan plan = planning ? traces.start(runId, run, null, GenAi.PLAN + " " + run.agent(), false, null)
+        .tag(GenAi.OPERATION_NAME, GenAi.PLAN) : null;
+    TraceSpan span = identity.tag(traces.start(runId, run, plan, GenAi.CHAT + " " + identity.model(), true, null)
+        .tag(GenAi.OPERATION_NAME, GenAi.CHAT))
         .tag(Extension.STEP, request.purpose().name().toLowerCase(Locale.ROOT))
-        .tag(Extension.TURN, request.run().turn());
+        .tag(Extension.MODEL_TURN, request.run().turn());
     if (traces.settings().captureContent()) {
       span.tag(GenAi.INPUT_MESSAGES, messages(request.messages()));
     }
@@ -74,13 +70,14 @@ final class TracedChatModel implements ChatModel {
   private void end(TraceSpan span, TraceSpan plan, ModelReply reply, Throwable failure) {
     if (failure != null) {
       Throwable cause = AsyncFailures.unwrap(failure);
-      span.tag(GenAi.ERROR_TYPE, cause.getClass().getName()).error(cause);
+      span.tag(GenAi.ERROR_TYPE, ErrorTypes.of(cause)).error(cause);
     } else {
-      if (reply.usage().prompt() != null) {
-        span.tag(GenAi.INPUT_TOKENS, reply.usage().prompt().longValue());
+      usage(span, reply.usage());
+      if (reply.response().id() != null) {
+        span.tag(GenAi.RESPONSE_ID, reply.response().id());
       }
-      if (reply.usage().completion() != null) {
-        span.tag(GenAi.OUTPUT_TOKENS, reply.usage().completion().longValue());
+      if (reply.response().model() != null) {
+        span.tag(GenAi.RESPONSE_MODEL, reply.response().model());
       }
       if (!reply.stop().value().isBlank()) {
         span.tag(GenAi.FINISH_REASONS, List.of(reply.stop().value()));
@@ -93,9 +90,24 @@ final class TracedChatModel implements ChatModel {
     span.end();
     if (plan != null) {
       if (failure != null) {
-        plan.tag(GenAi.ERROR_TYPE, AsyncFailures.unwrap(failure).getClass().getName());
+        plan.tag(GenAi.ERROR_TYPE, ErrorTypes.of(AsyncFailures.unwrap(failure)));
       }
       plan.end();
+    }
+  }
+
+  private static void usage(TraceSpan span, TokenCounts usage) {
+    if (usage.prompt() != null) {
+      span.tag(GenAi.INPUT_TOKENS, usage.prompt().longValue());
+    }
+    if (usage.completion() != null) {
+      span.tag(GenAi.OUTPUT_TOKENS, usage.completion().longValue());
+    }
+    if (usage.cacheRead() != null) {
+      span.tag(GenAi.CACHE_READ_TOKENS, usage.cacheRead().longValue());
+    }
+    if (usage.cacheWrite() != null) {
+      span.tag(GenAi.CACHE_CREATION_TOKENS, usage.cacheWrite().longValue());
     }
   }
 

@@ -12,9 +12,10 @@ public record ToolOutcome(String result, Failure failure) {
 
   /**
    * Kinds of failure; each becomes an error observation with its message. UNAVAILABLE: the tool was
-   * not called because its circuit breaker is open.
+   * not called because its circuit breaker is open. INPUT_REQUIRED: a remote agent asks for input before it goes on
+   * ({@link RemoteInput}).
    */
-  public enum FailureKind { UNKNOWN_TOOL, NOT_ALLOWED, INVALID_ARGUMENTS, TIMED_OUT, FAILED, UNAVAILABLE }
+  public enum FailureKind { UNKNOWN_TOOL, NOT_ALLOWED, INVALID_ARGUMENTS, TIMED_OUT, FAILED, UNAVAILABLE, INPUT_REQUIRED }
 
   public record Failure(FailureKind kind, String message) {
     public Failure {
@@ -37,6 +38,7 @@ public record ToolOutcome(String result, Failure failure) {
 
   /** Whether the tool itself ran (and perhaps failed), as opposed to a call refused before it. */
   public boolean toolRan() {
-    return failure == null || failure.kind() == FailureKind.TIMED_OUT || failure.kind() == FailureKind.FAILED;
+    return failure == null || failure.kind() == FailureKind.TIMED_OUT || failure.kind() == FailureKind.FAILED
+        || failure.kind() == FailureKind.INPUT_REQUIRED;
   }
 }

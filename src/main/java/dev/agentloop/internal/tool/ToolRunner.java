@@ -117,6 +117,9 @@ public class ToolRunner {
     if (cause instanceof ToolUnavailableException) {
       return ToolOutcome.failure(FailureKind.UNAVAILABLE, cause.getMessage());
     }
+    if (cause instanceof InputRequiredException) {
+      return ToolOutcome.failure(FailureKind.INPUT_REQUIRED, cause.getMessage());
+    }
     if (cause instanceof ToolException) {
       return ToolOutcome.failure(FailureKind.FAILED, cause.getMessage());
     }

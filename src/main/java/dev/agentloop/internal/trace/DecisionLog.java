@@ -15,9 +15,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public class DecisionLog {
 
   private final JdbcTemplate jdbc;
+  private final RunWatchers watchers;
 
   public DecisionLog(JdbcTemplate jdbc) {
+    this(jdbc, new RunWatchers());
+  }
+
+  /** @param watchers told of every decision kept here, for those who follow runs in this JVM */
+  public DecisionLog(JdbcTemplate jdbc, RunWatchers watchers) {
     this.jdbc = jdbc;
+    this.watchers = watchers;
   }
 
   /**
@@ -30,6 +37,7 @@ public class DecisionLog {
             + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, decision, StoredText.of(author),
         reason == null || reason.isBlank() ? null : StoredText.of(reason),
         ClockUtil.getCurrentTime().toInstant().atOffset(ZoneOffset.UTC));
+    watchers.changed(runId);
   }
 
   /** The decisions on the run's steps, in the order they were made. */

@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepKind;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.internal.trace.step.StepContent;
 import java.time.Instant;

@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepKind;
+
 import static dev.agentloop.internal.trace.StepStore.FOLLOW_UP_PATTERN;
 import static dev.agentloop.internal.trace.StepStore.STEP_COLUMNS;
 
@@ -83,6 +85,11 @@ final class PathReads {
   List<Step> allSteps(String runId) {
     return jdbc.query(
         "SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? ORDER BY step_no", mapper, runId);
+  }
+
+  List<Step> stepsAfter(String runId, int stepNo) {
+    return jdbc.query("SELECT " + STEP_COLUMNS + " FROM agentloop_step WHERE run_id = ? AND step_no > ? ORDER BY step_no",
+        mapper, runId, stepNo);
   }
 
   Optional<Step> find(String runId, int stepNo) {

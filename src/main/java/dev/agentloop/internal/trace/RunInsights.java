@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepKind;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunCosts;
 import java.sql.ResultSet;

@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepKind;
+
 import dev.agentloop.internal.trace.step.FollowUp;
 import java.util.ArrayList;
 import java.util.List;

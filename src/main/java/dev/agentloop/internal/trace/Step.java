@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepKind;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.internal.trace.step.StepContent;
 import java.time.Instant;
@@ -35,6 +37,18 @@ public record Step(
 
   public StepKind kind() {
     return content.kind();
+  }
+
+  /**
+   * The content as the kind the caller expects, e.g. {@code step.contentAs(Action.class)} for an ACTION step.
+   *
+   * @throws IllegalArgumentException when the step holds another kind
+   */
+  public <T extends StepContent> T contentAs(Class<T> kind) {
+    if (!kind.isInstance(content)) {
+      throw new IllegalArgumentException("step " + stepNo + " is a " + kind() + ", not a " + kind.getSimpleName());
+    }
+    return kind.cast(content);
   }
 
   public boolean isActive() {

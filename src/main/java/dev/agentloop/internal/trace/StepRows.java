@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepKind;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,9 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.step.StepJson;
+
+import dev.agentloop.internal.trace.step.StepKind;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.budget.Budget;
@@ -36,8 +40,16 @@ public class StepStore {
   private final RunRecords runs;
   private final PathReads paths;
   private final StepWrites writes;
+  private final RunWatchers watchers;
 
   public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json) {
+    this(jdbc, transactionManager, json, new RunWatchers());
+  }
+
+  /** @param watchers told of every change of a run written here, for those who follow runs in this JVM */
+  public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json,
+      RunWatchers watchers) {
+    this.watchers = watchers;
     StepRows rows = new StepRows(json);
     this.runs = new RunRecords(jdbc, rows);
     this.paths = new PathReads(jdbc, rows);
@@ -46,7 +58,7 @@ public class StepStore {
   }
 
   public void createRun(String runId, String agentKey, String question) {
-    runs.create(runId, agentKey, question, List.of(), null);
+    createRun(runId, agentKey, question, List.of(), null);
   }
 
   /**
@@ -57,6 +69,7 @@ public class StepStore {
    */
   public void createRun(String runId, String agentKey, String question, List<String> callers, Budget budget) {
     runs.create(runId, agentKey, question, callers, budget);
+    watchers.changed(runId);
   }
 
   /** A person raised the run's budget (in {@code agentStuck}): it holds for all the run's later turns. */
@@ -132,6 +145,19 @@ public class StepStore {
     return paths.countChildren(runId, parentNo, kind);
   }
 
+  /**
+   * The steps written after step {@code stepNo} (by number, so in the order they were written), superseded ones
+   * included: what a follower of the run has not seen yet.
+   */
+  public List<Step> stepsAfter(String runId, int stepNo) {
+    return paths.stepsAfter(runId, stepNo);
+  }
+
+  /** Who is told of the changes written here, to follow a run in this JVM. */
+  public RunWatchers watchers() {
+    return watchers;
+  }
+
   /** Every step of the run, superseded branches included, in the order they were written. */
   public List<Step> allSteps(String runId) {
     return paths.allSteps(runId);
@@ -144,7 +170,9 @@ public class StepStore {
    * @throws StaleHeadException when the head is no longer {@code expected}; nothing is written
    */
   public Appended append(RunHead expected, List<NewStep> steps, Usage usage) {
-    return writes.append(expected, steps, usage);
+    var written = writes.append(expected, steps, usage);
+    watchers.changed(expected.runId());
+    return written;
   }
 
   /**
@@ -159,7 +187,9 @@ public class StepStore {
    * @return whether the steps were kept
    */
   public boolean keepLate(RunHead madeOn, List<NewStep> steps, Usage usage, String reason) {
-    return writes.keepLate(madeOn, steps, usage, reason);
+    var written = writes.keepLate(madeOn, steps, usage, reason);
+    watchers.changed(madeOn.runId());
+    return written;
   }
 
   /**
@@ -171,7 +201,9 @@ public class StepStore {
    * @throws IllegalArgumentException when {@code replaced} is not on the active path
    */
   public Appended branch(RunHead expected, Step replaced, List<NewStep> steps) {
-    return writes.branch(expected, replaced, steps);
+    var written = writes.branch(expected, replaced, steps);
+    watchers.changed(expected.runId());
+    return written;
   }
 
   /**
@@ -182,7 +214,9 @@ public class StepStore {
    * @throws IllegalArgumentException when {@code toStep} is not on the active path
    */
   public RunHead rewind(RunHead expected, int toStep) {
-    return writes.rewind(expected, toStep);
+    var written = writes.rewind(expected, toStep);
+    watchers.changed(expected.runId());
+    return written;
   }
 
   /**
@@ -192,7 +226,9 @@ public class StepStore {
    * @throws IllegalArgumentException when {@code to} was not on the active path
    */
   public RunHead rewind(RunHead expected, Step to) {
-    return writes.rewind(expected, to);
+    var written = writes.rewind(expected, to);
+    watchers.changed(expected.runId());
+    return written;
   }
 
   /**
@@ -201,7 +237,9 @@ public class StepStore {
    * must have been created and be empty.
    */
   public RunHead copyPath(String runId, List<Step> path, RunRecord.Restart restart) {
-    return writes.copyPath(runId, path, restart);
+    var written = writes.copyPath(runId, path, restart);
+    watchers.changed(runId);
+    return written;
   }
 
   /** The runs restarted from this one, oldest first. */
@@ -226,6 +264,7 @@ public class StepStore {
   /** Records how a run ended; the trace itself is untouched. */
   public void markEnded(String runId, RunStatus status, String reason) {
     runs.markEnded(runId, status, reason);
+    watchers.changed(runId);
   }
 
   /** Now by Camunda's clock, as every time the trace stores. */

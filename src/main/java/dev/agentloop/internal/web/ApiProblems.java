@@ -1,6 +1,7 @@
 package dev.agentloop.internal.web;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.agentloop.internal.events.TooManyFollowersException;
 import dev.agentloop.internal.agent.run.ConversationInUseException;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
@@ -12,7 +13,7 @@ import dev.agentloop.internal.resume.ResumeConflictException;
 import dev.agentloop.internal.resume.UnknownStepException;
 import dev.agentloop.internal.review.ReviewException;
 import dev.agentloop.internal.review.TaskDecidedException;
-import dev.agentloop.internal.trace.RunNotFinishedException;
+import dev.agentloop.internal.trace.retention.RunNotFinishedException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationException;
@@ -119,6 +120,13 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @ExceptionHandler(PromotionRefusedException.class)
   ProblemDetail promotionRefused(PromotionRefusedException e) {
     return problem(HttpStatus.CONFLICT, "Promotion refused", e.getMessage());
+  }
+
+  /** The node follows as many runs as it may; the client tries again a little later. */
+  @ExceptionHandler(TooManyFollowersException.class)
+  ResponseEntity<ProblemDetail> tooManyFollowers(TooManyFollowersException e) {
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "10")
+        .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "Too many followers", e.getMessage()));
   }
 
   @ExceptionHandler(InvalidParameterException.class)

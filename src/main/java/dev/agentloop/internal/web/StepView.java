@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.internal.llm.Money;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.StepCost;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStatus;
 import java.time.Instant;
 

@@ -2,6 +2,8 @@ package dev.agentloop.internal.web;
 
 import dev.agentloop.internal.evaluation.Evaluations;
 import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.events.RunEvents;
+import dev.agentloop.internal.events.RunEventsSettings;
 import dev.agentloop.internal.llm.ModelPrices;
 import dev.agentloop.internal.resilience.Breakers;
 import dev.agentloop.internal.resume.Conversations;
@@ -48,6 +50,11 @@ public class WebConfiguration {
   @Bean
   EvaluationController evaluationController(Evaluations evaluations, ApiSettings api) {
     return new EvaluationController(evaluations, api.basePath());
+  }
+
+  @Bean
+  RunEventController runEventController(RunEvents events, RunAccess access, RunEventsSettings settings) {
+    return new RunEventController(events, access, settings);
   }
 
   @Bean

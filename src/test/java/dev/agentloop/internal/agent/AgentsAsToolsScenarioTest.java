@@ -17,7 +17,7 @@ import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.resume.StepEdit;
 import dev.agentloop.internal.trace.RunInsights;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.List;
@@ -293,7 +293,7 @@ class AgentsAsToolsScenarioTest {
     assertThat(store.run(run).modelCalls()).isEqualTo(coordinatorCalls + 1);
     // the old answer stays stored, superseded, and the old child keeps its trace
     assertThat(store.allSteps(run).stream().filter(step -> step.kind() == StepKind.OBSERVATION)
-        .map(Observation::from).map(Observation::childRun)).contains(child, reopened);
+        .map(step -> step.contentAs(Observation.class)).map(Observation::childRun)).contains(child, reopened);
     assertThat(store.run(child).status()).isEqualTo(RunStatus.ANSWERED);
   }
 
@@ -398,7 +398,7 @@ class AgentsAsToolsScenarioTest {
 
   private List<Observation> observations(String run) {
     return store.activePath(run).stream().filter(step -> step.kind() == StepKind.OBSERVATION)
-        .map(Observation::from).toList();
+        .map(step -> step.contentAs(Observation.class)).toList();
   }
 
   private String finalAnswer(String run) {

@@ -9,7 +9,7 @@ import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.resume.ResumeConflictException;
 import dev.agentloop.internal.resume.ResumeService;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import java.io.IOException;
 import java.io.InputStream;

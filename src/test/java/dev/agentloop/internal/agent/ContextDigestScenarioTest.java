@@ -14,7 +14,7 @@ import dev.agentloop.internal.resume.StepEdit;
 import dev.agentloop.internal.trace.RunInsights;
 import dev.agentloop.internal.trace.SentPrompt;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import java.time.Duration;

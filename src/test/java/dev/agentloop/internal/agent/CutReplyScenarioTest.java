@@ -11,7 +11,7 @@ import dev.agentloop.api.RunView;
 import dev.agentloop.internal.resilience.Escapes;
 import dev.agentloop.api.AgentLoopGroups;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;

@@ -11,7 +11,7 @@ import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunHead;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package dev.agentloop.internal.agent;
 
-import static dev.agentloop.internal.trace.StepKind.ACTION;
-import static dev.agentloop.internal.trace.StepKind.FINAL_ANSWER;
-import static dev.agentloop.internal.trace.StepKind.OBSERVATION;
-import static dev.agentloop.internal.trace.StepKind.PLAN;
-import static dev.agentloop.internal.trace.StepKind.THOUGHT;
+import static dev.agentloop.internal.trace.step.StepKind.ACTION;
+import static dev.agentloop.internal.trace.step.StepKind.FINAL_ANSWER;
+import static dev.agentloop.internal.trace.step.StepKind.OBSERVATION;
+import static dev.agentloop.internal.trace.step.StepKind.PLAN;
+import static dev.agentloop.internal.trace.step.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -16,7 +16,7 @@ import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.agentloop.internal.agent;
 
 import static dev.agentloop.ApiClient.body;
-import static dev.agentloop.internal.trace.StepKind.ACTION;
-import static dev.agentloop.internal.trace.StepKind.FINAL_ANSWER;
-import static dev.agentloop.internal.trace.StepKind.HUMAN_INPUT;
-import static dev.agentloop.internal.trace.StepKind.OBSERVATION;
-import static dev.agentloop.internal.trace.StepKind.PLAN;
-import static dev.agentloop.internal.trace.StepKind.THOUGHT;
+import static dev.agentloop.internal.trace.step.StepKind.ACTION;
+import static dev.agentloop.internal.trace.step.StepKind.FINAL_ANSWER;
+import static dev.agentloop.internal.trace.step.StepKind.HUMAN_INPUT;
+import static dev.agentloop.internal.trace.step.StepKind.OBSERVATION;
+import static dev.agentloop.internal.trace.step.StepKind.PLAN;
+import static dev.agentloop.internal.trace.step.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -18,7 +18,7 @@ import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.time.Duration;
 import java.util.Date;
 import java.util.List;

@@ -9,7 +9,7 @@ import dev.agentloop.TestAgent;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;

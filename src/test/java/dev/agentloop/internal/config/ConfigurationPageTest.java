@@ -52,7 +52,7 @@ class ConfigurationPageTest {
            "description": "whether it is on; {@code false}: nothing | at all"},
           {"name": "agentloop.agent.when-plan-revisions-run-out", "type": "dev.agentloop.internal.agent.definition.RevisionsRunOut",
            "defaultValue": "accept", "description": "what then"},
-          {"name": "agentloop.tools.remote", "type": "java.util.Map<java.lang.String,dev.agentloop.internal.tool.ToolSettings$Remote>",
+          {"name": "agentloop.tools.remote", "type": "java.util.Map<java.lang.String,dev.agentloop.internal.config.ToolSettings$Remote>",
            "description": "tools of remote workers,\\n by name"},
           {"name": "agentloop.llm.api-key", "type": "java.lang.String", "description": "the {@link dev.agentloop.spi.ChatModel} key"}]}""");
 

@@ -1,11 +1,11 @@
 package dev.agentloop.internal.resilience;
 
-import static dev.agentloop.internal.trace.StepKind.ACTION;
-import static dev.agentloop.internal.trace.StepKind.FINAL_ANSWER;
-import static dev.agentloop.internal.trace.StepKind.HUMAN_INPUT;
-import static dev.agentloop.internal.trace.StepKind.OBSERVATION;
-import static dev.agentloop.internal.trace.StepKind.PLAN;
-import static dev.agentloop.internal.trace.StepKind.THOUGHT;
+import static dev.agentloop.internal.trace.step.StepKind.ACTION;
+import static dev.agentloop.internal.trace.step.StepKind.FINAL_ANSWER;
+import static dev.agentloop.internal.trace.step.StepKind.HUMAN_INPUT;
+import static dev.agentloop.internal.trace.step.StepKind.OBSERVATION;
+import static dev.agentloop.internal.trace.step.StepKind.PLAN;
+import static dev.agentloop.internal.trace.step.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -371,11 +371,11 @@ class EscapeRouteScenarioTest {
     return engine.getRuntimeService().getVariable(run, name);
   }
 
-  private List<dev.agentloop.internal.trace.StepKind> kinds(String run) {
+  private List<dev.agentloop.internal.trace.step.StepKind> kinds(String run) {
     return Runs.kinds(runs.trace(run, false));
   }
 
-  private List<Step> steps(String run, dev.agentloop.internal.trace.StepKind kind) {
+  private List<Step> steps(String run, dev.agentloop.internal.trace.step.StepKind kind) {
     return runs.trace(run, false).stream().filter(s -> s.kind() == kind).toList();
   }
 

@@ -18,7 +18,7 @@ import dev.agentloop.api.RunView;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;

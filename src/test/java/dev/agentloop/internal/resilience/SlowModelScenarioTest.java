@@ -17,7 +17,7 @@ import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStatus;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package dev.agentloop.internal.resilience;
 
-import static dev.agentloop.internal.trace.StepKind.ACTION;
-import static dev.agentloop.internal.trace.StepKind.FINAL_ANSWER;
-import static dev.agentloop.internal.trace.StepKind.OBSERVATION;
-import static dev.agentloop.internal.trace.StepKind.PLAN;
-import static dev.agentloop.internal.trace.StepKind.THOUGHT;
+import static dev.agentloop.internal.trace.step.StepKind.ACTION;
+import static dev.agentloop.internal.trace.step.StepKind.FINAL_ANSWER;
+import static dev.agentloop.internal.trace.step.StepKind.OBSERVATION;
+import static dev.agentloop.internal.trace.step.StepKind.PLAN;
+import static dev.agentloop.internal.trace.step.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -21,7 +21,7 @@ import dev.agentloop.api.RunView;
 import dev.agentloop.internal.review.ReviewException;
 import dev.agentloop.api.AgentLoopGroups;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

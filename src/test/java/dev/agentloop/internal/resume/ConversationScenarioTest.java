@@ -14,7 +14,7 @@ import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStatus;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.FollowUp;

@@ -11,7 +11,7 @@ import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunView;
 import dev.agentloop.internal.resume.StepStatements.Statement;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import java.util.List;
 import java.util.Map;

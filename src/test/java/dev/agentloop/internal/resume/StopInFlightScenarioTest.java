@@ -12,7 +12,7 @@ import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStatus;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.spi.ModelRequest.Purpose;

@@ -12,7 +12,7 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.net.CookieManager;
 import java.net.HttpCookie;
 import java.net.URI;

@@ -1,5 +1,9 @@
 package dev.agentloop.internal.tool;
 
+import dev.agentloop.internal.config.ToolSettings;
+
+import dev.agentloop.internal.config.ToolConfiguration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentloop.internal.tool.builtin.CalculatorTool;
@@ -25,7 +29,7 @@ class ReplaceableToolBeansTest {
       .withConfiguration(AutoConfigurations.of(ToolConfiguration.class))
       .withBean(ToolSettings.class, () -> new ToolSettings(Duration.ofSeconds(30), 8, null, null,
           new ToolSettings.HttpGet(List.of(), 200_000, Duration.ofSeconds(10)),
-          new ToolSettings.ReadDocument("./documents", 100_000), null));
+          new ToolSettings.ReadDocument("./documents", 100_000), null, null));
 
   @Test
   void should_run_tools_on_the_applications_pool_when_it_has_one_of_that_name() {

@@ -13,7 +13,7 @@ import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -1,5 +1,7 @@
 package dev.agentloop.internal.trace;
 
+import dev.agentloop.internal.trace.retention.RunNotFinishedException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

@@ -55,6 +55,16 @@ final class ApiDocumentation {
         "How the run stands: status (from the step store and the engine), what it waits for, the newest answer,"
             + " its turns, budgets and costs, and `version`, the `baseVersion` of an edit made on what was read.",
         200, "The run", List.of(404), null));
+    add("GET /runs/{id}/events", new Operation("followRun", "runs", "Follow a run as server-sent events",
+        "The run as a stream of server-sent events (`text/event-stream`), for whoever may read it: `step` (a step"
+            + " written, the fields of a trace step), `waiting` (the people it waits for: `waitingFor` and the open"
+            + " `tasks`, each with `taskId`, `key`, `name`), `resumed`, `failed` (an incident), `text` (the model's"
+            + " text as its provider streams it, before the step it becomes; no id), `answer`, and `ended` (status,"
+            + " reason, endedBy, answer), after which the stream closes. Each event but `text` has an id: send the"
+            + " last one received back in `Last-Event-ID` to resume after it, on any node. Without it the stream"
+            + " starts with the run's first step. A silent stream sends a comment now and then; a stream lasts"
+            + " `agentloop.events.max-duration` at most, and the client resumes. See docs/interop.md.",
+        200, "The run's events", List.of(400, 404, 503), null));
     add("GET /runs/{id}/trace", new Operation("getTrace", "runs", "Read a run's trace",
         "The run's steps, each with what its call cost and whether its prompt can be read, and the decisions"
             + " people took. `branches=active` is the path the model sees; `all` adds superseded branches.",
@@ -228,9 +238,15 @@ final class ApiDocumentation {
       Map.entry("branches", "`active` (the path the model sees) or `all` (superseded branches too)"),
       Map.entry("reason", "why the trace is deleted, for the audit"),
       Map.entry("key", "the agent's process key"),
-      Map.entry("evaluationId", "the evaluation's id"));
+      Map.entry("evaluationId", "the evaluation's id"),
+      Map.entry("Last-Event-ID", "the id of the last event received, to resume after it; none: from the run's first"
+          + " step"));
 
   private static final Map<Integer, String[]> PROBLEMS = new TreeMap<>(Map.of(
+      503, new String[] {"ServiceUnavailable", "The node follows as many runs as it may"
+          + " (`agentloop.events.max-followers`); try again after `Retry-After` seconds, or on another node",
+          "Too many followers", "this node follows 1000 runs for clients already (agentloop.events.max-followers):"
+          + " try again later, or on another node"},
       400, new String[] {"BadRequest", "The request is not valid; `detail` names the field or parameter and what it"
           + " must be", "Invalid request", "question must not be blank: say what the agent should answer"},
       401, new String[] {"Unauthorized", "No credentials, or wrong ones", "Unauthorized",
@@ -279,7 +295,7 @@ final class ApiDocumentation {
     security.addObject().putArray("basicAuth");
     security.addObject().putArray("camundaSession");
     ArrayNode tags = document.putArray("tags");
-    List.of("runs", "resume", "conversations", "breakers", "openapi")
+    List.of("runs", "resume", "conversations", "breakers", "evaluations", "openapi")
         .forEach(tag -> tags.addObject().put("name", tag).put("description", TAGS.get(tag)));
 
     List<String> undocumented = new ArrayList<>();
@@ -314,6 +330,7 @@ final class ApiDocumentation {
     generated.path("components").path("schemas").fields().forEachRemaining(schema ->
         schemas.put(REQUESTS.getOrDefault(schema.getKey(), schema.getKey()), renamed(schema.getValue())));
     schemas.put("Problem", problemSchema());
+    schemas.remove("SseEmitter"); // Spring's emitter, not what goes over the wire: see streamResponse
     List<String> unexplained = schemas.keySet().stream().filter(name -> !SCHEMAS.containsKey(name)).toList();
     if (!unexplained.isEmpty()) {
       throw new IllegalStateException("schemas without description: " + unexplained + "; describe them in "
@@ -376,6 +393,9 @@ final class ApiDocumentation {
           .put("description", "how many runs the caller may read match, on all pages")
           .putObject("schema").put("type", "integer");
     }
+    if (operation.operationId().equals("followRun")) {
+      ok = streamResponse(operation);
+    }
     responses.set(String.valueOf(operation.success()), ok);
     List<Integer> problems = new ArrayList<>(operation.problems());
     problems.addAll(List.of(401, 403));
@@ -395,6 +415,15 @@ final class ApiDocumentation {
       }
     });
     return copy;
+  }
+
+  /** A stream of server-sent events: text, each event an id, a name and one line of JSON. */
+  private static ObjectNode streamResponse(Operation operation) {
+    ObjectNode ok = JSON.createObjectNode().put("description", operation.successDescription());
+    ok.putObject("content").putObject("text/event-stream").putObject("schema").put("type", "string")
+        .put("description", "server-sent events: `id: 12-R`, `event: step`, `data: {...}` and a blank line each")
+        .put("example", "id: 1-N\nevent: step\ndata: {\"runId\":\"...\",\"id\":1,\"kind\":\"PLAN\",...}\n\n");
+    return ok;
   }
 
   private static ObjectNode problemSchema() {

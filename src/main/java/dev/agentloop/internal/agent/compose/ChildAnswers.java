@@ -4,7 +4,7 @@ import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.FinalAnswer;

@@ -5,6 +5,7 @@ import dev.agentloop.internal.agent.definition.AgentAsTool;
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.loop.AgentCalls;
 import dev.agentloop.internal.agent.loop.CallerBudgets;
 import dev.agentloop.internal.agent.loop.LoopState;
 import dev.agentloop.internal.agent.loop.LoopStateReader;
@@ -47,7 +48,7 @@ import org.springframework.beans.factory.ObjectProvider;
  * <p>Calls of agents run only where the agent's {@code allowedTools} name the agent (a {@code *} offers no agents),
  * and not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run. Thread-safe.
  */
-public class ChildRuns {
+public class ChildRuns implements AgentCalls {
 
   private static final Logger LOG = LoggerFactory.getLogger(ChildRuns.class);
 
@@ -104,6 +105,7 @@ public class ChildRuns {
    * The calls of the turn that wait for a child run, in the order the model made them, as they are to run: calls of
    * agents the agent names, not rejected, with arguments that fit (a question).
    */
+  @Override
   public List<Action> pending(Turn turn, AgentSettings settings) {
     return turn.open().stream()
         .filter(call -> !turn.rejected(call))
@@ -118,6 +120,7 @@ public class ChildRuns {
    * top-level run already. Counted along Camunda's super process instances, agents only (a business process that
    * asks an agent adds no depth).
    */
+  @Override
   public Optional<String> tooDeep(String runId) {
     RuntimeService runtime = engine.getObject().getRuntimeService();
     int depth = 0;

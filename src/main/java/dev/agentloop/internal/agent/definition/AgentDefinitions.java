@@ -46,6 +46,15 @@ public class AgentDefinitions {
         id -> AgentSettings.of(properties(repository.getObject().getBpmnModelInstance(id)), defaults));
   }
 
+  /**
+   * Whether the agent's diagram lets the run's client answer its ask-human questions
+   * ({@link ReactAgentProcess#CALLERS_MAY_ANSWER_PROPERTY} on its ask-human task).
+   */
+  public boolean callersMayAnswer(String processDefinitionId) {
+    return "true".equals(properties(repository.getObject().getBpmnModelInstance(processDefinitionId))
+        .get(ReactAgentProcess.CALLERS_MAY_ANSWER_PROPERTY));
+  }
+
   /** Whether a process definition is an agent: it has a task on an {@code agentloop.*} topic. */
   public boolean isAgent(String processDefinitionId) {
     return agentIds.computeIfAbsent(processDefinitionId,

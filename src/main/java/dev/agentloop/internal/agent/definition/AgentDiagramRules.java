@@ -131,6 +131,10 @@ public class AgentDiagramRules {
   }
 
   private List<Finding> checkProperty(String elementId, String name, String value) {
+    if (ReactAgentProcess.CALLERS_MAY_ANSWER_PROPERTY.equals(name)) {
+      return "true".equals(value) || "false".equals(value) ? List.of() : List.of(new Finding(elementId,
+          prefix(elementId, name) + "must be true or false, not '" + value + "'"));
+    }
     if (!AgentSettings.NAMES.contains(name) && !ReactAgentProcess.REVIEW_PROPERTY.equals(name)) {
       return List.of(new Finding(elementId, prefix(elementId, name) + "is not an AgentLoop setting; use one of "
           + String.join(", ", new TreeSet<>(AgentSettings.NAMES))));

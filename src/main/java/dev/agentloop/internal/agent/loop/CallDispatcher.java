@@ -2,7 +2,6 @@ package dev.agentloop.internal.agent.loop;
 
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
-import dev.agentloop.internal.agent.compose.ChildRuns;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.loop.TaskOutcomes.Written;
 import dev.agentloop.internal.resilience.EscapeException;
@@ -38,7 +37,7 @@ import java.util.stream.Collectors;
  * budget ({@code BUDGET_EXHAUSTED}; the calls are observed as not run), or when the model calls a tool
  * again after it was told that the tool is unavailable ({@code TOOL_UNAVAILABLE}; with all
  * observations). Calls of remote tools that may run are left open for remote workers
- * ({@link RemoteToolTasks}), calls of other agents for their child runs ({@link ChildRuns}). Thread-safe.
+ * ({@link RemoteToolTasks}), calls of other agents for their child runs ({@link AgentCalls}). Thread-safe.
  */
 public class CallDispatcher {
 
@@ -46,18 +45,18 @@ public class CallDispatcher {
   private final ToolRunner runner;
   private final Router router;
   private final RemoteToolTasks remoteCalls;
-  private final ChildRuns agentCalls;
+  private final AgentCalls agentCalls;
   private final EscapeChecks checks;
   private final ToolSpans spans;
   private final CallReplay replay;
 
-  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, ChildRuns agentCalls,
+  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, AgentCalls agentCalls,
       EscapeChecks checks) {
     this(tools, runner, router, remoteCalls, agentCalls, checks, new ToolSpans(RunTraces.none()), CallReplay.NONE);
   }
 
   /** @param replay answers the calls of replayed runs (an evaluation's candidates) instead of running them */
-  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, ChildRuns agentCalls,
+  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, AgentCalls agentCalls,
       EscapeChecks checks, ToolSpans spans, CallReplay replay) {
     this.spans = spans;
     this.replay = replay;

@@ -11,7 +11,7 @@ import dev.agentloop.internal.resilience.ResilienceMetrics;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.FollowUp;
 import dev.agentloop.internal.trace.step.HumanInput;
@@ -129,7 +129,7 @@ public class EscapeChecks {
   boolean toldBefore(LoopState state, String tool) {
     return sinceAPersonSpoke(state.recent()).stream()
         .filter(step -> step.kind() == StepKind.OBSERVATION)
-        .map(Observation::from)
+        .map(step -> step.contentAs(Observation.class))
         .anyMatch(observation -> tool.equals(observation.tool())
             && Observation.UNAVAILABLE.equals(observation.failure()));
   }
@@ -167,7 +167,7 @@ public class EscapeChecks {
   private static boolean askedForAnswer(List<Step> window) {
     for (int i = window.size() - 1; i >= 0 && !window.get(i).kind().equals(StepKind.THOUGHT); i--) {
       if (window.get(i).kind() == StepKind.OBSERVATION
-          && Observation.NOT_OFFERED.equals(Observation.from(window.get(i)).failure())) {
+          && Observation.NOT_OFFERED.equals(window.get(i).contentAs(Observation.class).failure())) {
         return true;
       }
     }
@@ -187,7 +187,7 @@ public class EscapeChecks {
   /** The tool calls of the window with what they got, and the replies refused in their place, oldest first. */
   private List<LoopDetector.Call> calls(List<Step> window) {
     Map<String, Observation> observed = new HashMap<>();
-    window.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(Observation::from)
+    window.stream().filter(step -> step.kind() == StepKind.OBSERVATION).map(step -> step.contentAs(Observation.class))
         .filter(observation -> observation.callId() != null)
         .forEach(observation -> observed.put(observation.callId(), observation));
     List<LoopDetector.Call> calls = new ArrayList<>();
@@ -195,7 +195,7 @@ public class EscapeChecks {
       if (step.content() instanceof Observation observation && !observation.ofCall() && observation.isError()) {
         calls.add(LoopDetector.Call.refusedReply(observation.error()));
       } else if (step.kind() == StepKind.ACTION) {
-        Action action = Action.from(step);
+        Action action = step.contentAs(Action.class);
         boolean ignoreCase = tools.find(action.tool()).map(AgentTool::caseInsensitiveArguments).orElse(false);
         calls.add(new LoopDetector.Call(action.tool(),
             CallSignature.of(action.tool(), action.arguments(), action.rawArguments(), ignoreCase),

@@ -2,7 +2,7 @@ package dev.agentloop.internal.agent.loop;
 
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.FollowUp;
 import java.util.List;

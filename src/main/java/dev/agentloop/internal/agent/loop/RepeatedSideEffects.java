@@ -3,7 +3,7 @@ package dev.agentloop.internal.agent.loop;
 import dev.agentloop.spi.AgentTool;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.Collection;

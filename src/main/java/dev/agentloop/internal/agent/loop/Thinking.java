@@ -12,6 +12,8 @@ import dev.agentloop.spi.ModelRequest.RunInfo;
 import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.spi.ToolSpec;
 import dev.agentloop.internal.tool.ToolRegistry;
+import dev.agentloop.internal.trace.NewStep;
+import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +28,8 @@ import java.util.concurrent.CompletionStage;
  * <p>Before the model is called, the run's {@link EscapeChecks escape checks} run: a used-up budget (the run's, or
  * that of a run whose call led to it) or a loop that went on after a warning leaves the loop (BPMN error), a nearly
  * used-up budget asks the model for its final answer, a loop warning goes into the prompt. Calls that are still open (a
- * person asked to retry them) go to {@code act} without asking the model.
+ * person asked to retry them) go to {@code act} without asking the model, and so do the turns AgentLoop takes
+ * itself when a remote agent asked for input ({@link RemoteInputs}).
  *
  * <p>A turn that asks for the final answer offers the model no tools; a call it makes all the same is
  * refused with an observation here and never reaches {@code act}, so no budget is overrun.
@@ -69,8 +72,15 @@ public class Thinking {
     } catch (EscapeException e) {
       return done(new Outcome(Written.NOTHING, Map.of(), e));
     }
-    int turn = state.nextTurn();
     boolean finalTurn = before.finalAnswerRequest() != null;
+    java.util.Optional<List<NewStep>> own = finalTurn ? java.util.Optional.empty() : RemoteInputs.next(state, settings);
+    if (own.isPresent()) {
+      List<Action> calls = own.get().stream().map(NewStep::content).filter(Action.class::isInstance)
+          .map(Action.class::cast).toList();
+      return done(new Outcome(new Written(own.get(), Usage.NONE), routeTo(router.afterToolCalls(calls, settings),
+          settings), null));
+    }
+    int turn = state.nextTurn();
     PromptBuilder.Prompt prompt = PromptBuilder.thinking(state, settings, before.finalAnswerRequest(),
         before.warnings(), model::estimateTokens);
     ModelRequest request = new ModelRequest(Purpose.THINK, prompt.messages(),

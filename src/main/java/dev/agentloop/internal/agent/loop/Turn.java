@@ -50,7 +50,7 @@ public final class Turn {
 
   /** All calls of the turn, in the order they were made. */
   public List<Action> calls() {
-    return steps.stream().filter(step -> step.content() instanceof Action).map(Action::from).toList();
+    return steps.stream().filter(step -> step.content() instanceof Action).map(step -> step.contentAs(Action.class)).toList();
   }
 
   /** The calls that have no observation yet, in the order they were made; empty when none are open. */

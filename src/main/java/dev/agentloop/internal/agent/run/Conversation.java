@@ -5,7 +5,7 @@ import dev.agentloop.api.RunCosts;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import dev.agentloop.internal.trace.step.FollowUp;
 import java.util.ArrayList;

@@ -19,7 +19,7 @@ import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunInsights;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import dev.agentloop.internal.trace.step.FollowUp;

@@ -91,7 +91,8 @@ final class AnthropicWireMapping {
     StopReason stop = ReplyMapping.stopReason(response, raw, "max tokens " + maxTokens,
         "raise agentloop.llm.anthropic.max-tokens");
     return new ModelReply(message.text(), message.thinking(), ReplyMapping.toolCalls(message),
-        ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model));
+        ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model),
+        ReplyMapping.response(response));
   }
 
   /** @param breakpoint whether the message ends a prefix to cache (a system message is marked by the client) */

@@ -2,6 +2,7 @@ package dev.agentloop.internal.llm.langchain4j;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.StopReason;
 import dev.agentloop.spi.TokenCounts;
 import dev.agentloop.spi.ToolCall;
@@ -65,6 +66,11 @@ public final class ReplyMapping {
    * The model a reply is priced and counted by: the one AgentLoop asked for where it names one (the
    * name the operator configured, and so the one a price table knows), else the one the reply names.
    */
+  /** What the provider said of its response: its id and the model that wrote it. */
+  public static ModelReply.Response response(ChatResponse response) {
+    return new ModelReply.Response(response.id(), response.modelName());
+  }
+
   public static String model(ChatResponse response, String asked) {
     if (asked != null && !asked.isBlank()) {
       return asked;

@@ -38,7 +38,8 @@ final class WireMapping {
     AiMessage message = response.aiMessage();
     ThinkTags.Split split = ThinkTags.split(message.text());
     return new ModelReply(split.text(), ThinkTags.join(message.thinking(), split.reasoning()),
-        ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model));
+        ReplyMapping.toolCalls(message), ReplyMapping.tokens(response), stop, ReplyMapping.model(response, model),
+        ReplyMapping.response(response));
   }
 
   /**

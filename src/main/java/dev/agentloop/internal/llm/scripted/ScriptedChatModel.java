@@ -69,7 +69,7 @@ public class ScriptedChatModel implements ChatModel {
     calls.incrementAndGet();
     Scenario scenario = script.scenarioFor(request.run().question());
     if (request.purpose() == ModelRequest.Purpose.PLAN) {
-      return after(script.latencyMillis(), () -> planReply(scenario));
+      return after(script.latencyMillis(), () -> planReply(scenario, request));
     }
     Reply reply = replyFor(scenario, request);
     long latency = reply.latencyMillis() != null ? reply.latencyMillis() : script.latencyMillis();
@@ -89,10 +89,11 @@ public class ScriptedChatModel implements ChatModel {
         .orElseGet(() -> turn >= 1 && turn <= scenario.turns().size() ? scenario.turns().get(turn - 1) : script.fallback());
   }
 
-  private ModelReply planReply(Scenario scenario) {
+  private ModelReply planReply(Scenario scenario, ModelRequest request) {
     List<String> plan = scenario.plan() == null ? List.of("Answer the question") : scenario.plan();
     try {
-      return new ModelReply(JSON.writeValueAsString(plan), List.of(), 0);
+      return new ModelReply(JSON.writeValueAsString(plan), "", List.of(), TokenCounts.UNREPORTED, StopReason.UNREPORTED,
+          null, new ModelReply.Response("scripted-" + request.run().runId() + "-plan", MODEL));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
@@ -117,7 +118,8 @@ public class ScriptedChatModel implements ChatModel {
     TokenCounts tokens = new TokenCounts(reply.promptTokens(), reply.completionTokens(), reply.tokens(),
         reply.cacheReadTokens(), reply.cacheWriteTokens());
     return new ModelReply(template.fill(filledIn(text(reply, request.run().attempt()), request)), reply.reasoning(),
-        calls, tokens, stopReason(reply.stopReason()), MODEL);
+        calls, tokens, stopReason(reply.stopReason()), MODEL,
+        new ModelReply.Response("scripted-" + request.run().runId() + "-" + request.run().turn(), MODEL));
   }
 
   private static StopReason stopReason(String scripted) {

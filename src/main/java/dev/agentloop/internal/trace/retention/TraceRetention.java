@@ -1,7 +1,6 @@
 package dev.agentloop.internal.trace.retention;
 
 import dev.agentloop.api.UnknownRunException;
-import dev.agentloop.internal.trace.RunNotFinishedException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collections;

@@ -2,8 +2,6 @@ package dev.agentloop.internal.trace.step;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
 
 /**
  * An ACTION step: a tool call the model (or a person, retrying it) asked for.
@@ -26,13 +24,6 @@ public record Action(String callId, String tool, JsonNode arguments, String rawA
     this(callId, tool, arguments, rawArguments, null);
   }
 
-  /** The call an ACTION step stands for. */
-  public static Action from(Step step) {
-    if (!(step.content() instanceof Action action)) {
-      throw new IllegalArgumentException("step " + step.stepNo() + " is a " + step.kind() + ", not an ACTION");
-    }
-    return action;
-  }
 
   @Override
   public StepKind kind() {

@@ -1,6 +1,5 @@
 package dev.agentloop.internal.trace.step;
 
-import dev.agentloop.internal.trace.StepKind;
 
 /**
  * A FINAL_ANSWER step: the model's answer to the run's question; it ends the loop.

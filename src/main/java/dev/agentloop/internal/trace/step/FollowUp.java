@@ -1,7 +1,6 @@
 package dev.agentloop.internal.trace.step;
 
 import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.StepKind;
 
 /**
  * A HUMAN_INPUT step that opens a new turn of a conversation: the next question, asked by the

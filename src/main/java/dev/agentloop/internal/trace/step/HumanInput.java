@@ -1,6 +1,5 @@
 package dev.agentloop.internal.trace.step;
 
-import dev.agentloop.internal.trace.StepKind;
 
 /** A HUMAN_INPUT step: a note, feedback or answer of a person, for the model to read. */
 public record HumanInput(String text) implements StepContent {

@@ -1,7 +1,5 @@
 package dev.agentloop.internal.trace.step;
 
-import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
 import java.util.Locale;
 
 /**
@@ -49,13 +47,6 @@ public record Observation(String callId, String tool, String result, String erro
     return new Observation(null, null, null, error);
   }
 
-  /** The observation an OBSERVATION step holds. */
-  public static Observation from(Step step) {
-    if (!(step.content() instanceof Observation observation)) {
-      throw new IllegalArgumentException("step " + step.stepNo() + " is a " + step.kind() + ", not an OBSERVATION");
-    }
-    return observation;
-  }
 
   @Override
   public StepKind kind() {

@@ -1,6 +1,5 @@
 package dev.agentloop.internal.trace.step;
 
-import dev.agentloop.internal.trace.StepKind;
 import java.util.List;
 
 /**

@@ -1,9 +1,6 @@
 package dev.agentloop.internal.trace.step;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepJson;
-import dev.agentloop.internal.trace.StepKind;
 
 /**
  * What a step holds, one record per kind of step. {@link StepJson} is the one mapping to and from
@@ -41,8 +38,8 @@ public sealed interface StepContent permits Plan, Thought, Action, Observation, 
    *
    * @throws IllegalArgumentException saying what to fix
    */
-  static StepContent edited(Step original, JsonNode json) {
-    return StepJson.edited(original, json);
+  static StepContent edited(StepContent original, int stepNo, JsonNode json) {
+    return StepJson.edited(original, stepNo, json);
   }
 
   /** {@code ""} for {@code null}: absent text is empty text in every kind of step. */

@@ -1,6 +1,5 @@
 package dev.agentloop.internal.trace.step;
 
-import dev.agentloop.internal.trace.StepKind;
 
 /**
  * A THOUGHT step: what the model said with its tool calls (may be empty); it starts a turn.

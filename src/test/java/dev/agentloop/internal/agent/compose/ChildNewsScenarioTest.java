@@ -14,7 +14,7 @@ import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Observation;
 import dev.agentloop.spi.ModelRequest.Purpose;
@@ -160,6 +160,6 @@ class ChildNewsScenarioTest {
 
   private List<Observation> observations(String run) {
     return store.activePath(run).stream().filter(step -> step.kind() == StepKind.OBSERVATION)
-        .map(Observation::from).toList();
+        .map(step -> step.contentAs(Observation.class)).toList();
   }
 }

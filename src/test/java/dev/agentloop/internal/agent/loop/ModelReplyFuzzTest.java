@@ -29,7 +29,7 @@ import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunHead;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
 import dev.agentloop.internal.trace.step.Plan;
@@ -100,7 +100,7 @@ class ModelReplyFuzzTest {
         assertThat(turn.finalAnswer()).as(described).isNotBlank();
         outcomes.merge("reply: final answer", 1, Integer::sum);
       } else if (turn.actions().isEmpty()) {
-        Observation refused = Observation.from(step(steps.get(steps.size() - 1), 1));
+        Observation refused = step(steps.get(steps.size() - 1), 1).contentAs(Observation.class);
         assertThat(refused.isError()).as(described).isTrue();
         assertThat(refused.error()).as(described).isNotBlank();
         outcomes.merge("reply: refused, error observation", 1, Integer::sum);
@@ -108,7 +108,7 @@ class ModelReplyFuzzTest {
         outcomes.merge("reply: tool calls", 1, Integer::sum);
         for (Action action : turn.actions()) {
           NewStep observed = act.observe(action, Turn.newest(List.of()), SETTINGS).toCompletableFuture().join().step();
-          Observation observation = Observation.from(step(observed, 1));
+          Observation observation = step(observed, 1).contentAs(Observation.class);
           assertThat(observation.callId()).as(described).isEqualTo(action.callId());
           assertThat(observation.isError() ? observation.error() : observation.result()).as(described).isNotNull();
           outcomes.merge(observation.isError() ? "  call: " + (observed.author().equals(Steps.AGENTLOOP)

@@ -14,7 +14,7 @@ import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunHead;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Approval;
 import dev.agentloop.internal.trace.step.Observation;

@@ -9,7 +9,7 @@ import dev.agentloop.spi.StopReason;
 import dev.agentloop.spi.TokenCounts;
 import dev.agentloop.spi.ToolCall;
 import dev.agentloop.internal.trace.NewStep;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.ArrayList;
 import java.util.List;

@@ -18,7 +18,7 @@ import dev.agentloop.spi.ChatModel;
 import dev.agentloop.internal.trace.RunInsights;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.StepCost;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

@@ -126,6 +126,7 @@ class AnthropicMessagesChatModelTest {
     ModelReply reply = reply(model(2048).chat(request(List.of(), new ChatMessage.UserMessage("2 + 2?"))));
 
     assertThat(reply.text()).isEqualTo("4");
+    assertThat(reply.response()).isEqualTo(new ModelReply.Response("msg_01XFDUDYJgAACzvnptvVoYEL", "claude-sonnet-4-5"));
     assertThat(reply.reasoning()).isEqualTo("The user wants 2 + 2. That is 4.");
     JsonNode thinking = server.requests().get(0).body().path("thinking");
     assertThat(thinking.path("type").asText()).isEqualTo("enabled");

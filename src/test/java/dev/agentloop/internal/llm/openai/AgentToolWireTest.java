@@ -12,7 +12,7 @@ import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Observation;
 import java.io.IOException;
@@ -81,7 +81,7 @@ class AgentToolWireTest {
     assertThat(offered.at("/parameters/required/0").asText()).isEqualTo("question");
     // the child ran with the model's question, and its model call got it as the user's question
     Observation observed = store.activePath(run).stream().filter(step -> step.kind() == StepKind.OBSERVATION)
-        .map(Observation::from).findFirst().orElseThrow();
+        .map(step -> step.contentAs(Observation.class)).findFirst().orElseThrow();
     assertThat(store.run(observed.childRun()).question()).isEqualTo(CHILD_QUESTION);
     assertThat(SERVER.requests()).anySatisfy(request -> assertThat(lastUserText(request.body()))
         .isEqualTo(CHILD_QUESTION));

@@ -95,6 +95,8 @@ class OpenAiCompatibleChatModelTest {
     assertThat(reply.text()).isEqualTo("Paris is the capital of France.");
     assertThat(reply.toolCalls()).isEmpty();
     assertThat(reply.tokens()).isEqualTo(27);
+    // what the endpoint said of its response, for the call's span
+    assertThat(reply.response()).isEqualTo(new ModelReply.Response("chatcmpl-fake123", "test-model"));
   }
 
   // --- the request on the wire ---

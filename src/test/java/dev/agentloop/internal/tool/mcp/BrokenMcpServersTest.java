@@ -1,7 +1,7 @@
 package dev.agentloop.internal.tool.mcp;
 
-import static dev.agentloop.internal.trace.StepKind.OBSERVATION;
-import static dev.agentloop.internal.trace.StepKind.THOUGHT;
+import static dev.agentloop.internal.trace.step.StepKind.OBSERVATION;
+import static dev.agentloop.internal.trace.step.StepKind.THOUGHT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -132,7 +132,7 @@ class BrokenMcpServersTest {
     assertThat(runs.view(run).finalAnswer()).isEqualTo("the CRM is down");
   }
 
-  private List<Step> steps(String run, dev.agentloop.internal.trace.StepKind kind) {
+  private List<Step> steps(String run, dev.agentloop.internal.trace.step.StepKind kind) {
     return runs.trace(run, false).stream().filter(step -> step.kind() == kind).toList();
   }
 }

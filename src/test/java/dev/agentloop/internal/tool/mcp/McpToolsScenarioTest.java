@@ -1,6 +1,6 @@
 package dev.agentloop.internal.tool.mcp;
 
-import static dev.agentloop.internal.trace.StepKind.OBSERVATION;
+import static dev.agentloop.internal.trace.step.StepKind.OBSERVATION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -25,7 +25,7 @@ import dev.agentloop.api.AgentLoopGroups;
 import dev.agentloop.internal.tool.ToolApprovals;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.agentloop.internal.resilience;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,7 +25,7 @@ final class ChaosChecks {
     Set<String> refused = new HashSet<>();
     path.stream().filter(step -> step.kind() == StepKind.OBSERVATION && "not_offered".equals(step.text("failure")))
         .forEach(step -> refused.add(step.text("callId")));
-    path.stream().filter(step -> step.kind() == StepKind.ACTION).map(Action::from)
+    path.stream().filter(step -> step.kind() == StepKind.ACTION).map(step -> step.contentAs(Action.class))
         .filter(action -> !refused.contains(action.callId()))
         .forEach(action -> calls.merge(CallSignature.of(action.tool(), action.arguments(), action.rawArguments(), true),
             1, Integer::sum));

@@ -12,7 +12,7 @@ import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.resume.StepEdit;
 import dev.agentloop.api.AgentLoopGroups;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepKind;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;

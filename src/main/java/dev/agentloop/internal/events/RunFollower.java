@@ -1,0 +1,192 @@
+package dev.agentloop.internal.events;
+
+import dev.agentloop.api.RunView;
+import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.trace.RunWatchers;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.step.StepKind;
+import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.step.FinalAnswer;
+import java.io.IOException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client following one run: reads the run on a timer and whenever this JVM wrote a change of it, and sends what
+ * is new since its cursor — the steps written after the cursor's step, then the run's state when it differs from
+ * the cursor's. The timer is what makes it work in a cluster: a step another node wrote is read from the store like
+ * any other. Reads and sends run one at a time (synchronized), on the followers' threads or, for text deltas, on
+ * the thread of the model call.
+ */
+final class RunFollower implements RunEvents.Following {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunFollower.class);
+
+  private final String runId;
+  private final RunEventSink sink;
+  private final RunMoments moments;
+  private final StepStore store;
+  private final RunService runs;
+  private final RunEventsSettings settings;
+  private final Runnable onClose;
+  private final AtomicBoolean woken = new AtomicBoolean();
+  private final long deadline;
+  private EventCursor cursor;
+  private long lastSent;
+  private boolean warned;
+  private volatile boolean closed;
+  private ScheduledFuture<?> ticks;
+  private RunWatchers.Registration registration;
+  private ScheduledExecutorService timer;
+
+  RunFollower(String runId, EventCursor from, RunEventSink sink, RunMoments moments, StepStore store, RunService runs,
+      RunEventsSettings settings, Runnable onClose) {
+    this.runId = runId;
+    this.cursor = from;
+    this.sink = sink;
+    this.moments = moments;
+    this.store = store;
+    this.runs = runs;
+    this.settings = settings;
+    this.onClose = onClose;
+    this.lastSent = System.nanoTime();
+    this.deadline = lastSent + settings.maxDuration().toNanos();
+  }
+
+  synchronized void start(ScheduledExecutorService timer) {
+    this.timer = timer;
+    registration = store.watchers().watch(runId, this::wake);
+    ticks = timer.scheduleWithFixedDelay(this::tick, 0, settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  String runId() {
+    return runId;
+  }
+
+  /** A change of the run was written in this JVM: read it now rather than at the next tick. */
+  private void wake() {
+    if (closed || !woken.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      timer.execute(() -> {
+        woken.set(false);
+        tick();
+      });
+    } catch (RejectedExecutionException e) {
+      woken.set(false); // shutting down: the followers are closed
+    }
+  }
+
+  synchronized void tick() {
+    if (closed) {
+      return;
+    }
+    try {
+      if (System.nanoTime() - deadline >= 0) {
+        close(null);
+        return;
+      }
+      RunMoment moment = moments.read(runId);
+      if (moment.stepCount() > cursor.step()) {
+        for (Step step : store.stepsAfter(runId, cursor.step())) {
+          sendStep(step);
+        }
+      }
+      String state = moment.state();
+      if (!state.equals(cursor.state())) {
+        changeState(moment, state);
+      }
+      if (state.equals("E")) {
+        close(null);
+      } else if (System.nanoTime() - lastSent >= settings.keepAlive().toNanos()) {
+        sink.keepAlive();
+        lastSent = System.nanoTime();
+      }
+      warned = false;
+    } catch (IOException e) {
+      close(e);
+    } catch (UnknownRunException e) {
+      close(e); // its trace was deleted
+    } catch (RuntimeException e) {
+      if (!warned) {
+        LOG.warn("AGENTLOOP-502 Could not read run {} for a client that follows it; trying again every {}: {}. Check"
+            + " the database connection if this repeats", runId, settings.pollInterval(), e.toString());
+        warned = true;
+      }
+    }
+  }
+
+  /** A piece of model text, sent as it comes unless the following ended. */
+  synchronized void text(RunEvent.TextDelta delta) {
+    if (closed) {
+      return;
+    }
+    try {
+      send(delta);
+    } catch (IOException e) {
+      close(e);
+    }
+  }
+
+  private void sendStep(Step step) throws IOException {
+    cursor = cursor.afterStep(step.stepNo());
+    send(RunEvent.StepAppended.of(step, cursor));
+    if (step.kind() == StepKind.FINAL_ANSWER && step.isActive()
+        && step.content() instanceof FinalAnswer answer) {
+      send(new RunEvent.Answer(cursor, runId, step.stepNo(), step.turn(), answer.text()));
+    }
+  }
+
+  private void changeState(RunMoment moment, String state) throws IOException {
+    char before = cursor.state().charAt(0);
+    char now = state.charAt(0);
+    cursor = cursor.inState(state);
+    if ((before == 'W' || before == 'F') && now != 'E') {
+      send(new RunEvent.Resumed(cursor, runId));
+    }
+    if (now == 'W') {
+      send(new RunEvent.Waiting(cursor, runId, moment.waitingFor(), moment.tasks()));
+    } else if (now == 'F') {
+      send(new RunEvent.Failed(cursor, runId, moment.incident()));
+    } else if (now == 'E') {
+      RunView view = runs.view(runId);
+      send(new RunEvent.Ended(cursor, runId, view.status(), view.statusReason(), view.endedBy(), view.finalAnswer()));
+    }
+  }
+
+  private void send(RunEvent event) throws IOException {
+    sink.send(event);
+    lastSent = System.nanoTime();
+  }
+
+  @Override
+  public void close() {
+    close(null);
+  }
+
+  private synchronized void close(Throwable failure) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (ticks != null) {
+      ticks.cancel(false);
+    }
+    if (registration != null) {
+      registration.close();
+    }
+    onClose.run();
+    try {
+      sink.closed(failure);
+    } catch (RuntimeException e) {
+      LOG.debug("The sink of a follower of run {} failed on close", runId, e);
+    }
+  }
+}
