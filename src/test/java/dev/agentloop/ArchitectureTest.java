@@ -37,7 +37,7 @@ class ArchitectureTest {
   private static final List<List<String>> LEVELS = List.of(
       List.of("config"),
       List.of("web", "mcp"),
-      List.of("events"),
+      List.of("events", "evaluation"),
       List.of("review"),
       List.of("resume"),
       List.of("security"),

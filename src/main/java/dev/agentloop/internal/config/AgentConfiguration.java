@@ -9,6 +9,7 @@ import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import dev.agentloop.internal.agent.definition.AgentsAsTools;
 import dev.agentloop.internal.agent.loop.ActHandler;
 import dev.agentloop.internal.agent.loop.CallDispatcher;
+import dev.agentloop.internal.agent.loop.CallReplay;
 import dev.agentloop.internal.agent.loop.CallerBudgets;
 import dev.agentloop.internal.agent.loop.CostMeter;
 import dev.agentloop.internal.agent.loop.EscapeChecks;
@@ -186,11 +187,12 @@ public class AgentConfiguration {
         new AgentStartRights(engine));
   }
 
+  /** The calls of an evaluation's candidate runs are replayed where the evaluations are there to replay them. */
   @Bean
   ActHandler actHandler(AgentDefinitions definitions, LoopStateReader reader, ToolRegistry tools, ToolRunner runner,
       Router router, RemoteToolTasks remoteToolTasks, ChildRuns childRuns, EscapeChecks checks,
-      TaskOutcomes completions, ToolSpans spans) {
-    return new ActHandler(definitions, reader,
-        new CallDispatcher(tools, runner, router, remoteToolTasks, childRuns, checks, spans), completions);
+      TaskOutcomes completions, ToolSpans spans, ObjectProvider<CallReplay> replay) {
+    return new ActHandler(definitions, reader, new CallDispatcher(tools, runner, router, remoteToolTasks, childRuns,
+        checks, spans, replay.getIfAvailable(() -> CallReplay.NONE)), completions);
   }
 }

@@ -6,6 +6,7 @@ import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import dev.agentloop.internal.agent.loop.RemoteToolTasks;
 import dev.agentloop.internal.agent.loop.RunTimeRanOut;
 import dev.agentloop.internal.agent.run.RunLifecycle;
+import dev.agentloop.internal.evaluation.EvaluationConfiguration;
 import dev.agentloop.internal.events.EventsConfiguration;
 import dev.agentloop.internal.mcp.McpConfiguration;
 import dev.agentloop.internal.resilience.ResilienceConfiguration;
@@ -45,7 +46,7 @@ import org.springframework.context.annotation.Import;
     AgentConfiguration.class, ReviewConfiguration.class, ResumeConfiguration.class, WorkerConfiguration.class,
     SecurityConfiguration.class,
     WebConfiguration.class, A2aConfiguration.class, TelemetryConfiguration.class, EventsConfiguration.class,
-    McpConfiguration.class, WithoutServletWeb.class})
+    McpConfiguration.class, EvaluationConfiguration.class, WithoutServletWeb.class})
 public class AgentLoopConfiguration {
 
   AgentLoopConfiguration() {

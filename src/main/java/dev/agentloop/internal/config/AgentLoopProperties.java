@@ -16,6 +16,7 @@ import dev.agentloop.internal.worker.WorkerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import dev.agentloop.internal.evaluation.EvaluationSettings;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.validation.annotation.Validated;
 
@@ -48,4 +49,5 @@ public record AgentLoopProperties(
     @NotNull @Valid @NestedConfigurationProperty DatabaseSettings database,
     @NotNull @Valid @NestedConfigurationProperty TelemetrySettings telemetry,
     @NotNull @Valid @NestedConfigurationProperty RunEventsSettings events,
-    @NotNull @Valid @NestedConfigurationProperty McpEndpointSettings mcp) {}
+    @NotNull @Valid @NestedConfigurationProperty McpEndpointSettings mcp,
+    @NotNull @Valid @NestedConfigurationProperty EvaluationSettings evaluation) {}

@@ -2,6 +2,7 @@ package dev.agentloop.internal.config;
 
 import dev.agentloop.internal.agent.definition.AgentDefaults;
 import dev.agentloop.internal.agent.definition.DeploymentSettings;
+import dev.agentloop.internal.evaluation.EvaluationSettings;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.ResilienceSettings;
 import dev.agentloop.internal.resume.MigrationSettings;
@@ -77,6 +78,11 @@ class FeatureSettings {
   @Bean
   DatabaseSettings agentLoopDatabaseSettings(AgentLoopProperties properties) {
     return properties.database();
+  }
+
+  @Bean
+  EvaluationSettings agentLoopEvaluationSettings(AgentLoopProperties properties) {
+    return properties.evaluation();
   }
 
   @Bean

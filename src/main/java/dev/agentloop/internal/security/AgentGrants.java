@@ -15,6 +15,7 @@ import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.
 import static org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions.UPDATE_INSTANCE;
 import static org.camunda.bpm.engine.authorization.Resources.PROCESS_DEFINITION;
 
+import dev.agentloop.internal.agent.EvaluationKeys;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import java.util.function.BooleanSupplier;
 import org.camunda.bpm.engine.AuthorizationService;
@@ -46,6 +47,9 @@ public final class AgentGrants {
    *     {@code /engine-rest} ({@code agentloop.security.secure-engine-rest})
    */
   public static void ensure(AuthorizationService authorizations, String processDefinitionKey, boolean workers) {
+    if (EvaluationKeys.isCandidate(processDefinitionKey)) {
+      return; // an evaluation's candidate is its evaluation's: nobody starts it, reads it or serves its tasks
+    }
     grant(authorizations, REVIEWERS, PROCESS_DEFINITION, processDefinitionKey,
         READ, READ_TASK, READ_INSTANCE, READ_HISTORY, CREATE_INSTANCE);
     grant(authorizations, OPERATORS, PROCESS_DEFINITION, processDefinitionKey, ALL);

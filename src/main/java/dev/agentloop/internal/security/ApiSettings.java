@@ -19,7 +19,7 @@ public record ApiSettings(@NotBlank @Pattern(regexp = "/[A-Za-z0-9._~/-]*[A-Za-z
    * AgentLoop's resources under the base path (the runs, the agents (their owners, versions and migrations), the breakers, the API's OpenAPI document); the
    * application may have paths of its own beside them.
    */
-  public static final List<String> RESOURCES = List.of("runs", "agents", "breakers", "openapi.json");
+  public static final List<String> RESOURCES = List.of("runs", "agents", "evaluations", "breakers", "openapi.json");
 
   /** Servlet URL patterns of AgentLoop's resources ({@code <base>/runs/*} covers {@code <base>/runs} too). */
   public List<String> urlPatterns() {

@@ -5,6 +5,9 @@ import dev.agentloop.internal.events.TooManyFollowersException;
 import dev.agentloop.internal.agent.run.ConversationInUseException;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
+import dev.agentloop.internal.evaluation.InvalidEvaluationException;
+import dev.agentloop.internal.evaluation.PromotionRefusedException;
+import dev.agentloop.internal.evaluation.UnknownEvaluationException;
 import dev.agentloop.internal.resume.InvalidEditException;
 import dev.agentloop.internal.resume.InvalidMigrationException;
 import dev.agentloop.internal.resume.ResumeConflictException;
@@ -108,6 +111,22 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @ExceptionHandler(InvalidMigrationException.class)
   ProblemDetail invalidMigration(InvalidMigrationException e) {
     return problem(HttpStatus.BAD_REQUEST, "Migration not accepted", e.getMessage());
+  }
+
+  @ExceptionHandler(UnknownEvaluationException.class)
+  ProblemDetail unknownEvaluation(UnknownEvaluationException e) {
+    return problem(HttpStatus.NOT_FOUND, "Unknown evaluation", e.getMessage());
+  }
+
+  /** An evaluation refused before any case ran: its cases, its judge or its candidate, in words. */
+  @ExceptionHandler(InvalidEvaluationException.class)
+  ProblemDetail invalidEvaluation(InvalidEvaluationException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Evaluation not accepted", e.getMessage());
+  }
+
+  @ExceptionHandler(PromotionRefusedException.class)
+  ProblemDetail promotionRefused(PromotionRefusedException e) {
+    return problem(HttpStatus.CONFLICT, "Promotion refused", e.getMessage());
   }
 
   /** The node follows as many runs as it may; the client tries again a little later. */

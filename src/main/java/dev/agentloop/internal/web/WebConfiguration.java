@@ -1,6 +1,7 @@
 package dev.agentloop.internal.web;
 
 import dev.agentloop.internal.agent.definition.DeploymentSettings;
+import dev.agentloop.internal.evaluation.Evaluations;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.events.RunEvents;
 import dev.agentloop.internal.events.RunEventsSettings;
@@ -63,6 +64,11 @@ public class WebConfiguration {
   @Bean
   AgentController agentController(AgentMigrations migrations, RunAccess access, ApiSettings api) {
     return new AgentController(migrations, access, api.basePath());
+  }
+
+  @Bean
+  EvaluationController evaluationController(Evaluations evaluations, ApiSettings api) {
+    return new EvaluationController(evaluations, api.basePath());
   }
 
   @Bean

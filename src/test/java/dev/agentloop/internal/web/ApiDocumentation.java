@@ -155,6 +155,25 @@ final class ApiDocumentation {
         "How a migration stands: what became of each of its runs so far, and whether every run has moved or been"
             + " refused (`done`).",
         200, "The migration", List.of(400, 404), null));
+    add("POST /agents/{key}/evaluations", new Operation("startEvaluation", "evaluations", "Evaluate a candidate",
+        "Runs a candidate of the agent (its diagram, or a version already deployed) on recorded runs and/or a data"
+            + " set, under a key of its own: tool calls get the recorded results, side effects never run. Accepted:"
+            + " the cases run on the evaluations' own lane; `Location` names the evaluation. For operators and for"
+            + " analysts who may read the agent's runs.",
+        202, "The evaluation, its cases queued", List.of(400, 413),
+        "{\"version\": 3, \"recent\": 20, \"judge\": {\"rubric\": \"The same facts as the reference.\"},"
+            + " \"reason\": \"the prompt before the last change\"}"));
+    add("GET /agents/{key}/evaluations", new Operation("listEvaluations", "evaluations", "List an agent's evaluations",
+        "The agent's evaluations, newest first, with their summaries (the cases are read one evaluation at a time).",
+        200, "The evaluations", List.of(400), null));
+    add("GET /evaluations/{evaluationId}", new Operation("getEvaluation", "evaluations", "Read an evaluation",
+        "Where it stands, and each case side by side: the recorded run's and the candidate's outcome, answer,"
+            + " fields, steps, tokens and cost, the checks and the verdict; the summary counts them.",
+        200, "The evaluation", List.of(404), null));
+    add("POST /evaluations/{evaluationId}/promote", new Operation("promoteEvaluation", "evaluations",
+        "Promote a candidate", "Deploys the candidate as the agent's version new runs start on, as the caller (who"
+            + " must be allowed to deploy the agent), once, and only when no case failed. The reason is optional.",
+        200, "The evaluation, with its promotion", List.of(400, 404, 409, 413), "{\"reason\": \"same answers, kinder\"}"));
     add("GET /breakers", new Operation("listBreakers", "breakers", "List the circuit breakers",
         "The circuit breakers of this node, one per tool and per model endpoint, and their states. Any"
             + " authenticated user may read them (they name tools and endpoints, nothing of any run).",
@@ -217,6 +236,21 @@ final class ApiDocumentation {
           + " latency; `null` counts were not reported"),
       Map.entry("StepView", "One step of a trace, with its cost and whether its prompt can be read"),
       Map.entry("TraceDeletion", "The tombstone of a trace deleted on purpose: which run, when, by whom, why"),
+      Map.entry("EvaluationBody", "The candidate (`diagram` or `version`), the cases (`runs`, `recent`, `cases`), the"
+          + " replay's choices, the judge and why"),
+      Map.entry("EvaluationView", "An evaluation: what was evaluated, where it stands, its cases and their summary"),
+      Map.entry("CaseView", "One case: the recorded run or data-set case, where it stands, its verdict and result"),
+      Map.entry("CaseResult", "What a case came to: both sides, the checks, the marks of the replay, an error"),
+      Map.entry("CaseSide", "One side of a case, recorded or candidate: outcome, answer, fields, steps, tokens, cost"),
+      Map.entry("Check", "One check of a case and how it went, with the judge's score and reasoning"),
+      Map.entry("DataSetCase", "A question of a data set, its later questions, and what its answer must be"),
+      Map.entry("Expectations", "What a data-set case's answer must contain, match, have in its fields, end as"),
+      Map.entry("ReplayChoices", "What the replay does where the record has no answer"),
+      Map.entry("JudgeSpec", "A model scoring each answer against the reference by a rubric, 0 to 1"),
+      Map.entry("JudgeUse", "What the judge's calls used"),
+      Map.entry("Promotion", "Who made the candidate the agent's version, when, why, and which version"),
+      Map.entry("Summary", "The cases counted by verdict, and what the recorded runs, candidate runs and judge used"),
+      Map.entry("Totals", "What runs used together"),
       Map.entry("TraceView", "A run's steps (the active path or all branches) and the decisions people took"));
 
   private static final Map<String, String> TAGS = Map.of(
@@ -226,6 +260,7 @@ final class ApiDocumentation {
       "conversations", "Follow-up questions of a run that is a conversation",
       "agents", "Who owns an agent's key: who may deploy new versions of it",
       "breakers", "The circuit breakers of tools and model endpoints",
+      "evaluations", "Candidates of agents evaluated on recorded runs and data sets, and their promotion",
       "openapi", "This document");
 
   private static final Map<String, String> PARAMETERS = Map.ofEntries(
@@ -251,6 +286,7 @@ final class ApiDocumentation {
       Map.entry("reason", "why the trace is deleted, for the audit"),
       Map.entry("key", "the agent's process key"),
       Map.entry("migrationId", "the migration's id, as `POST /agents/{key}/migrations` answered it"),
+      Map.entry("evaluationId", "the evaluation's id"),
       Map.entry("Last-Event-ID", "the id of the last event received, to resume after it; none: from the run's first"
           + " step"));
 
@@ -308,6 +344,7 @@ final class ApiDocumentation {
     security.addObject().putArray("camundaSession");
     ArrayNode tags = document.putArray("tags");
     List.of("runs", "resume", "conversations", "agents", "breakers", "openapi")
+    List.of("runs", "resume", "conversations", "breakers", "evaluations", "openapi")
         .forEach(tag -> tags.addObject().put("name", tag).put("description", TAGS.get(tag)));
 
     List<String> undocumented = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.agentloop.internal.agent.definition;
 
+import dev.agentloop.internal.agent.EvaluationKeys;
 import dev.agentloop.spi.AgentTool;
 import dev.agentloop.internal.tool.ToolSource;
 import java.io.ByteArrayInputStream;
@@ -144,6 +145,9 @@ public class AgentsAsTools implements ToolSource {
       List<ProcessDefinition> latest = configuration.getRepositoryService().createProcessDefinitionQuery()
           .latestVersion().orderByProcessDefinitionKey().asc().list();
       for (ProcessDefinition definition : latest) {
+        if (EvaluationKeys.isCandidate(definition.getKey())) {
+          continue; // an evaluation's candidate is no tool of any agent
+        }
         if (definition.getId().equals(before.definitionIds().get(definition.getKey()))) {
           definitionIds.put(definition.getKey(), definition.getId());
           tools.put(definition.getKey(), before.tools().get(definition.getKey()));

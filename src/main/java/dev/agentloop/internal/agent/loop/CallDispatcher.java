@@ -48,15 +48,18 @@ public class CallDispatcher {
   private final AgentCalls agentCalls;
   private final EscapeChecks checks;
   private final ToolSpans spans;
+  private final CallReplay replay;
 
   public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, AgentCalls agentCalls,
       EscapeChecks checks) {
-    this(tools, runner, router, remoteCalls, agentCalls, checks, new ToolSpans(RunTraces.none()));
+    this(tools, runner, router, remoteCalls, agentCalls, checks, new ToolSpans(RunTraces.none()), CallReplay.NONE);
   }
 
+  /** @param replay answers the calls of replayed runs (an evaluation's candidates) instead of running them */
   public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, AgentCalls agentCalls,
-      EscapeChecks checks, ToolSpans spans) {
+      EscapeChecks checks, ToolSpans spans, CallReplay replay) {
     this.spans = spans;
+    this.replay = replay;
     this.tools = tools;
     this.runner = runner;
     this.router = router;
@@ -91,8 +94,11 @@ public class CallDispatcher {
 
   CompletionStage<Acted> run(LoopState state, AgentSettings settings) {
     Turn turn = state.turn();
-    Set<String> remote = remoteCalls.pending(turn, settings).stream().map(Action::callId).collect(Collectors.toSet());
-    List<Action> ofAgents = agentCalls.pending(turn, settings);
+    // a replayed run's calls are all answered here, from the record: none goes to a remote worker or a child run
+    boolean replayed = replay.replays(state.run().agentKey());
+    Set<String> remote = replayed ? Set.of()
+        : remoteCalls.pending(turn, settings).stream().map(Action::callId).collect(Collectors.toSet());
+    List<Action> ofAgents = replayed ? List.of() : agentCalls.pending(turn, settings);
     // too deep below a top-level run, or an agent its starter may not start: such calls are observed here, as refused
     Map<String, String> refused = ofAgents.isEmpty() ? Map.of() : agentCalls.refusals(state.run().runId(), ofAgents);
     Set<String> childRuns = ofAgents.stream().map(Action::callId).filter(id -> !refused.containsKey(id))
@@ -115,7 +121,7 @@ public class CallDispatcher {
         .map(call -> refused.containsKey(call.callId())
             ? written(Observation.error(call, refused.get(call.callId()), Observation.NOT_RUN), Steps.AGENTLOOP)
                 .toCompletableFuture()
-            : traced(state, call, turn, settings).toCompletableFuture())
+            : traced(state, call, turn, settings, replayed).toCompletableFuture())
         .toList();
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
@@ -149,9 +155,11 @@ public class CallDispatcher {
   }
 
   /** {@link #observe} in the call's {@code execute_tool} span, where the run is traced. */
-  private CompletionStage<Observed> traced(LoopState state, Action call, Turn turn, AgentSettings settings) {
+  private CompletionStage<Observed> traced(LoopState state, Action call, Turn turn, AgentSettings settings,
+      boolean replayed) {
+    String runId = replayed ? state.run().runId() : null;
     return spans.execute(state.run().runId(), call.callId(), call.tool(), turn.asRun(call).argumentsText(),
-        () -> observe(call, turn, settings), CallDispatcher::errorType,
+        () -> observe(call, turn, settings, runId), CallDispatcher::errorType,
         observed -> observed.step().content() instanceof Observation o ? o.text() : null);
   }
 
@@ -165,6 +173,11 @@ public class CallDispatcher {
 
   /** Runs a call as the model made it, or as a person edited it; a rejected call is observed as such. */
   public CompletionStage<Observed> observe(Action action, Turn turn, AgentSettings settings) {
+    return observe(action, turn, settings, null);
+  }
+
+  /** @param replayedRun the run whose calls are replayed ({@link CallReplay}), or {@code null}: the call runs */
+  private CompletionStage<Observed> observe(Action action, Turn turn, AgentSettings settings, String replayedRun) {
     Approval approval = turn.approvals().get(action.callId());
     if (approval != null && approval.rejects()) {
       String reason = approval.reason() == null || approval.reason().isBlank() ? "" : ": " + approval.reason();
@@ -180,6 +193,11 @@ public class CallDispatcher {
     Optional<ToolOutcome.Failure> refusal = refusal(call, settings);
     if (refusal.isPresent()) {
       return written(Observation.error(call, refusal.get().message(), refusal.get().kind()), Steps.AGENTLOOP);
+    }
+    Optional<CallReplay.Replayed> replayed = replayedRun == null ? Optional.empty() : replay.observe(replayedRun, call);
+    if (replayed.isPresent()) {
+      return CompletableFuture.completedFuture(new Observed(Steps.observation(replayed.get().observation(),
+          replayed.get().author()), replayed.get().countsAsCall(), null, null));
     }
     long started = CallCosts.start();
     return runner.run(call.tool(), call.arguments()).thenApply(outcome -> new Observed(

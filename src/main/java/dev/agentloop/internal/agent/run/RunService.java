@@ -1,6 +1,7 @@
 package dev.agentloop.internal.agent.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentloop.internal.agent.EvaluationKeys;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.api.AgentRuns;
 import dev.agentloop.api.ConversationTurn;
@@ -90,6 +91,16 @@ public class RunService implements AgentRuns {
   }
 
   /**
+   * Starts a run of an evaluation's candidate ({@link dev.agentloop.internal.agent.EvaluationKeys}), in the caller's
+   * transaction where there is one; for the evaluations only.
+   *
+   * @return the run id
+   */
+  public String startCandidate(String candidateKey, String question) {
+    return starts.startCandidate(candidateKey, question);
+  }
+
+  /**
    * The runs started under a conversation id, open or ended, newest first; runs that another run called
    * (which carry their caller's id) are left out.
    */
@@ -109,7 +120,8 @@ public class RunService implements AgentRuns {
 
   /** Whether any run of this agent is stored: runs of an agent no longer deployed can still be searched. */
   public boolean hasRuns(String agentKey) {
-    return !store.recentRuns(agentKey, false, 1).isEmpty();
+    // an evaluation's candidate runs are shown with their evaluation, in no list of runs
+    return !EvaluationKeys.isCandidate(agentKey) && !store.recentRuns(agentKey, false, 1).isEmpty();
   }
 
   /** @throws dev.agentloop.api.UnknownRunException when there is no such run */

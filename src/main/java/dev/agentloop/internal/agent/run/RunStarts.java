@@ -1,5 +1,6 @@
 package dev.agentloop.internal.agent.run;
 
+import dev.agentloop.internal.agent.EvaluationKeys;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.api.UnknownAgentException;
@@ -46,7 +47,8 @@ final class RunStarts {
    */
   String start(String agentKey, String question, String conversationId, JsonNode answerSchema) {
     String schema = answerSchema == null || answerSchema.isNull() ? null : AnswerSchema.of(answerSchema).toString();
-    List<String> latest = latestAgentVersions(agentKey);
+    // an evaluation's candidate is started by its evaluation only, as if no one else knew it
+    List<String> latest = EvaluationKeys.isCandidate(agentKey) ? List.of() : latestAgentVersions(agentKey);
     if (latest.isEmpty()) {
       throw new UnknownAgentException(agentKey, deployedAgents());
     }
@@ -60,6 +62,23 @@ final class RunStarts {
     // one transaction for the instance and its claim, whether the worker takes the first steps or not
     return conversations.start(conversationId, start, claimed -> commands.executor().execute(context ->
         embedded == null ? claimed.get() : embedded.startTakingFirstSteps(claimed)));
+  }
+
+  /**
+   * Starts a run of an evaluation's candidate, in the caller's transaction where there is one (so that what the
+   * evaluation writes about the run commits with its start).
+   */
+  String startCandidate(String candidateKey, String question) {
+    if (!EvaluationKeys.isCandidate(candidateKey)) {
+      throw new IllegalArgumentException("'" + candidateKey + "' is no evaluation's candidate");
+    }
+    List<String> latest = latestAgentVersions(candidateKey);
+    if (latest.size() != 1) {
+      throw new UnknownAgentException(candidateKey, List.of());
+    }
+    Supplier<String> start = startOf(candidateKey, question, null, latest, null);
+    ExternalTaskWorker<?> embedded = worker.getIfAvailable();
+    return commands.executor().execute(context -> embedded == null ? start.get() : embedded.startTakingFirstSteps(start));
   }
 
   private Supplier<String> startOf(String agentKey, String question, String businessKey, List<String> latest,
@@ -92,6 +111,7 @@ final class RunStarts {
   List<String> deployedAgents() {
     return commands.withoutAuthorization(() ->
         engine.getRepositoryService().createProcessDefinitionQuery().latestVersion().list().stream()
+            .filter(definition -> !EvaluationKeys.isCandidate(definition.getKey()))
             .filter(definition -> definitions.isAgent(definition.getId()))
             .map(ProcessDefinition::getKey)
             .sorted()

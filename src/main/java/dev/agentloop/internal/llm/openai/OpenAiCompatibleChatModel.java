@@ -46,6 +46,12 @@ public class OpenAiCompatibleChatModel implements ChatModel {
     this(baseUrl, apiKey, model, timeout, temperature, replies, AsyncWire.Answers.NONE, AnswerFormatType.JSON_SCHEMA);
   }
 
+  /** @param answers told of every answer's status and headers (the endpoint's rate limits) */
+  public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
+      Executor replies, AsyncWire.Answers answers) {
+    this(baseUrl, apiKey, model, timeout, temperature, replies, answers, AnswerFormatType.JSON_SCHEMA);
+  }
+
   /**
    * @param answers told of every answer's status and headers (the endpoint's rate limits)
    * @param answerFormat how an agent's answer schema is asked for ({@code agentloop.llm.answer-format})

@@ -77,7 +77,7 @@ class OpenAiAnswerFormatTest {
 
   private OpenAiCompatibleChatModel model(AnswerFormatType type) {
     return new OpenAiCompatibleChatModel(server.baseUrl(), "sk-test", "gpt-test", Duration.ofSeconds(10), null, pool,
-        type);
+        dev.agentloop.internal.llm.AsyncWire.Answers.NONE, type);
   }
 
   private static ModelRequest request(String schema) {
