@@ -279,14 +279,11 @@ class TelemetryTest {
     otlp.hang();
     try {
       // when a run goes from start to answer
-      long started = System.nanoTime();
       String run = engine.getRuntimeService().startProcessInstanceByKey(TestAgent.KEY,
           ReactAgentProcess.QUESTION.with("no script for this one")).getId();
       Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
-      Duration took = Duration.ofNanos(System.nanoTime() - started);
 
-      // then the run ended with its answer sooner than one export may take (5 s), while the exporter still waited
-      assertThat(took).isLessThan(Duration.ofSeconds(5));
+      // then the run ended with its answer before the exporter gave up on a single span: it never waited for one
       assertThat(dropped()).isEqualTo(droppedBefore);
       await().atMost(Duration.ofSeconds(10)).until(() -> otlp.waiting() > 0);
       // and once the exporter gives up, the spans it could not deliver are counted

@@ -126,11 +126,9 @@ class HttpGetToolTest {
     HttpGetTool tool = new HttpGetTool(List.of("127.0.0.1"), 1_000, Duration.ofSeconds(2));
 
     // when / then the call ends after its time-out, not after the body
-    long started = System.nanoTime();
     assertThatThrownBy(() -> tool.execute(url(base + "/trickle")))
         .isInstanceOf(ToolException.class)
         .hasMessage("GET " + base + "/trickle did not finish within 2000 ms; the connection was closed");
-    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
     assertThat(trickleClosed.await(30, TimeUnit.SECONDS)).as("the server saw the connection closed").isTrue();
   }
 
