@@ -343,8 +343,7 @@ final class ApiDocumentation {
     security.addObject().putArray("basicAuth");
     security.addObject().putArray("camundaSession");
     ArrayNode tags = document.putArray("tags");
-    List.of("runs", "resume", "conversations", "agents", "breakers", "openapi")
-    List.of("runs", "resume", "conversations", "breakers", "evaluations", "openapi")
+    List.of("runs", "resume", "conversations", "agents", "evaluations", "breakers", "openapi")
         .forEach(tag -> tags.addObject().put("name", tag).put("description", TAGS.get(tag)));
 
     List<String> undocumented = new ArrayList<>();
