@@ -45,11 +45,6 @@ public class EvaluationConfiguration {
     return new NamedModels(llm, resources.getClassLoader());
   }
 
-  @Bean
-  EvaluationAccess evaluationAccess(ProcessEngine engine) {
-    return new EvaluationAccess(engine);
-  }
-
   @Bean(destroyMethod = "close")
   EvaluationLane evaluationLane(EvaluationSettings settings, EvaluationStore evaluations, RunService runs,
       StepStore store, DecisionLog decisions, ReviewTasks tasks, Conversations conversations, ResumeService resume,

@@ -48,8 +48,13 @@ class AnalystDeployments implements Deployer {
    * @param beans whether a name is a bean of the application's context; the engine's own beans are asked too
    */
   AnalystDeployments(Set<String> forms, AgentOwnership owners, Predicate<String> beans) {
-    this.sandbox = new DiagramSandbox(forms, beans.or(AnalystDeployments::isEngineBean));
+    this.sandbox = sandbox(forms, beans);
     this.owners = owners;
+  }
+
+  /** The check of an analyst's diagram, also for what reaches the engine by another way (an evaluation's candidate). */
+  static DiagramSandbox sandbox(Set<String> forms, Predicate<String> beans) {
+    return new DiagramSandbox(forms, beans.or(AnalystDeployments::isEngineBean));
   }
 
   @Override

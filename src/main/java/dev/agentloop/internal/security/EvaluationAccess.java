@@ -6,7 +6,6 @@ import java.util.Optional;
 import org.camunda.bpm.engine.AuthorizationException;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.authorization.Permission;
-import org.camunda.bpm.engine.authorization.Permissions;
 import org.camunda.bpm.engine.authorization.ProcessDefinitionPermissions;
 import org.camunda.bpm.engine.authorization.Resource;
 import org.camunda.bpm.engine.authorization.Resources;
@@ -22,9 +21,13 @@ import org.camunda.bpm.engine.impl.identity.Authentication;
 public class EvaluationAccess {
 
   private final ProcessEngine engine;
+  private final AgentOwnership owners;
+  private final DiagramSandbox sandbox;
 
-  public EvaluationAccess(ProcessEngine engine) {
+  EvaluationAccess(ProcessEngine engine, AgentOwnership owners, DiagramSandbox sandbox) {
     this.engine = engine;
+    this.owners = owners;
+    this.sandbox = sandbox;
   }
 
   /** @throws AuthorizationException when the current user may not evaluate candidates of the agent, nor read them */
@@ -55,22 +58,19 @@ public class EvaluationAccess {
    * may not be evaluated by one either, and so never be promoted. Empty: nothing.
    */
   public List<String> candidateProblems(String agentKey, String fileName, byte[] xml) {
-    // The place of the analysts' diagram rules for a candidate (the sandbox of analysts' diagrams, once it is in this
-    // package): what an analyst may not deploy may not be evaluated either. Until then the candidate is held to being
-    // one agent of this key (CandidateDiagram) and to the checks every deployment of an agent gets.
-    return List.of();
+    Authentication user = engine.getIdentityService().getCurrentAuthentication();
+    // the candidate is deployed by AgentLoop, under a key of its own: the analysts' deployment check never sees it
+    if (user == null || !DeployRights.isAnalystOnly(configuration(), user.getUserId(), groups(user))) {
+      return List.of();
+    }
+    return sandbox.check(fileName, xml).stream().map(SandboxProblem::message).toList();
   }
 
   /** Why the user may not change the agent key (deploy it, promote to it), or empty. */
   private Optional<String> refusalToChange(Authentication user, String agentKey) {
-    // THE place of "may this user change agent key K" (the analysts' key owners, written in this package by the
-    // sandbox work): promoting asks only here. Until that rule is here: whoever may deploy (engine administrators,
-    // groups with CREATE on deployments, which the analysts have).
-    if (user == null || isAdmin(user) || authorized(user, Permissions.CREATE, Resources.DEPLOYMENT, null)) {
-      return Optional.empty();
-    }
-    return Optional.of("only those who may deploy the agent may change what its runs run");
+    return user == null ? Optional.empty() : owners.refusal(user.getUserId(), groups(user), agentKey);
   }
+
 
   private boolean mayReadRuns(Authentication user, String agentKey) {
     return authorized(user, ProcessDefinitionPermissions.READ_HISTORY, Resources.PROCESS_DEFINITION, agentKey);
@@ -87,6 +87,10 @@ public class EvaluationAccess {
             ? engine.getAuthorizationService().isUserAuthorized(user.getUserId(), groups(user), permission, resource)
             : engine.getAuthorizationService().isUserAuthorized(user.getUserId(), groups(user), permission, resource,
                 resourceId)));
+  }
+
+  private ProcessEngineConfigurationImpl configuration() {
+    return (ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration();
   }
 
   private boolean isAdmin(Authentication user) {

@@ -24,14 +24,17 @@ import org.camunda.bpm.engine.impl.identity.Authentication;
  * <p>Changing a run's course (edit a step, regenerate, stop) is for {@code agent-operators}, and
  * for the reviewers a waiting run's open task is offered to; restarting a finished run is for
  * operators, and so is deleting a finished run's trace; moving an agent's runs to another of its versions is for
- * operators and the engine's admins ({@link #mayMigrate}). Code without an authenticated user (an embedding application, a test) may do all.
+ * operators, the engine's admins and the analysts of the group that owns the agent's key ({@link #mayMigrate}). Code
+ * without an authenticated user (an embedding application, a test) may do all.
  */
 public class RunAccess {
 
   private final ProcessEngine engine;
+  private final AgentOwnership owners;
 
-  public RunAccess(ProcessEngine engine) {
+  public RunAccess(ProcessEngine engine, AgentOwnership owners) {
     this.engine = engine;
+    this.owners = owners;
   }
 
   /** Whether the current user may read the run. */
@@ -151,14 +154,17 @@ public class RunAccess {
    */
   public boolean mayMigrate(String agentKey) {
     Authentication user = engine.getIdentityService().getCurrentAuthentication();
-    return user == null || isOperator(user) || isAdmin(user);
+    return user == null || isOperator(user) || isAdmin(user) || user.getGroupIds() != null
+        && user.getGroupIds().contains(AgentLoopGroups.ANALYSTS)
+        && owners.mayChange(user.getUserId(), user.getGroupIds(), agentKey);
   }
 
   /** @throws AuthorizationException when the current user may not move the runs of this agent between versions */
   public void requireMigrate(String agentKey) {
     if (!mayMigrate(agentKey)) {
       throw new AuthorizationException("user " + currentUser() + " may not move the runs of agent " + agentKey
-          + " to another of its versions: that is for " + AgentLoopGroups.OPERATORS + " and the engine's admins");
+          + " to another of its versions: that is for " + AgentLoopGroups.OPERATORS + ", the engine's admins and the "
+          + AgentLoopGroups.ANALYSTS + " of the group that owns the agent");
     }
   }
 

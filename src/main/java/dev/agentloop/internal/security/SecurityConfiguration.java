@@ -1,8 +1,8 @@
 package dev.agentloop.internal.security;
 
-import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import java.util.Set;
+import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import javax.sql.DataSource;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
@@ -41,15 +41,23 @@ public class SecurityConfiguration {
     return new AccessBootstrap(security.secureEngineRest(), forms.ids(), owners, beans::containsBean);
   }
 
+  /** Who may evaluate and promote candidates of an agent; an analyst's candidate is held to the analysts' sandbox. */
+  @Bean
+  EvaluationAccess evaluationAccess(ProcessEngine engine, AgentOwnership owners, ReservedForms forms,
+      org.springframework.beans.factory.BeanFactory beans) {
+    return new EvaluationAccess(engine, owners, AnalystDeployments.sandbox(forms.ids(), beans::containsBean));
+  }
+
   /** Who owns which agent key; AgentLoop's default agent is nobody's but the application's. */
   @Bean
-  AgentOwnership agentOwnership(DataSource dataSource, ObjectProvider<ProcessEngine> engine) {
-    return new AgentOwnership(new JdbcTemplate(dataSource), engine, Set.of(ReactAgentProcess.KEY));
+  AgentOwnership agentOwnership(DataSource dataSource, ObjectProvider<ProcessEngine> engine,
+      DeploymentSettings deployment) {
+    return new AgentOwnership(new JdbcTemplate(dataSource), engine, Set.of(deployment.defaultAgentKey()));
   }
 
   @Bean
-  RunAccess runAccess(ProcessEngine engine) {
-    return new RunAccess(engine);
+  RunAccess runAccess(ProcessEngine engine, AgentOwnership owners) {
+    return new RunAccess(engine, owners);
   }
 
   /** AgentLoop's own authentication of its REST API, where the application serves servlets. */

@@ -1,5 +1,13 @@
 package dev.agentloop.internal.evaluation;
 
+import org.camunda.bpm.model.bpmn.instance.camunda.CamundaExecutionListener;
+import org.camunda.bpm.model.bpmn.instance.Process;
+import org.camunda.bpm.model.bpmn.instance.ExtensionElements;
+import org.camunda.bpm.model.bpmn.BpmnModelInstance;
+import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayInputStream;
+import dev.agentloop.internal.security.AgentOwnership;
+import dev.agentloop.api.AgentLoopGroups;
 import static dev.agentloop.ApiClient.JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -51,6 +59,7 @@ class EvaluationApiTest {
   private static final FakeOpenAiServer SERVER = start();
 
   @Autowired ProcessEngine engine;
+  @Autowired AgentOwnership owners;
   @LocalServerPort int port;
 
   @DynamicPropertySource
@@ -104,6 +113,9 @@ class EvaluationApiTest {
     ApiClient analyst = ApiClient.as(port, "analyst");
     String promote = "/api/evaluations/" + started.path("id").asText() + "/promote";
     ApiClient.assertProblem(operator.post(promote, "{\"reason\": \"ship it\"}"), 403, "may not promote");
+    // the key is the application's: no analyst changes what its runs run until it is handed to the analyst's group
+    ApiClient.assertProblem(analyst.post(promote, "{\"reason\": \"ship it\"}"), 403, "is the application's");
+    owners.handTo(AGENT, AgentLoopGroups.ANALYSTS);
     ApiClient.assertProblem(analyst.post(promote, "{\"reason\": \"ship it\"}"), 409, "1 of its 3 cases failed");
     assertThat(latestVersion(AGENT)).isEqualTo(1);
 
@@ -150,6 +162,9 @@ class EvaluationApiTest {
         .isEqualTo(401);
     ApiClient.assertProblem(ApiClient.as(port, "reviewer").post(path, request(diagram, List.of(run)).toString()), 403,
         "may not evaluate the agent");
+    // an analyst's candidate is held to the analysts' sandbox: a listener that reads the environment never runs
+    ApiClient.assertProblem(ApiClient.as(port, "analyst").post(path, request(withEnvironmentReadingListener(diagram),
+        List.of(run)).toString()), 400, "environment");
     // nothing refused was deployed
     assertThat(candidateDefinitions()).isEqualTo(candidates);
 
@@ -246,6 +261,20 @@ class EvaluationApiTest {
 
   static String candidate(String key, String promptAddition) {
     return Bpmn.convertToString(TestAgent.variant(key, settings(key, "You are a shop assistant. " + promptAddition)));
+  }
+
+  /** The diagram with what an attacker adds in Modeler: a start listener reading the model's API key. */
+  static String withEnvironmentReadingListener(String diagram) {
+    BpmnModelInstance model = Bpmn.readModelFromStream(new ByteArrayInputStream(diagram.getBytes(StandardCharsets.UTF_8)));
+    Process process = model.getModelElementsByType(Process.class).iterator().next();
+    CamundaExecutionListener listener = model.newInstance(CamundaExecutionListener.class);
+    listener.setCamundaEvent("start");
+    listener.setCamundaExpression("${execution.setVariable('leak', environment.getProperty('agentloop.llm.api-key'))}");
+    ExtensionElements extensions = process.getExtensionElements() != null ? process.getExtensionElements()
+        : model.newInstance(ExtensionElements.class);
+    extensions.addChildElement(listener);
+    process.setExtensionElements(extensions);
+    return Bpmn.convertToString(model);
   }
 
   static Map<String, String> settings(String key, String prompt) {

@@ -8,9 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ApiClient;
+import dev.agentloop.api.AgentLoopGroups;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
+import dev.agentloop.internal.security.AgentOwnership;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,7 @@ class MigrationRequestsTest {
   @LocalServerPort int port;
   @Autowired ProcessEngine engine;
   @Autowired RunService runs;
+  @Autowired AgentOwnership owners;
 
   @Test
   void should_let_operators_and_engine_admins_migrate_and_refuse_everyone_else() {
@@ -57,6 +60,26 @@ class MigrationRequestsTest {
     assertThat(report.get("requestedBy").asText()).isEqualTo("demo");
     JsonNode again = body(api("operator").get(path + "/" + report.get("migrationId").asText()), 200);
     assertThat(again.get("runs")).isEqualTo(report.get("runs"));
+  }
+
+  @Test
+  void should_let_the_analysts_of_the_group_that_owns_the_agent_move_its_runs_and_no_other_analyst() {
+    // given a run waiting in its answer review on version 1 of an agent the application deployed, and a version 2
+    String key = "mig-owned";
+    deploy(key, Map.of());
+    String run = runs.start(key, "a plain question");
+    api("operator").awaitTask(run, ReactAgentProcess.REVIEW_ANSWER);
+    deploy(key, Map.of(AgentSettings.MAX_STEPS, "9"));
+    String path = "/api/agents/" + key + "/migrations";
+
+    // when the key is the application's, an analyst may not move its runs
+    assertProblem(api("analyst").post(path, migration(2, run).toString()), 403, "may not move the runs of agent " + key);
+
+    // when an administrator hands the key to the analysts' group, they may
+    owners.handTo(key, AgentLoopGroups.ANALYSTS);
+    JsonNode report = body(api("analyst").post(path, migration(2, run).toString()), 200);
+    assertThat(report.at("/runs/0/outcome").asText()).isEqualTo("migrated");
+    assertThat(runs.view(run).agentVersion()).isEqualTo(2);
   }
 
   @Test

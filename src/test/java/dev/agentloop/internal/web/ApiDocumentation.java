@@ -255,10 +255,9 @@ final class ApiDocumentation {
 
   private static final Map<String, String> TAGS = Map.of(
       "runs", "Start runs, search and read them, their traces, prompts and open tasks",
-      "agents", "An agent's versions, and moving its waiting runs from one to another",
+      "agents", "Who owns an agent's key, its versions, and moving its waiting runs from one to another",
       "resume", "Change a run's course: edit a step, regenerate, stop, restart",
       "conversations", "Follow-up questions of a run that is a conversation",
-      "agents", "Who owns an agent's key: who may deploy new versions of it",
       "breakers", "The circuit breakers of tools and model endpoints",
       "evaluations", "Candidates of agents evaluated on recorded runs and data sets, and their promotion",
       "openapi", "This document");
@@ -284,7 +283,6 @@ final class ApiDocumentation {
           + " of any agent unless `agent` is given"),
       Map.entry("branches", "`active` (the path the model sees) or `all` (superseded branches too)"),
       Map.entry("reason", "why the trace is deleted, for the audit"),
-      Map.entry("key", "the agent's process key"),
       Map.entry("migrationId", "the migration's id, as `POST /agents/{key}/migrations` answered it"),
       Map.entry("evaluationId", "the evaluation's id"),
       Map.entry("Last-Event-ID", "the id of the last event received, to resume after it; none: from the run's first"
