@@ -1,6 +1,5 @@
 package dev.agentloop.internal.agent;
 
-import dev.agentloop.internal.agent.loop.Route;
 import java.util.List;
 
 /**
@@ -84,7 +83,7 @@ public final class ReactAgentProcess {
    * of a conversation (the trace keeps them all).
    */
   public static final ProcessVariable<String> QUESTION = ProcessVariable.string("question");
-  /** Where the loop goes next, one of {@link Route#value()}; transient, see {@link Route#asVariable()}. */
+  /** Where the loop goes next, one of {@link dev.agentloop.internal.agent.loop.Route#value()}; transient, see {@link dev.agentloop.internal.agent.loop.Route#asVariable()}. */
   public static final ProcessVariable<String> ROUTE = ProcessVariable.string("route");
   /** The latest final answer, for Cockpit and Tasklist; the trace keeps all of them. */
   public static final ProcessVariable<String> FINAL_ANSWER = ProcessVariable.string("finalAnswer");

@@ -1,13 +1,12 @@
 package dev.agentloop.internal.agent;
 
-import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
  * The kinds of user tasks AgentLoop fills and reads. A user task is one of them when its extension
  * property {@value #PROPERTY} names the kind, e.g. {@code agentloop.review = plan}. Part of what an
- * agent diagram is, so here with the diagram's rules ({@link AgentDiagramRules}); package
+ * agent diagram is, so here with the diagram's rules ({@link dev.agentloop.internal.agent.definition.AgentDiagramRules}); package
  * {@code review} implements one review per kind.
  */
 public enum ReviewKind {
