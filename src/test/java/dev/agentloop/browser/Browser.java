@@ -166,6 +166,14 @@ final class Browser implements AutoCloseable {
     });
   }
 
+  /** An attribute of the element, read again if the page redrew the element between finding and reading it. */
+  String attributeOf(By locator, String attribute) {
+    return wait.ignoring(StaleElementReferenceException.class).until(driver -> {
+      WebElement element = driver.findElement(locator);
+      return element.isDisplayed() ? element.getAttribute(attribute) : null;
+    });
+  }
+
   void awaitGone(By locator) {
     wait.until(ExpectedConditions.invisibilityOfElementLocated(locator));
   }

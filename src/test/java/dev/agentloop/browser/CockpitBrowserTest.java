@@ -90,7 +90,7 @@ class CockpitBrowserTest {
     assertThat(cockpit.fact("status")).isEqualTo("WAITING");
     // the person's task by its name, with a link to it in Tasklist, not the diagram's id
     assertThat(cockpit.live()).startsWith("WAITING — waiting for a person in Review the answer (").doesNotContain("reviewAnswer");
-    assertThat(browser.await(By.cssSelector("[data-task-link]")).getAttribute("href"))
+    assertThat(browser.attributeOf(By.cssSelector("[data-task-link]"), "href"))
         .endsWith("/camunda/app/tasklist/default/#/?task=" + task);
     assertThat(cockpit.fact("finalAnswer")).isEqualTo("757");
     assertThat(cockpit.budget("steps")).isEqualTo(view.get("steps").asText());
@@ -135,7 +135,7 @@ class CockpitBrowserTest {
     cockpit.openTrace(run);
 
     cockpit.edit(4);
-    assertThat(browser.await(By.cssSelector("[data-field='result']")).getAttribute("value")).isEqualTo("391");
+    assertThat(browser.attributeOf(By.cssSelector("[data-field='result']"), "value")).isEqualTo("391");
     cockpit.type("result", "400").type("reason", "the calculator was wrong");
     browser.screenshot("cockpit-2-edit-step");
     cockpit.submit("submit-edit");
@@ -222,7 +222,7 @@ class CockpitBrowserTest {
         "ANSWERED"::equals);
 
     cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("restart in Cockpit");
-    assertThat(browser.await(By.cssSelector("[data-run-cost='" + run + "']")).getText())
+    assertThat(browser.textOf(By.cssSelector("[data-run-cost='" + run + "']")))
         .matches("(tokens not reported|[\\d,]+ tokens) · \\d+ model calls · 2 tool calls( · \\$[\\d.]+)?");
     // the table is drawn again when the search answers: read it once it lists the run
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(cockpit::listedRuns, listed -> listed.contains(run));
@@ -291,7 +291,7 @@ class CockpitBrowserTest {
     browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(1440, 900));
     try {
       cockpit.openRun(run);
-      assertThat(browser.await(By.cssSelector("[data-scripted-model]")).getText())
+      assertThat(browser.textOf(By.cssSelector("[data-scripted-model]")))
           .startsWith("Scripted demo model — set agentloop.llm.provider to use a real one.");
       // a person's first screen: the head of the trace, not its end
       assertThat(cockpit.inViewport(".agentloop-breakers")).isFalse();
@@ -365,7 +365,7 @@ class CockpitBrowserTest {
     // and the agent's list of runs adds the run's money to what it used
     cockpit.openRuns(definitionOf(TestAgent.KEY)).searchRuns("prompt-cache: what it saved");
     await().atMost(Runs.PATIENCE).ignoreExceptions().until(
-        () -> browser.await(By.cssSelector("[data-run-cost='" + run + "']")).getText(),
+        () -> browser.textOf(By.cssSelector("[data-run-cost='" + run + "']")),
         text -> text.equals("2,536 tokens · 3 model calls · 1 tool call · $0.0037"));
   }
 
@@ -394,9 +394,9 @@ class CockpitBrowserTest {
 
       auditor.openRuns(definitionOf(TestAgent.ANSWER_REVIEWED)).searchRuns("an auditor looks on");
       // the list says on what a waiting run waits, and what it cost so far
-      assertThat(other.await(By.cssSelector("[data-waiting='" + waiting + "']")).getText())
+      assertThat(other.textOf(By.cssSelector("[data-waiting='" + waiting + "']")))
           .isEqualTo("waiting: Review the answer");
-      assertThat(other.await(By.cssSelector("[data-run-cost='" + waiting + "']")).getText()).contains("model calls");
+      assertThat(other.textOf(By.cssSelector("[data-run-cost='" + waiting + "']"))).contains("model calls");
       other.screenshot("cockpit-14-agent-runs-waiting-and-cost");
       auditor.openRuns(definitionOf(TestAgent.KEY)).showRun(finished);
       assertThat(other.all(By.cssSelector("tr[data-run='" + finished + "'] + tr [data-action='restart']")))

@@ -110,7 +110,7 @@ class CockpitConversationBrowserTest {
     assertThat(old.getRect().getY()).isEqualTo(active.getRect().getY());
     // the whole turn 2 cost: its new answer, its old one and the old turn 3
     assertThat(active.findElement(By.cssSelector("[data-turn-cost='2']")).getText()).contains("360 tokens");
-    assertThat(browser.await(By.cssSelector("[data-fact='conversationId']")).getText()).contains("cockpit-");
+    assertThat(browser.textOf(By.cssSelector("[data-fact='conversationId']"))).contains("cockpit-");
     browser.screenshot("cockpit-conversation-regenerated-turn");
   }
 
@@ -141,7 +141,7 @@ class CockpitConversationBrowserTest {
     // then the confirmation stands under turn 1, where the button was ...
     browser.awaitText(By.cssSelector("[data-turn-slot='1'] .alert-success"),
         "Turn 1 is being redone on a new branch");
-    assertThat(browser.await(By.cssSelector("[data-turn-slot='1']")).getText())
+    assertThat(browser.textOf(By.cssSelector("[data-turn-slot='1']")))
         .contains("their questions are asked again on the new one");
     // ... and once the questions were asked again, the new branch shows three turns beside the old one
     awaitTurns(api, run, 3, 6);
@@ -192,7 +192,7 @@ class CockpitConversationBrowserTest {
     WebElement active = browser.await(By.cssSelector(".agentloop-conversation-fork[data-fork-turn='1']"
         + " > [data-branch='active']"));
     assertThat(texts(active, "[data-question]")).hasSize(1);
-    assertThat(browser.await(By.cssSelector(".agentloop-branch-superseded [data-question='2']")).getText())
+    assertThat(browser.textOf(By.cssSelector(".agentloop-branch-superseded [data-question='2']")))
         .contains("conv: edit, dropped, second?");
   }
 
@@ -207,7 +207,7 @@ class CockpitConversationBrowserTest {
     awaitTurns(api, run, 2, 4);
     browser.awaitText(By.cssSelector(".agentloop-conversation-fork[data-fork-turn='1'] > [data-branch='active']"
         + " [data-question='2']"), "conv: edit, asked again, second?");
-    assertThat(browser.await(By.cssSelector(".agentloop-branch-superseded [data-question='2']")).getText())
+    assertThat(browser.textOf(By.cssSelector(".agentloop-branch-superseded [data-question='2']")))
         .contains("conv: edit, asked again, second?");
   }
 
