@@ -27,6 +27,9 @@ final class CockpitPage {
   }
 
   CockpitPage login(String user, String password) {
+    // the webapps share one session: a Tasklist login of the same browser would skip Cockpit's login form
+    browser.go("/camunda/app/cockpit/default/");
+    browser.driver.manage().deleteAllCookies();
     browser.go("/camunda/app/cockpit/default/");
     browser.awaitBooted(By.cssSelector("input[ng-model=username]")).sendKeys(user);
     browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
