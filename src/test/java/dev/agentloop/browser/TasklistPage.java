@@ -27,6 +27,9 @@ final class TasklistPage {
   }
 
   TasklistPage login(String user, String password) {
+    // the webapps share one session: a Cockpit login of the same browser would skip Tasklist's login form
+    browser.go("/camunda/app/tasklist/default/");
+    browser.driver.manage().deleteAllCookies();
     browser.go("/camunda/app/tasklist/default/");
     browser.awaitBooted(By.cssSelector("input[ng-model=username]")).sendKeys(user);
     browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
