@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -37,13 +35,17 @@ class WarningCodesTest {
   private static final Pattern LOGGER = Pattern.compile("\\bLogger\\s+(\\w+)\\s*[=;,)]");
   private static final Pattern TABLE_ROW = Pattern.compile("^\\| `(AGENTLOOP-\\d{3})` \\|", Pattern.MULTILINE);
 
-  /** A call {@code LOG.warn(…)} or {@code LOG.error(…)}: where it is, and its message's first literal (null: none). */
+  /** A call {@code LOG.warn(…)} or {@code LOG.error(…)}: file:line, and its message's first literal (or null). */
   record Call(String where, String message) {
 
     /** The code the message starts with, or null. */
     String code() {
       Matcher code = message == null ? null : CODE_FIRST.matcher(message);
       return code != null && code.find() ? code.group(1) : null;
+    }
+
+    String file() {
+      return where.substring(0, where.lastIndexOf(':'));
     }
   }
 
@@ -59,11 +61,11 @@ class WarningCodesTest {
   @Test
   void should_use_each_code_for_one_warning() {
     // one warning lives in one class: its variants (said first, then again with a count) share its code there
-    Map<String, Set<String>> filesByCode = new TreeMap<>();
-    calls().stream().filter(call -> call.code() != null).forEach(call -> filesByCode
-        .computeIfAbsent(call.code(), code -> new TreeSet<>()).add(call.where().replaceFirst(":\\d+$", "")));
-    List<String> shared = filesByCode.entrySet().stream().filter(entry -> entry.getValue().size() > 1)
-        .map(entry -> entry.getKey() + " in " + entry.getValue()).toList();
+    Map<String, List<Call>> callsByCode = new TreeMap<>(calls().stream().filter(call -> call.code() != null)
+        .collect(Collectors.groupingBy(Call::code)));
+    List<String> shared = callsByCode.entrySet().stream()
+        .filter(entry -> entry.getValue().stream().map(Call::file).distinct().count() > 1)
+        .map(entry -> entry.getKey() + " at " + entry.getValue().stream().map(Call::where).toList()).toList();
 
     assertThat(shared).as("codes used for different warnings").isEmpty();
   }
@@ -71,13 +73,14 @@ class WarningCodesTest {
   @Test
   void should_list_every_code_on_the_operating_page_and_no_other() throws IOException {
     List<String> listed = listed();
-    Set<String> used = codesInSources();
+    Map<String, String> used = codesInSources();
 
     assertThat(listed).as("the table of %s, in numeric order, each code once", PAGE).isSorted().doesNotHaveDuplicates();
-    assertThat(used).as("codes in %s that the table of %s does not list", SOURCES, PAGE)
-        .allSatisfy(code -> assertThat(listed).contains(code));
-    assertThat(listed).as("codes in the table of %s that no source uses", PAGE)
-        .allSatisfy(code -> assertThat(used).contains(code));
+    assertThat(used.entrySet().stream().filter(code -> !listed.contains(code.getKey()))
+        .map(code -> code.getKey() + " at " + code.getValue()))
+        .as("codes in %s that the table of %s does not list", SOURCES, PAGE).isEmpty();
+    assertThat(listed.stream().filter(code -> !used.containsKey(code)))
+        .as("codes in the table of %s that no source uses", PAGE).isEmpty();
   }
 
   @Test
@@ -105,7 +108,7 @@ class WarningCodesTest {
 
   /** Every WARN and ERROR call of the library's sources. */
   private static List<Call> calls() {
-    return sources().flatMap(file -> calls(SOURCES.relativize(file).toString(), read(file)).stream()).toList();
+    return sources().flatMap(file -> calls(file.toString(), read(file)).stream()).toList();
   }
 
   static List<Call> calls(String file, String text) {
@@ -117,8 +120,7 @@ class WarningCodesTest {
     List<Call> calls = new ArrayList<>();
     Matcher found = call.matcher(text);
     while (found.find()) {
-      long line = text.substring(0, found.start()).chars().filter(c -> c == '\n').count() + 1;
-      calls.add(new Call(file + ":" + line, literalAt(text, found.end())));
+      calls.add(new Call(file + ":" + lineAt(text, found.start()), literalAt(text, found.end())));
     }
     return calls;
   }
@@ -135,9 +137,19 @@ class WarningCodesTest {
     return text.substring(at + 1, end);
   }
 
-  private static Set<String> codesInSources() {
-    return sources().flatMap(file -> CODE.matcher(read(file)).results().map(MatchResult::group))
-        .collect(Collectors.toCollection(TreeSet::new));
+  /** Every code the sources name (in a log line, an exception's message, a comment), with where it is first. */
+  private static Map<String, String> codesInSources() {
+    Map<String, String> used = new TreeMap<>();
+    sources().forEach(file -> {
+      String text = read(file);
+      CODE.matcher(text).results()
+          .forEach(code -> used.putIfAbsent(code.group(), file + ":" + lineAt(text, code.start())));
+    });
+    return used;
+  }
+
+  private static long lineAt(String text, int at) {
+    return text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
   }
 
   /** The codes of the table under "## Warning codes", in the page's order. */
