@@ -75,8 +75,9 @@ public final class ToolSchemas {
       }
     });
     if (!leftOut.isEmpty() && WARNED.add(tool + leftOut)) {
-      LOG.warn("the schema of tool '{}' has top-level keywords that a tool's parameters cannot carry, sent without"
-          + " them (AgentLoop still checks calls against them): {}", tool, leftOut);
+      LOG.warn("AGENTLOOP-012 the schema of tool '{}' has top-level keywords that a tool's parameters cannot carry,"
+          + " sent without them (AgentLoop still checks calls against them): {}. Say in the tool's description what"
+          + " they require, so that the model knows it", tool, leftOut);
     }
     return adapted;
   }

@@ -75,7 +75,7 @@ class AgentDeploymentCheck {
       DeploymentRefusals.refusedOnPurpose();
       throw new BpmnParseException(message, first);
     }
-    LOG.warn("{} (deployed earlier, so its runs go on; fix the diagram and deploy it again)", message);
+    LOG.warn("AGENTLOOP-030 {} (deployed earlier, so its runs go on; fix the diagram and deploy it again)", message);
   }
 
   /** A deployment made in this command is new; one read back from the database to fill the cache is not. */

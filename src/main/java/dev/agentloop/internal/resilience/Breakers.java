@@ -144,7 +144,8 @@ public class Breakers {
         .withDelay(settings.delay())
         .withSuccessThreshold(settings.successThreshold())
         .onOpen(event -> {
-          LOG.warn("circuit breaker {} opened: calls fail fast for {}", name, settings.delay());
+          LOG.warn("AGENTLOOP-015 circuit breaker {} opened: calls fail fast for {}. Its target failed again and again:"
+              + " the lines before say why", name, settings.delay());
           metrics.breakerTransition(name, "OPEN");
         })
         .onHalfOpen(event -> {

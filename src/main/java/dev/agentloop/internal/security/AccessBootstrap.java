@@ -115,9 +115,10 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     // the filter lists what a reviewer has to do, with or without authorization
     String filter = ensureReviewFilter(engine);
     if (!engine.getProcessEngineConfiguration().isAuthorizationEnabled()) {
-      LOG.warn("Camunda authorization is disabled: every authenticated user may read and start every run and"
-          + " complete its tasks; changing a run's course (edit, regenerate, stop) stays with {} and with reviewers"
-          + " while the run waits on a task offered to them, restarting runs and deleting traces with {} only",
+      LOG.warn("AGENTLOOP-020 Camunda authorization is disabled: every authenticated user may read and start every"
+          + " run and complete its tasks; changing a run's course (edit, regenerate, stop) stays with {} and with"
+          + " reviewers while the run waits on a task offered to them, restarting runs and deleting traces with {}"
+          + " only. Set camunda.bpm.authorization.enabled=true to give each group its own rights",
           AgentLoopGroups.OPERATORS, AgentLoopGroups.OPERATORS);
       return;
     }
@@ -164,9 +165,9 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     for (String group : List.of(REVIEWERS, OPERATORS, WORKERS, ANALYSTS)) {
       if (authorizations.createAuthorizationQuery().groupIdIn(group).resourceType(PROCESS_DEFINITION).resourceId(ANY)
           .authorizationType(Authorization.AUTH_TYPE_GRANT).count() > 0) {
-        LOG.warn("group {} holds a grant on every process definition ('*'), which earlier AgentLoop versions added;"
-            + " AgentLoop now grants per agent. Delete it in Camunda Admin (Authorizations, Process Definition) so that"
-            + " the group's rights cover agents only", group);
+        LOG.warn("AGENTLOOP-021 group {} holds a grant on every process definition ('*'), which earlier AgentLoop"
+            + " versions added; AgentLoop now grants per agent. Delete it in Camunda Admin (Authorizations, Process"
+            + " Definition) so that the group's rights cover agents only", group);
       }
     }
   }

@@ -88,8 +88,9 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
     }
     Optional<CachedBodyRequest> read = CachedBodyRequest.of(request, MAX_WORKER_BODY_BYTES);
     if (read.isEmpty()) {
-      LOG.warn("refused {} {} of worker user {}: body over {} bytes", request.getMethod(), request.getRequestURI(),
-          user.getUserId(), MAX_WORKER_BODY_BYTES);
+      LOG.warn("AGENTLOOP-022 refused {} {} of worker user {}: body over {} bytes. If that worker is yours, have"
+          + " its tool return less", request.getMethod(), request.getRequestURI(), user.getUserId(),
+          MAX_WORKER_BODY_BYTES);
       ProblemResponses.write(response, HttpStatus.PAYLOAD_TOO_LARGE, "a request of a member of "
           + AgentLoopGroups.WORKERS + " may have at most " + MAX_WORKER_BODY_BYTES + " bytes");
       return;
@@ -105,7 +106,8 @@ class EngineRestGate extends ProcessEngineAuthenticationFilter {
       return;
     }
     if (!decision.allowed()) {
-      LOG.warn("refused {} {} of worker user {}: {}", request.getMethod(), request.getRequestURI(), user.getUserId(),
+      LOG.warn("AGENTLOOP-023 refused {} {} of worker user {}: {}. If that worker is yours, fix its call; if not,"
+          + " change that user's password", request.getMethod(), request.getRequestURI(), user.getUserId(),
           decision.refusal());
       ProblemResponses.write(response, HttpStatus.FORBIDDEN, decision.refusal());
       return;

@@ -205,13 +205,15 @@ public class ToolRegistry {
     Map<String, RegisteredTool> compiled = new LinkedHashMap<>();
     offered.values().forEach(tool -> {
       if (!NAME.matcher(tool.name()).matches() || tools.containsKey(tool.name())) {
-        LOG.warn("tool '{}' is left out: its name must match {} and differ from every other tool's", tool.name(), NAME);
+        LOG.warn("AGENTLOOP-010 tool '{}' is left out: its name must match {} and differ from every other tool's."
+            + " Rename it where it is offered (its MCP server, or the other tool)", tool.name(), NAME);
         return;
       }
       try {
         compiled.put(tool.name(), new RegisteredTool(tool, compile(tool)));
       } catch (IllegalArgumentException e) {
-        LOG.warn("tool '{}' is left out: {}", tool.name(), e.getMessage());
+        LOG.warn("AGENTLOOP-011 tool '{}' is left out: {}. Fix its parameter schema where it is offered", tool.name(),
+            e.getMessage());
       }
     });
     Listing fresh = new Listing(offered, Collections.unmodifiableMap(compiled));

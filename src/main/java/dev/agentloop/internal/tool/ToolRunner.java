@@ -130,7 +130,8 @@ public class ToolRunner {
           describe(cause));
       LOG.debug("tool '{}' failed", toolName, cause);
     } else {
-      LOG.warn("tool '{}' failed", toolName, cause);
+      LOG.warn("AGENTLOOP-013 tool '{}' failed (the model read why); fix the tool if the stack trace shows a fault"
+          + " of its own", toolName, cause);
     }
     return ToolOutcome.failure(FailureKind.FAILED, "'" + toolName + "' failed: " + describe(cause));
   }

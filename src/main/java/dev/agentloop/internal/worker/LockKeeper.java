@@ -95,7 +95,8 @@ final class LockKeeper {
             lockedUntil.computeIfPresent(id, (task, until) -> extendedUntil));
       } catch (RuntimeException e) {
         // once per batch, not once per task: with the database away, that would be a line per task in flight
-        LOG.warn("locks of {} tasks could not be extended, trying again in {} ms: {}", batch.size(),
+        LOG.warn("AGENTLOOP-002 locks of {} tasks could not be extended, trying again in {} ms: {}. If this repeats,"
+            + " check the database connection: a task whose lock runs out is run again", batch.size(),
             lock.toMillis() / 3, e.getMessage());
       }
     }

@@ -85,7 +85,8 @@ class TaskCompleter<S> {
         LOG.debug("task {} hit a concurrent change, attempt {}", task.getId(), attempt, e);
       }
     }
-    LOG.warn("task {} ({}) kept conflicting with concurrent changes; unlocking it so it runs again",
+    LOG.warn("AGENTLOOP-003 task {} ({}) kept conflicting with concurrent changes; unlocking it so it runs again."
+        + " If this repeats for one run, see what else changes it (another application, a script)",
         task.getId(), task.getActivityId());
     unlockQuietly(task);
     return Continuation.none();
@@ -126,7 +127,8 @@ class TaskCompleter<S> {
     Duration backoff = settings.backoffAfter(failures);
     String message = message(cause, remaining, backoff);
     if (remaining == 0) {
-      LOG.warn("task {} ({}) failed, no retries left, an incident is raised: {}", task.getId(), task.getActivityId(),
+      LOG.warn("AGENTLOOP-004 task {} ({}) failed, no retries left, an incident is raised: {}. Once the cause is"
+          + " gone, retry the incident in Cockpit, or take the run's escape route", task.getId(), task.getActivityId(),
           message, cause);
     } else {
       LOG.info("task {} ({}) failed, {} retries left: {}", task.getId(), task.getActivityId(), remaining, message);
@@ -206,7 +208,8 @@ class TaskCompleter<S> {
     try {
       result.whenGone().run();
     } catch (RuntimeException e) {
-      LOG.warn("what task {} ({}) cost could not be kept after it was gone: {}", task.getId(), task.getActivityId(),
+      LOG.warn("AGENTLOOP-041 what task {} ({}) cost could not be kept after it was gone: {}. The run's trace lacks"
+          + " that cost; if this repeats, check the database connection", task.getId(), task.getActivityId(),
           e.getMessage(), e);
     }
   }

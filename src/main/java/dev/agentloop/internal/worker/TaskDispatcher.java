@@ -187,7 +187,9 @@ final class TaskDispatcher<S> {
           // the finishing task's slot passes to the next step of its run
           return completer.complete(task, result, active.getAsBoolean() ? 1 : 0);
         } catch (Throwable completing) {
-          LOG.error("task {} ({}) could not be completed", task.getId(), task.getActivityId(), completing);
+          LOG.error("AGENTLOOP-005 task {} ({}) could not be completed; it is failed instead (tried again, or an"
+              + " incident). Unless the database was away, report this stack trace", task.getId(),
+              task.getActivityId(), completing);
           completer.fail(task, completing);
           return TaskCompleter.Continuation.none();
         }
@@ -195,8 +197,8 @@ final class TaskDispatcher<S> {
       next.tasks().forEach(chained -> continueWith(chained, next.carried()));
     } catch (Throwable e) {
       // reporting the failure failed too (the database is gone): nothing is left but the lock's expiry
-      LOG.error("task {} could not be finished nor its failure reported; it runs again after its lock expires",
-          task.getId(), e);
+      LOG.error("AGENTLOOP-006 task {} could not be finished nor its failure reported; it runs again after its lock"
+          + " expires. Check the database connection", task.getId(), e);
     } finally {
       release(task);
     }

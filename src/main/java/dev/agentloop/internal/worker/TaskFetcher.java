@@ -93,7 +93,8 @@ final class TaskFetcher {
           wakeUp.await(settings.idleWait().toMillis());
         }
       } catch (RuntimeException e) {
-        LOG.warn("fetching tasks failed; trying again in {}", settings.idleWait(), e);
+        LOG.warn("AGENTLOOP-001 fetching tasks failed; trying again in {}. If this repeats, check the database"
+            + " connection", settings.idleWait(), e);
         wakeUp.await(settings.idleWait().toMillis());
       }
     }

@@ -55,16 +55,17 @@ class WorkerIdentity {
       other = lease.claim();
     } catch (RuntimeException e) {
       // the database is away, or another process claimed the id at the same moment: serve nothing until it is clear
-      LOG.warn("worker {} could not claim its id, trying again in {}: {}", settings.workerId(), WorkerLease.RENEWAL,
+      LOG.warn("AGENTLOOP-007 worker {} could not claim its id, trying again in {}: {}. This node serves no tasks"
+          + " meanwhile; if this repeats, check the database connection", settings.workerId(), WorkerLease.RENEWAL,
           e.getMessage());
       holding = false;
       return false;
     }
     if (other != null) {
-      LOG.warn("worker id {} is held by another process, which renewed its lease at {}; this node serves no tasks"
-          + " until that lease runs out ({} after its last renewal). Was that process this node before a crash,"
-          + " that is all; is it alive, give every node its own agentloop.worker.worker-id", settings.workerId(),
-          other.renewed(), WorkerLease.TTL);
+      LOG.warn("AGENTLOOP-008 worker id {} is held by another process, which renewed its lease at {}; this node"
+          + " serves no tasks until that lease runs out ({} after its last renewal). Was that process this node"
+          + " before a crash, that is all; is it alive, give every node its own agentloop.worker.worker-id",
+          settings.workerId(), other.renewed(), WorkerLease.TTL);
       holding = false;
       return false;
     }
@@ -81,8 +82,8 @@ class WorkerIdentity {
     try {
       lease.release();
     } catch (RuntimeException e) {
-      LOG.warn("worker {} could not give up its id; a successor waits up to {} for it", settings.workerId(),
-          WorkerLease.TTL, e);
+      LOG.warn("AGENTLOOP-009 worker {} could not give up its id; a successor with that id waits up to {} for it."
+          + " Nothing to do: the lease runs out by itself", settings.workerId(), WorkerLease.TTL, e);
     }
     holding = false;
   }

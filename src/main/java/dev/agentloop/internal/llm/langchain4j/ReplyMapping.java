@@ -56,8 +56,9 @@ public final class ReplyMapping {
         return plain.withCacheRead(openAi.inputTokensDetails().cachedTokens());
       }
     } catch (IllegalArgumentException e) {
-      LOG.warn("The model endpoint reported prompt cache counts that do not fit its prompt tokens ({}); left out",
-          usage);
+      LOG.warn("AGENTLOOP-042 The model endpoint reported prompt cache counts that do not fit its prompt tokens ({});"
+          + " left out, so its calls show no cached tokens. Nothing to do, unless costs look wrong: then compare with"
+          + " the provider's bill", usage);
     }
     return plain;
   }

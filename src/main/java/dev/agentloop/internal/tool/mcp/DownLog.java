@@ -33,9 +33,11 @@ final class DownLog {
       cause = why;
       loggedAt = now;
       unlogged = 0;
-      log.warn("MCP server '{}' is not connected: {}; trying again in the background", server, why);
+      log.warn("AGENTLOOP-014 MCP server '{}' is not connected: {}; trying again in the background. Start the"
+          + " server, or correct agentloop.tools.mcp.{}", server, why, server);
     } else if (now - loggedAt >= every.toNanos()) {
-      log.warn("MCP server '{}' is still not connected ({} more attempts failed): {}", server, unlogged + 1, why);
+      log.warn("AGENTLOOP-014 MCP server '{}' is still not connected ({} more attempts failed): {}", server,
+          unlogged + 1, why);
       loggedAt = now;
       unlogged = 0;
     } else {

@@ -42,7 +42,8 @@ public class TraceHistoryCleanup extends HistoryCleanupJobHandler {
         retention.removeTracesWithoutHistory(historicInstances);
       } catch (RuntimeException e) {
         // the next run of the cleanup job sweeps again; Camunda's own rescheduling must not be disturbed
-        LOG.warn("could not remove the traces of runs whose history is gone; the next history cleanup tries again", e);
+        LOG.warn("AGENTLOOP-040 could not remove the traces of runs whose history is gone; the next history cleanup"
+            + " tries again. If this repeats, the stack trace says why", e);
       }
     });
   }

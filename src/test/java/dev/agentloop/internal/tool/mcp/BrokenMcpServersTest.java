@@ -95,7 +95,8 @@ class BrokenMcpServersTest {
     // then the log, captured from before the application started, said why once, without a stack trace
     List<String> lines = output.getAll().lines().filter(line -> line.contains("MCP server 'missing'")).toList();
     assertThat(lines).singleElement().asString().endsWith("MCP server 'missing' is not connected: command"
-        + " '/no/such/mcp-server': No such file or directory; trying again in the background");
+        + " '/no/such/mcp-server': No such file or directory; trying again in the background. Start the server, or"
+        + " correct agentloop.tools.mcp.missing");
     assertThat(output.getAll()).doesNotContain("TimeoutException").doesNotContain("at dev.agentloop.internal.tool.mcp.McpServer");
   }
 

@@ -29,8 +29,10 @@ class DownLogTest {
     }
 
     assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
-        "MCP server 'crm' is not connected: url http://crm/mcp: Connection refused; trying again in the background",
-        "MCP server 'crm' is still not connected (30 more attempts failed): url http://crm/mcp: Connection refused");
+        "AGENTLOOP-014 MCP server 'crm' is not connected: url http://crm/mcp: Connection refused; trying again in the"
+            + " background. Start the server, or correct agentloop.tools.mcp.crm",
+        "AGENTLOOP-014 MCP server 'crm' is still not connected (30 more attempts failed): url http://crm/mcp:"
+            + " Connection refused");
     assertThat(lines.list).allSatisfy(line -> assertThat(line.getThrowableProxy()).isNull());
 
     // a new cause is news, and so is the first failure after the server was back
