@@ -216,7 +216,7 @@ class StepStoreOnPostgresTest {
         .containsExactly(Map.entry(1, new StepCost(120L, true, 30L, 7L, 37L)));
     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'agentloop_step_cost'",
         Integer.class)).isZero();
-    assertThat(jdbc.queryForObject("SELECT MAX(version) FROM agentloop_schema_version", Integer.class)).isEqualTo(7);
+    assertThat(jdbc.queryForObject("SELECT MAX(version) FROM agentloop_schema_version", Integer.class)).isEqualTo(8);
   }
 
   private static String newRun() {

@@ -134,10 +134,10 @@ class FlywaySchemaTest {
     JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 
     assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_history WHERE success ORDER BY installed_rank",
-        String.class)).containsExactly("0", "1", "2", "3", "4", "5");
+        String.class)).containsExactly("0", "1", "2", "3", "4", "5", "6", "7", "8");
     assertThat(jdbc.queryForList("SELECT version FROM flyway_schema_history WHERE success", String.class))
         .containsExactly("1");
     assertThat(jdbc.queryForList("SELECT version FROM agentloop_schema_version ORDER BY version", Integer.class))
-        .containsExactly(1, 2, 3, 4, 5);
+        .containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
   }
 }

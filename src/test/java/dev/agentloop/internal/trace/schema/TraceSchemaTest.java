@@ -38,13 +38,12 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  */
 class TraceSchemaTest {
 
+  /** Every version of the scripts, in order. */
+  static final List<Integer> VERSIONS = List.of(1, 2, 3, 4, 5, 6, 7, 8);
   static final List<String> TABLES = List.of("agentloop_run", "agentloop_step", "agentloop_decision",
       "agentloop_prompt", "agentloop_schema_version", "agentloop_conversation", "agentloop_agent_owner",
-      "agentloop_tree_use",
-      "agentloop_migration", "agentloop_migration_run");
-  /** What version 7 adds, as a start without schema update names it. */
-  private static final String VERSION_7 = "column agentloop_decision.from_version, column agentloop_decision.to_version";
-  private static final String VERSION_7_TABLES = "table agentloop_migration, table agentloop_migration_run.";
+      "agentloop_tree_use", "agentloop_migration", "agentloop_migration_run", "agentloop_evaluation",
+      "agentloop_evaluation_case");
 
   @Test
   void should_create_every_table_on_an_empty_database_and_then_start_without_ddl() {
@@ -58,12 +57,12 @@ class TraceSchemaTest {
     // then
     JdbcTemplate jdbc = new JdbcTemplate(owner);
     assertThat(tables(jdbc)).containsExactlyInAnyOrderElementsOf(TABLES);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+    assertThat(versions(jdbc)).containsExactlyElementsOf(VERSIONS);
     // and a start as a user who may not change the schema succeeds, updating or not: nothing to apply
     DataSource application = dmlOnlyUser(jdbc, url);
     TraceSchema.prepare(application, true);
     TraceSchema.prepare(application, false);
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+    assertThat(versions(jdbc)).containsExactlyElementsOf(VERSIONS);
   }
 
   @Test
@@ -77,14 +76,22 @@ class TraceSchemaTest {
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'ANSWERED', 1, 0, 1,"
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("column agentloop_step.cost_model, " + VERSION_7 + ", table agentloop_schema_version,"
-            + " table agentloop_conversation, table agentloop_agent_owner, table agentloop_tree_use, " + VERSION_7_TABLES);
+        .hasMessageContainingAll(
+            "column agentloop_step.cost_model",
+            "column agentloop_decision.from_version",
+            "column agentloop_decision.to_version",
+            "table agentloop_schema_version",
+            "table agentloop_conversation",
+            "table agentloop_agent_owner",
+            "table agentloop_tree_use",
+            "table agentloop_migration",
+            "table agentloop_migration_run");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+    assertThat(versions(jdbc)).containsExactlyElementsOf(VERSIONS);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -108,7 +115,7 @@ class TraceSchemaTest {
     scripts.forEach(script -> new ResourceDatabasePopulator(script).execute(owner));
 
     // then the tables are current, with their rows, and a start that only checks them succeeds
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+    assertThat(versions(jdbc)).containsExactlyElementsOf(VERSIONS);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
@@ -149,9 +156,13 @@ class TraceSchemaTest {
         + " VALUES ('r-1', 1, 'PLAN', 1, '{}', 'ACTIVE', 'model', CURRENT_TIMESTAMP, TRUE, 120, 30, 7, 37)");
     // a start that may not change the schema refuses it, naming what versions 2, 3, 5 and 7 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("column agentloop_step.cost_cache_read_tokens,"
-            + " column agentloop_step.cost_cache_write_tokens, column agentloop_step.cost_model,"
-            + " table agentloop_conversation, table agentloop_agent_owner, table agentloop_tree_use.");
+        .hasMessageContainingAll(
+            "column agentloop_step.cost_cache_read_tokens",
+            "column agentloop_step.cost_cache_write_tokens",
+            "column agentloop_step.cost_model",
+            "table agentloop_conversation",
+            "table agentloop_agent_owner",
+            "table agentloop_tree_use");
 
     // when
     TraceSchema.prepare(owner, true);
@@ -159,7 +170,7 @@ class TraceSchemaTest {
     // then the step keeps its cost, with nothing known of a cache or a model, and the tables are current
     assertThat(new RunInsights(jdbc, new ObjectMapper()).costs("r-1"))
         .isEqualTo(Map.of(1, new StepCost(120L, true, 30L, 7L, 37L, null, null, null)));
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+    assertThat(versions(jdbc)).containsExactlyElementsOf(VERSIONS);
     TraceSchema.prepare(dmlOnlyUser(jdbc, url), false);
   }
 
@@ -176,16 +187,21 @@ class TraceSchemaTest {
         + " 0, 0, 0, CURRENT_TIMESTAMP)");
     // a start that may not change the schema refuses it, naming what versions 3 to 5 add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
-            + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
-            + " column agentloop_run.max_tokens, table agentloop_conversation, table agentloop_agent_owner,"
-            + " table agentloop_tree_use.");
+        .hasMessageContainingAll(
+            "column agentloop_run.callers",
+            "column agentloop_run.max_steps",
+            "column agentloop_run.max_model_calls",
+            "column agentloop_run.max_tool_calls",
+            "column agentloop_run.max_tokens",
+            "table agentloop_conversation",
+            "table agentloop_agent_owner",
+            "table agentloop_tree_use");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept, holds no conversation id, and one can be claimed for it once only
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+    assertThat(versions(jdbc)).containsExactlyElementsOf(VERSIONS);
     assertThat(jdbc.queryForObject("SELECT question FROM agentloop_run WHERE run_id = 'r-1'", String.class))
         .isEqualTo("Why?");
     assertThat(jdbc.queryForObject("SELECT answer_schema FROM agentloop_run WHERE run_id = 'r-1'", String.class))
@@ -213,17 +229,24 @@ class TraceSchemaTest {
     jdbc.update("INSERT INTO agentloop_run (run_id, agent_key, question, status, head_turn, step_count, version,"
         + " model_calls, tool_calls, tokens, created_at) VALUES ('r-1', 'react-agent', 'Why?', 'RUNNING', 1, 0, 1,"
         + " 3, 2, 40, CURRENT_TIMESTAMP)");
-    // a start that may not change the schema refuses it, naming what versions 4 and 5 add
+    jdbc.update("INSERT INTO agentloop_decision (run_id, step_no, decision, author, reason, decided_at)"
+        + " VALUES ('r-1', 2, 'accept', 'rita', NULL, CURRENT_TIMESTAMP)");
+    // a start that may not change the schema refuses it, naming what the later versions add
     assertThatThrownBy(() -> TraceSchema.prepare(owner, false))
-        .hasMessageContaining("missing: column agentloop_run.callers, column agentloop_run.max_steps,"
-            + " column agentloop_run.max_model_calls, column agentloop_run.max_tool_calls,"
-            + " column agentloop_run.max_tokens, table agentloop_agent_owner, table agentloop_tree_use.");
+        .hasMessageContainingAll(
+            "column agentloop_run.callers",
+            "column agentloop_run.max_steps",
+            "column agentloop_run.max_model_calls",
+            "column agentloop_run.max_tool_calls",
+            "column agentloop_run.max_tokens",
+            "table agentloop_agent_owner",
+            "table agentloop_tree_use");
 
     // when
     TraceSchema.prepare(owner, true);
 
     // then the run is kept as it was: on its agent's budget, called by no agent, having called none
-    assertThat(versions(jdbc)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+    assertThat(versions(jdbc)).containsExactlyElementsOf(VERSIONS);
     RunRecord run = new StepStore(jdbc, new DataSourceTransactionManager(owner), new ObjectMapper()).run("r-1");
     assertThat(run.budget()).isNull();
     assertThat(run.tree()).isEqualTo(RunRecord.Tree.NONE);
@@ -253,7 +276,8 @@ class TraceSchemaTest {
         .hasMessageContaining("agentloop.database.schema-update=true");
     assertThat(tables(new JdbcTemplate(empty))).isEmpty();
     assertThatThrownBy(() -> TraceSchema.prepare(lacking, false))
-        .hasMessageContaining("missing: column agentloop_step.cost_total_tokens.");
+        .hasMessageContainingAll(
+            "column agentloop_step.cost_total_tokens");
   }
 
   @Test
