@@ -9,8 +9,8 @@ import java.util.List;
  * paths are AgentLoop's, and so which paths its authentication covers. Here rather than in
  * {@code web}, which serves the API, because security, below web, must know them too. Immutable.
  *
- * @param basePath where it is served, e.g. {@code /api} ({@code /api/runs}, {@code /api/agents}, {@code /api/breakers},
- *     {@code /api/openapi.json}); AgentLoop's authentication covers this path and nothing else of the application
+ * @param basePath where it is served, e.g. `/api` (`/api/runs`, `/api/agents`, `/api/evaluations`, `/api/breakers`,
+ *     `/api/openapi.json`); AgentLoop's authentication covers this path and nothing else of the application
  */
 public record ApiSettings(@NotBlank @Pattern(regexp = "/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-]",
     message = "must start with / and not end with /, e.g. /api or /agentloop/api") String basePath) {

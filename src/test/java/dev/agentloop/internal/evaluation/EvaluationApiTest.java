@@ -164,7 +164,7 @@ class EvaluationApiTest {
         "may not evaluate the agent");
     // an analyst's candidate is held to the analysts' sandbox: a listener that reads the environment never runs
     ApiClient.assertProblem(ApiClient.as(port, "analyst").post(path, request(withEnvironmentReadingListener(diagram),
-        List.of(run)).toString()), 400, "environment");
+        List.of(run)).toString()), 400, "camunda:executionListener runs code");
     // nothing refused was deployed
     assertThat(candidateDefinitions()).isEqualTo(candidates);
 

@@ -296,6 +296,7 @@ class TelemetryTest {
   @Test
   void should_trace_an_agent_call_as_a_tool_call_and_a_conversation_under_its_clients_id_with_its_decisions()
       throws Exception {
+    awaitZipkin();
     // given an agent that calls another, and a conversation its client started under an id of its own
     TestAgent.deployVariant(engine, "telemetry-child", Map.of(AgentSettings.AUTO_ACCEPT_PLAN, "true",
         AgentSettings.AUTO_ACCEPT_ANSWER, "true"));

@@ -174,7 +174,8 @@ class BadRequestsApiTest {
     assertProblem(unsupported, 415, "application/json");
     // a path under AgentLoop's resources that it does not have (the rest of /api may be the application's)
     assertProblem(operator.get("/api/runs/some-run/nothing-here"), 404, "AgentLoop's API has nothing at"
-        + " /api/runs/some-run/nothing-here; its resources are /api/runs, /api/breakers and /api/openapi.json");
+        + " /api/runs/some-run/nothing-here; its resources are /api/runs, /api/agents, /api/evaluations,"
+        + " /api/breakers and /api/openapi.json");
     assertProblem(operator.put("/api/runs", "{}"), 405, "PUT");
     String malformed = rawGet("/api/runs/%zz");
     assertThat(malformed).startsWith("HTTP/1.1 400").contains("application/problem+json").contains("\"status\":400");

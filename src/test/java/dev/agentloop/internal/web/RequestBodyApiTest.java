@@ -35,7 +35,7 @@ class RequestBodyApiTest {
     // then
     assertProblem(response, 400, "unknown field \"previousRun\"");
     assertThat(body(response, 400).get("detail").asText())
-        .contains("this endpoint takes agent, conversationId, question")
+        .contains("this endpoint takes agent, answerSchema, conversationId, question")
         .contains("{\"question\": \"What is 17 * 23?\", \"agent\": \"react-agent\"}");
     JsonNode started = body(operator.get("/api/runs?agent=" + TestAgent.KEY + "&q="
         + URLEncoder.encode(question, StandardCharsets.UTF_8)), 200);
