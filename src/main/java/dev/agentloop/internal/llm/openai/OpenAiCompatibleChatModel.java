@@ -94,6 +94,10 @@ public class OpenAiCompatibleChatModel implements ChatModel {
       if (failure instanceof CancellationException cancelled) {
         throw cancelled;
       }
+      if (failure instanceof ContentFilteredException filtered) {
+        // a refusal of structured outputs, raised by LangChain4j while it read the answer: withheld, not failed
+        return WireMapping.refused(filtered, model);
+      }
       throw new CompletionException(ProviderErrors.classify(endpoint, apiKey, failure instanceof RuntimeException
           runtime ? runtime : new RuntimeException(failure)));
     }
