@@ -8,6 +8,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import reactor.core.publisher.Mono;
 
 /**
  * One tool call following its run: each event of the run becomes a progress notification (where the client asked
@@ -24,6 +25,8 @@ final class AgentCall implements RunEventSink {
   private final Object progressToken;
   private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
   private int progress;
+  /** The notifications sent so far, one after the other: the transport would otherwise reorder them. */
+  private Mono<Void> sent = Mono.empty();
   private String answer;
 
   AgentCall(String runId, McpAsyncServerExchange exchange, Object progressToken) {
@@ -70,13 +73,16 @@ final class AgentCall implements RunEventSink {
         + " — in Tasklist, or POST /api/runs/" + runId + "/tasks/{taskId}/complete");
   }
 
-  private void progress(String message) {
+  private synchronized void progress(String message) {
     if (progressToken == null) {
       return;
     }
     progress++;
-    exchange.progressNotification(new McpSchema.ProgressNotification(progressToken, progress, null, message))
-        .subscribe(ok -> { }, failed -> { }); // a client that went away loses its progress, not its run
+    // a client that went away loses its progress, not its run
+    Mono<Void> next = exchange.progressNotification(
+        new McpSchema.ProgressNotification(progressToken, progress, null, message)).onErrorResume(failed -> Mono.empty());
+    sent = sent.then(next).cache();
+    sent.subscribe();
   }
 
   @Override
