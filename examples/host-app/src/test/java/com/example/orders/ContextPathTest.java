@@ -25,8 +25,8 @@ class ContextPathTest {
     assertThat(missing.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
         assertThat(type).startsWith("application/problem+json"));
     assertThat(Http.json(missing).path("detail").asText()).isEqualTo("AgentLoop's API has nothing at"
-        + " /shop/api/runs/some-run/nothing-here; its resources are /shop/api/runs, /shop/api/breakers and"
-        + " /shop/api/openapi.json");
+        + " /shop/api/runs/some-run/nothing-here; its resources are /shop/api/runs, /shop/api/agents,"
+        + " /shop/api/evaluations, /shop/api/breakers and /shop/api/openapi.json");
   }
 
   @Test
