@@ -2,21 +2,13 @@ package dev.agentloop;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The official A2A JavaScript SDK ({@code @a2a-js/sdk} from npm, at the version pinned in
@@ -27,7 +19,8 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class A2aPeers {
 
-  static final Path FOLDER = Path.of("src/test/a2a").toAbsolutePath();
+  private static final NpmFolder NPM = new NpmFolder(Path.of("src/test/a2a"), "A2A tests need node and npm (Debian packages nodejs and npm) to run the A2A JavaScript SDK");
+  static final Path FOLDER = NPM.path();
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private A2aPeers() {}
@@ -77,65 +70,21 @@ public final class A2aPeers {
     }
   }
 
-  public static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+
+
+
+
+
+  /** The node program, with the folder's packages installed (see {@link NpmFolder}). */
+  public static String node() {
+    return NPM.node();
   }
 
-  /** The node program; installs the SDK first when it is not (or no longer) what the lock file says. */
-  public static synchronized String node() {
-    Optional<Path> node = executable("node");
-    Optional<Path> npm = executable("npm");
-    if (node.isEmpty() || npm.isEmpty()) {
-      String reason = "A2A tests need node and npm (Debian packages nodejs and npm) to run the A2A JavaScript SDK";
-      if (Boolean.parseBoolean(System.getenv("AGENTLOOP_CI"))) {
-        Assertions.fail(reason + ", and in CI they must run");
-      }
-      System.err.println("SKIPPED: " + reason);
-      Assumptions.abort(reason);
-    }
-    install(npm.get());
-    return node.get().toString();
+  public static int freePort() {
+    return NpmFolder.freePort();
   }
 
   private static boolean listening(int port) {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static void install(Path npm) {
-    Path installed = FOLDER.resolve("node_modules/.package-lock.json");
-    try {
-      // npm ci writes node_modules/.package-lock.json: newer than the lock file means installed from it
-      if (Files.exists(installed) && Files.getLastModifiedTime(installed)
-          .compareTo(Files.getLastModifiedTime(FOLDER.resolve("package-lock.json"))) >= 0) {
-        return;
-      }
-    } catch (IOException e) {
-      // install again
-    }
-    try {
-      Process process = new ProcessBuilder(npm.toString(), "ci", "--no-audit", "--no-fund").directory(FOLDER.toFile())
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
-      if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
-        throw new IllegalStateException("npm ci in " + FOLDER + " failed");
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("npm ci in " + FOLDER + " failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static Optional<Path> executable(String name) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-        .map(dir -> Path.of(dir, name)).filter(Files::isExecutable).findFirst();
+    return NpmFolder.listening(port);
   }
 }

@@ -1,18 +1,11 @@
 package dev.agentloop.internal.tool.mcp;
 
-import java.io.File;
+import dev.agentloop.NpmFolder;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The third-party MCP servers the MCP tests talk to, from the npm registry at the versions pinned in
@@ -22,26 +15,12 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class NpmMcpServers {
 
-  static final Path FOLDER = Path.of("src/test/mcp").toAbsolutePath();
+  private static final NpmFolder NPM = new NpmFolder(Path.of("src/test/mcp"), "MCP tests need node and npm (Debian packages nodejs and npm) to run the MCP servers");
+  static final Path FOLDER = NPM.path();
   private static final Path MODULES = FOLDER.resolve("node_modules/@modelcontextprotocol");
 
   private NpmMcpServers() {}
 
-  /** The node program; installs the servers first when they are not (or no longer) what the lock file says. */
-  static synchronized String node() {
-    Optional<Path> node = executable("node");
-    Optional<Path> npm = executable("npm");
-    if (node.isEmpty() || npm.isEmpty()) {
-      String reason = "MCP tests need node and npm (Debian packages nodejs and npm) to run the MCP servers";
-      if (Boolean.parseBoolean(System.getenv("AGENTLOOP_CI"))) {
-        Assertions.fail(reason + ", and in CI they must run");
-      }
-      System.err.println("SKIPPED: " + reason);
-      Assumptions.abort(reason);
-    }
-    install(npm.get());
-    return node.get().toString();
-  }
 
   static String everything() {
     return MODULES.resolve("server-everything/dist/index.js").toString();
@@ -84,13 +63,6 @@ final class NpmMcpServers {
     }
   }
 
-  static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
   /** The processes of this JVM whose command line contains the text, e.g. the stdio servers it started. */
   static List<ProcessHandle> processes(String commandLineContains) {
@@ -98,41 +70,19 @@ final class NpmMcpServers {
         .filter(process -> process.info().commandLine().orElse("").contains(commandLineContains)).toList();
   }
 
+
+
+
+  /** The node program, with the folder's packages installed (see {@link NpmFolder}). */
+  static String node() {
+    return NPM.node();
+  }
+
+  static int freePort() {
+    return NpmFolder.freePort();
+  }
+
   private static boolean listening(int port) {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static void install(Path npm) {
-    Path installed = FOLDER.resolve("node_modules/.package-lock.json");
-    try {
-      // npm ci writes node_modules/.package-lock.json: newer than the lock file means installed from it
-      if (Files.exists(installed) && Files.getLastModifiedTime(installed)
-          .compareTo(Files.getLastModifiedTime(FOLDER.resolve("package-lock.json"))) >= 0) {
-        return;
-      }
-    } catch (IOException e) {
-      // install again
-    }
-    try {
-      Process process = new ProcessBuilder(npm.toString(), "ci", "--no-audit", "--no-fund").directory(FOLDER.toFile())
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
-      if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
-        throw new IllegalStateException("npm ci in " + FOLDER + " failed");
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("npm ci in " + FOLDER + " failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static Optional<Path> executable(String name) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-        .map(dir -> Path.of(dir, name)).filter(Files::isExecutable).findFirst();
+    return NpmFolder.listening(port);
   }
 }
