@@ -4,6 +4,7 @@ import java.util.List;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 
@@ -121,7 +122,13 @@ final class TasklistPage {
 
   /** Closes Tasklist's notifications, which otherwise stay over the form's buttons. */
   void dismissNotifications() {
-    browser.all(By.cssSelector(".page-notifications .alert .close")).forEach(browser::clickNow);
+    for (WebElement close : browser.all(By.cssSelector(".page-notifications .alert .close"))) {
+      try {
+        browser.clickNow(close);
+      } catch (StaleElementReferenceException e) {
+        // the notification went by itself between finding and clicking
+      }
+    }
     browser.awaitGone(By.cssSelector(".page-notifications .alert"));
   }
 
