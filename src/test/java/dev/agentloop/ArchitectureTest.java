@@ -7,12 +7,15 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import dev.agentloop.internal.trace.StepStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -154,6 +157,19 @@ class ArchitectureTest {
   @ArchTest
   static void what_a_step_holds_knows_no_table(JavaClasses classes) {
     WHAT_A_STEP_HOLDS_KNOWS_NO_TABLE.check(classes);
+  }
+
+  private static final ArchRule REVIEWS_CHANGE_A_RUN_THROUGH_ONE_DOOR = noClasses()
+      .that().resideInAPackage(INTERNAL + "review..")
+      .should().callMethodWhere(DescribedPredicate.describe("a method of StepStore that writes",
+          (JavaMethodCall call) -> call.getTargetOwner().isEquivalentTo(StepStore.class)
+              && call.getName().matches("append|branch|rewind|raiseBudget|keepLate|copyPath|markEnded|createRun")))
+      .because("a person's decision in a form changes the run through the resume service's door for forms"
+          + " (InFlowChanges), as every change of a run goes through one door; reviews only read the store");
+
+  @ArchTest
+  static void reviews_change_a_run_through_one_door(JavaClasses classes) {
+    REVIEWS_CHANGE_A_RUN_THROUGH_ONE_DOOR.check(classes);
   }
 
   private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layers();

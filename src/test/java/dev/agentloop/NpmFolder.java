@@ -4,8 +4,11 @@ import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -63,7 +66,17 @@ public final class NpmFolder {
     }
   }
 
+  /** Installs under a file lock: the build's test JVMs (one per core) may ask for the same folder at once. */
   private void install(Path npm) {
+    try (FileChannel lock = FileChannel.open(folder.resolve(".install.lock"), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE); FileLock held = lock.lock()) {
+      installLocked(npm);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot lock " + folder + " for npm ci", e);
+    }
+  }
+
+  private void installLocked(Path npm) {
     Path installed = folder.resolve("node_modules/.package-lock.json");
     try {
       // npm ci writes node_modules/.package-lock.json: newer than the lock file means installed from it

@@ -1,6 +1,5 @@
 package dev.agentloop.internal.resume;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.internal.agent.ChildRunCannotFinish;
 import dev.agentloop.internal.agent.compose.ChildRunEnded;
 import dev.agentloop.internal.agent.loop.CallerBudgetSpent;
@@ -10,16 +9,12 @@ import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.internal.telemetry.DecisionSpans;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.RunState;
-import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.llm.limits.ModelQueue;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
-import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.delegate.VariableScope;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
@@ -44,6 +39,7 @@ public class ResumeService {
   private final RunStops stops;
   private final TreeStops treeStops;
   private final ModelQueue queue;
+  private final InFlowChanges inFlow;
 
   ResumeService(ProcessEngine engine, StepStore store, LoopStateReader reader, TraceSurgery surgery,
       EditedContent contents, RunAccess access, RunChanges changes, DecisionLog decisions, ChildRunEdits childEdits,
@@ -57,6 +53,7 @@ public class ResumeService {
     this.edits = new StepEdits(engine.getRuntimeService(), surgery, contents, jump, changes, spans);
     this.regenerations = new AnswerRegenerations(engine.getRuntimeService(), surgery, jump, changes, decisions, spans);
     this.stops = new RunStops(engine.getRuntimeService(), store, jump, changes, decisions, spans);
+    this.inFlow = new InFlowChanges(store, edits, regenerations);
     this.treeStops = new TreeStops(engine.getRuntimeService(), store, jump, changes, stops, escapes);
   }
 
@@ -85,18 +82,6 @@ public class ResumeService {
   }
 
   /**
-   * The trace side of an edit a person makes inside the flow, in a form (answer review): the same
-   * surgery as {@link #edit}, in the task completion's transaction and without modification; the
-   * diagram's gateways take the run where the result says. The form has read the run and the step; they
-   * are used as handed, once the run, locked as for {@link #edit}, is found still at the version read.
-   *
-   * @throws InvalidEditException, ResumeConflictException as {@link #edit}
-   */
-  public Continuation editInFlow(RunState read, Step original, JsonNode content, String reason, String author) {
-    return edits.editInFlow(read, original, content, reason, author);
-  }
-
-  /**
    * A new attempt at the final answer the run waits with (in answer review): the answer stays
    * stored, superseded, and the model thinks again from the step before it.
    *
@@ -121,19 +106,9 @@ public class ResumeService {
         : regenerations.regenerate(runId, turn, replayLaterTurns, author, reason);
   }
 
-  /**
-   * The trace side of redoing an earlier turn from a form (answer review): the same surgery as
-   * {@link #regenerate(String, Integer, boolean, String, String)} with a turn, in the task completion's
-   * transaction and without modification (the diagram's regenerate path takes the run to {@code think}); the later
-   * turns' questions, the reviewed one's among them, are queued on {@code execution} or dropped. The form has
-   * read the run; it is used as handed. The caller records the decision.
-   *
-   * @return the answer replaced: turn {@code turn}'s
-   * @throws UnknownStepException when the run has no such turn
-   * @throws ResumeConflictException when the turn has no answer yet
-   */
-  public Step regenerateInFlow(RunState run, int turn, boolean replayLaterTurns, VariableScope execution) {
-    return regenerations.regenerateInFlow(run, turn, replayLaterTurns, execution);
+  /** The door for the changes people make inside the flow, in review forms. */
+  public InFlowChanges inFlow() {
+    return inFlow;
   }
 
   /**

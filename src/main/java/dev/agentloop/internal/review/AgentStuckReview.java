@@ -13,7 +13,7 @@ import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.resume.InFlowChanges;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -49,7 +50,7 @@ class AgentStuckReview implements Review {
   private static final int LAST_STEPS = 12;
   private static final int CALL_CHARS = 300;
 
-  private final StepStore store;
+  private final Supplier<InFlowChanges> changes;
   private final CallsForPeople calls;
   private final Breakers breakers;
   private final FormStepEdit stepEdit;
@@ -57,14 +58,14 @@ class AgentStuckReview implements Review {
   private final StuckBudget budget;
   private final ChildRuns agentCalls;
 
-  AgentStuckReview(StepStore store, CallsForPeople calls, Breakers breakers, FormStepEdit stepEdit,
+  AgentStuckReview(Supplier<InFlowChanges> changes, CallsForPeople calls, Breakers breakers, FormStepEdit stepEdit,
       AgentDefinitions definitions, BudgetCheck budgets, ChildRuns agentCalls) {
-    this.store = store;
+    this.changes = changes;
     this.calls = calls;
     this.breakers = breakers;
     this.stepEdit = stepEdit;
     this.definitions = definitions;
-    this.budget = new StuckBudget(store, budgets);
+    this.budget = new StuckBudget(changes, budgets);
     this.agentCalls = agentCalls;
   }
 
@@ -95,7 +96,7 @@ class AgentStuckReview implements Review {
           throw new ReviewException("write the note the agent should go on with");
         }
         budget.raise(task, run.run(), definitions.settings(task.processDefinitionId()));
-        store.append(run.head(), List.of(Steps.humanInput(note, task.actor(), "guidance after " + code)), Usage.NONE);
+        changes.get().append(run, List.of(Steps.humanInput(note, task.actor(), "guidance after " + code)));
       }
       case RETRY -> {
         List<Action> last = lastCalls(run.activePath());
@@ -105,14 +106,14 @@ class AgentStuckReview implements Review {
         budget.raise(task, run.run(), definitions.settings(task.processDefinitionId()));
         String request = "Run again: " + last.stream().map(a -> a.tool() + " " + a.argumentsText())
             .collect(Collectors.joining("; ")) + (note.isEmpty() ? "" : "\n" + note);
-        store.append(run.head(), Steps.retry(last, request, task.actor(), "retry after " + code,
-            "retry" + run.head().stepCount()), Usage.NONE);
+        changes.get().append(run, Steps.retry(last, request, task.actor(), "retry after " + code,
+            "retry" + run.head().stepCount()));
       }
       case EDIT -> stepEdit.apply(task, run, "edited after " + code);
       case STOP -> {
         String reason = "stopped by " + task.actor() + ": " + why(task) + (note.isEmpty() ? "" : " " + note);
-        store.append(run.head(), List.of(Steps.humanInput("Stopped: " + why(task) + (note.isEmpty() ? "" : " " + note),
-            task.actor(), "stopped after " + code)), Usage.NONE);
+        changes.get().append(run, List.of(Steps.humanInput("Stopped: " + why(task) + (note.isEmpty() ? "" : " " + note),
+            task.actor(), "stopped after " + code)));
         task.delegate().getExecution().setVariables(ReactAgentProcess.STATUS_REASON.transientWith(reason));
       }
     }
@@ -139,7 +140,7 @@ class AgentStuckReview implements Review {
             + " done (" + why + ")", Observation.NOT_RUN), Steps.AGENTLOOP)).toList();
     // a call of an agent that answered counts as one tool call of this run, as when its answer is observed in the loop
     int answeredCalls = (int) open.stream().filter(action -> answered.containsKey(action.callId())).count();
-    return run.after(store.append(run.head(), observations, new Usage(0, answeredCalls, 0)));
+    return changes.get().append(run, observations, new Usage(0, answeredCalls, 0));
   }
 
   /** The tool calls of the newest turn that made some, in their order. */

@@ -8,14 +8,13 @@ import dev.agentloop.internal.agent.definition.AnswerSettings;
 import dev.agentloop.internal.agent.definition.AnswerVariables;
 import dev.agentloop.internal.trace.Appended;
 import dev.agentloop.internal.trace.NewStep;
-import dev.agentloop.internal.trace.RunHead;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
-import dev.agentloop.internal.trace.StepStore;
-import dev.agentloop.internal.trace.Usage;
+import dev.agentloop.internal.resume.InFlowChanges;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 
@@ -38,13 +37,13 @@ class AnswerReview implements Review {
   /** A follow-up question may be as long as a run's first question (POST /api/runs). */
   static final int QUESTION_CHARS = 20_000;
 
-  private final StepStore store;
+  private final Supplier<InFlowChanges> changes;
   private final FormStepEdit stepEdit;
   private final AgentDefinitions definitions;
   private final FormTurnRedo turnRedo;
 
-  AnswerReview(StepStore store, FormStepEdit stepEdit, AgentDefinitions definitions, FormTurnRedo turnRedo) {
-    this.store = store;
+  AnswerReview(Supplier<InFlowChanges> changes, FormStepEdit stepEdit, AgentDefinitions definitions, FormTurnRedo turnRedo) {
+    this.changes = changes;
     this.stepEdit = stepEdit;
     this.definitions = definitions;
     this.turnRedo = turnRedo;
@@ -92,7 +91,7 @@ class AnswerReview implements Review {
         // this answer, or the earlier turn's the reviewer chose
         Step earlier = turnRedo.apply(task, run);
         if (earlier == null) {
-          store.rewind(run.head(), run.step(answer.parentNo()).orElseThrow());
+          changes.get().rewind(run, run.step(answer.parentNo()).orElseThrow());
         } else {
           decidedOn = earlier;
         }
@@ -101,11 +100,10 @@ class AnswerReview implements Review {
         if (task.text("feedback").isEmpty()) {
           throw new ReviewException("write the feedback the agent should continue with");
         }
-        store.append(run.head(), List.of(Steps.humanInput(task.text("feedback"), task.actor(), "answer feedback")),
-            Usage.NONE);
+        changes.get().append(run, List.of(Steps.humanInput(task.text("feedback"), task.actor(), "answer feedback")));
       }
       case EDIT -> stepEdit.apply(task, run, "edited in answer review");
-      case FOLLOW_UP -> askFollowUp(task, edited == null ? run.head() : edited.head());
+      case FOLLOW_UP -> askFollowUp(task, run, edited);
       case ACCEPT -> { }
     }
     return new Decided(decision, decidedOn.stepNo(), switch (decision) {
@@ -139,7 +137,7 @@ class AnswerReview implements Review {
           + " answer with them, or set them back to " + ReviewTask.value(decision) + " it");
     }
     String text = fields.toPrettyString();
-    Appended written = store.branch(run.head(), answer, List.of(new NewStep(new FinalAnswer(text, "", "", fields),
+    Appended written = changes.get().branch(run, answer, List.of(new NewStep(new FinalAnswer(text, "", "", fields),
         task.actor(), "answer fields edited in answer review: " + String.join(", ", changed))));
     DelegateExecution execution = task.delegate().getExecution();
     ReactAgentProcess.FINAL_ANSWER.set(execution, text);
@@ -152,7 +150,7 @@ class AnswerReview implements Review {
   }
 
   /** Accepts the answer and asks the next question with it: the conversation goes on at once. */
-  private void askFollowUp(ReviewTask task, RunHead head) {
+  private void askFollowUp(ReviewTask task, RunState run, Appended editedFields) {
     String question = task.text("followUpQuestion");
     if (question.isEmpty()) {
       throw new ReviewException("write the follow-up question to ask after this answer");
@@ -165,7 +163,12 @@ class AnswerReview implements Review {
     if (whyNot != null) {
       throw new ReviewException(whyNot);
     }
-    store.append(head, List.of(Steps.followUp(question, task.actor(), null)), Usage.NONE);
+    List<NewStep> followUp = List.of(Steps.followUp(question, task.actor(), null));
+    if (editedFields == null) {
+      changes.get().append(run, followUp);
+    } else {
+      changes.get().append(editedFields, followUp);
+    }
     DelegateExecution execution = task.delegate().getExecution();
     ReactAgentProcess.QUESTION.set(execution, question);
     execution.setVariables(ReactAgentProcess.FOLLOW_UP.transientWith(ReactAgentProcess.FOLLOW_UP_ASKED));

@@ -1,21 +1,20 @@
 package dev.agentloop.internal.review;
 
 import dev.agentloop.internal.agent.loop.Turn;
-import dev.agentloop.internal.trace.Appended;
 import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunState;
-import dev.agentloop.internal.trace.StepStore;
-import dev.agentloop.internal.trace.Usage;
+import dev.agentloop.internal.resume.InFlowChanges;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** The tool calls of a run's current turn that wait for a person, and how their answer is written. */
 class CallsForPeople {
 
-  private final StepStore store;
+  private final Supplier<InFlowChanges> changes;
 
-  CallsForPeople(StepStore store) {
-    this.store = store;
+  CallsForPeople(Supplier<InFlowChanges> changes) {
+    this.changes = changes;
   }
 
   List<Action> of(RunState run) {
@@ -27,7 +26,7 @@ class CallsForPeople {
         .orElseThrow(() -> new IllegalStateException("run " + run.runId() + " has no pending call of " + tool));
   }
 
-  Appended write(RunState run, NewStep step) {
-    return store.append(run.head(), List.of(step), Usage.NONE);
+  RunState write(RunState run, NewStep step) {
+    return changes.get().append(run, List.of(step));
   }
 }

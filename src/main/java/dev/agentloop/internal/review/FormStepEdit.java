@@ -4,7 +4,7 @@ import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.resume.Continuation;
 import dev.agentloop.internal.resume.InvalidEditException;
 import dev.agentloop.internal.resume.ResumeConflictException;
-import dev.agentloop.internal.resume.ResumeService;
+import dev.agentloop.internal.resume.InFlowChanges;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
@@ -33,11 +33,11 @@ class FormStepEdit {
   private static final String LABEL = "editLabel";
   private static final String CONTENT = "editContent";
 
-  private final Supplier<ResumeService> resume;
+  private final Supplier<InFlowChanges> changes;
 
-  /** @param resume supplied late: reviews exist before the engine, the resume service needs it */
-  FormStepEdit(Supplier<ResumeService> resume) {
-    this.resume = resume;
+  /** @param changes supplied late: reviews exist before the engine, the resume service needs it */
+  FormStepEdit(Supplier<InFlowChanges> changes) {
+    this.changes = changes;
   }
 
   void prepare(ReviewTask task, RunState run) {
@@ -73,7 +73,7 @@ class FormStepEdit {
     String reason = task.text("editReason").isEmpty() ? defaultReason : task.text("editReason");
     Continuation next;
     try {
-      next = resume.get().editInFlow(run, step, StepText.content(step, edit.content()), reason,
+      next = changes.get().edit(run, step, StepText.content(step, edit.content()), reason,
           task.actor());
     } catch (InvalidEditException | ResumeConflictException e) {
       throw new ReviewException(e.getMessage());

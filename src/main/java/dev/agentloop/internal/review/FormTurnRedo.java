@@ -2,12 +2,11 @@ package dev.agentloop.internal.review;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.run.Conversation;
 import dev.agentloop.api.ConversationTurn;
 import dev.agentloop.internal.resume.ResumeConflictException;
-import dev.agentloop.internal.resume.ResumeService;
+import dev.agentloop.internal.resume.InFlowChanges;
 import dev.agentloop.internal.resume.UnknownStepException;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
@@ -39,12 +38,12 @@ class FormTurnRedo {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final Supplier<ResumeService> resume;
+  private final Supplier<InFlowChanges> changes;
   private final AgentDefinitions definitions;
 
-  /** @param resume supplied late: reviews exist before the engine, the resume service needs it */
-  FormTurnRedo(Supplier<ResumeService> resume, AgentDefinitions definitions) {
-    this.resume = resume;
+  /** @param changes supplied late: reviews exist before the engine, the resume service needs it */
+  FormTurnRedo(Supplier<InFlowChanges> changes, AgentDefinitions definitions) {
+    this.changes = changes;
     this.definitions = definitions;
   }
 
@@ -97,7 +96,7 @@ class FormTurnRedo {
     DelegateExecution execution = task.delegate().getExecution();
     Step redone;
     try {
-      redone = resume.get().regenerateInFlow(run, turn, replay, execution);
+      redone = changes.get().regenerate(run, turn, replay, execution);
     } catch (UnknownStepException | ResumeConflictException e) {
       throw new ReviewException(e.getMessage());
     }

@@ -9,11 +9,11 @@ import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunState;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
-import dev.agentloop.internal.trace.StepStore;
-import dev.agentloop.internal.trace.Usage;
+import dev.agentloop.internal.resume.InFlowChanges;
 import dev.agentloop.internal.trace.step.FollowUp;
 import dev.agentloop.internal.trace.step.Plan;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -30,11 +30,11 @@ class PlanReview implements Review {
   /** "1.", "2)", "-" or "*" before a step: people number their lists. */
   private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(\\d+[.)]|[-*])\\s+");
 
-  private final StepStore store;
+  private final Supplier<InFlowChanges> changes;
   private final AgentDefinitions definitions;
 
-  PlanReview(StepStore store, AgentDefinitions definitions) {
-    this.store = store;
+  PlanReview(Supplier<InFlowChanges> changes, AgentDefinitions definitions) {
+    this.changes = changes;
     this.definitions = definitions;
   }
 
@@ -97,7 +97,7 @@ class PlanReview implements Review {
   }
 
   private void append(RunState run, NewStep step) {
-    store.append(run.head(), List.of(step), Usage.NONE);
+    changes.get().append(run, List.of(step));
   }
 
   private AgentSettings settings(ReviewTask task) {

@@ -7,11 +7,13 @@ import dev.agentloop.internal.agent.loop.Router;
 import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.llm.LlmSettings;
 import dev.agentloop.internal.resilience.Breakers;
+import dev.agentloop.internal.resume.InFlowChanges;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.StepStore;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEnginePlugin;
 import org.camunda.bpm.spring.boot.starter.property.CamundaBpmProperties;
@@ -33,16 +35,17 @@ public class ReviewConfiguration {
   Reviews reviews(StepStore store, DecisionLog decisions, AgentDefinitions definitions, Router router,
       ToolRegistry tools, Breakers breakers, BudgetCheck budgets, ObjectProvider<ResumeService> resume, LlmSettings llm,
       ChildRuns agentCalls) {
-    // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine
-    FormStepEdit stepEdit = new FormStepEdit(resume::getObject);
-    CallsForPeople calls = new CallsForPeople(store);
+    // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine; reviews
+    // read the run from the store and change it only through the resume service's door for forms
+    Supplier<InFlowChanges> changes = () -> resume.getObject().inFlow();
+    FormStepEdit stepEdit = new FormStepEdit(changes);
+    CallsForPeople calls = new CallsForPeople(changes);
     return new Reviews(Map.of(
-        ReviewKind.PLAN, new PlanReview(store, definitions),
+        ReviewKind.PLAN, new PlanReview(changes, definitions),
         ReviewKind.ASK_HUMAN, new AskHumanReview(calls),
         ReviewKind.APPROVE_ACTION, new ActionApproval(calls, router, definitions, tools),
-        ReviewKind.ANSWER, new AnswerReview(store, stepEdit, definitions,
-            new FormTurnRedo(resume::getObject, definitions)),
-        ReviewKind.AGENT_STUCK, new AgentStuckReview(store, calls, breakers, stepEdit, definitions, budgets,
+        ReviewKind.ANSWER, new AnswerReview(changes, stepEdit, definitions, new FormTurnRedo(changes, definitions)),
+        ReviewKind.AGENT_STUCK, new AgentStuckReview(changes, calls, breakers, stepEdit, definitions, budgets,
             agentCalls)),
         calls, definitions, decisions, store, llm.provider() == LlmSettings.Provider.SCRIPTED ? SCRIPTED_NOTICE : "");
   }

@@ -5,8 +5,9 @@ import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.resume.InFlowChanges;
 import java.math.BigDecimal;
+import java.util.function.Supplier;
 
 /**
  * The budget in {@code agentStuck}: what the run and the agents it called used of it (shown), what guide and retry do
@@ -22,11 +23,11 @@ final class StuckBudget {
   static final String TOOL_CALLS = "newMaxToolCalls";
   static final String TOKENS = "newMaxTokens";
 
-  private final StepStore store;
+  private final Supplier<InFlowChanges> changes;
   private final BudgetCheck check;
 
-  StuckBudget(StepStore store, BudgetCheck check) {
-    this.store = store;
+  StuckBudget(Supplier<InFlowChanges> changes, BudgetCheck check) {
+    this.changes = changes;
     this.check = check;
   }
 
@@ -59,7 +60,7 @@ final class StuckBudget {
           + " your decision (" + fieldOf(after.reason()) + "), or stop the run");
     }
     if (!raised.equals(budget)) {
-      store.raiseBudget(run.runId(), raised);
+      changes.get().raiseBudget(run.runId(), raised);
     }
   }
 
