@@ -100,7 +100,7 @@ class AgentChangeCheckTest {
     assertThatThrownBy(() -> check().assertPasses(AGENT, terser, cases()))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("The agent 'order-desk' failed 1 of 3 cases")
-        .hasMessageContaining("\"How long do I have to return an item?\"")
+        .hasMessageContaining("- case 2: \"How long do I have to return an item?\"")
         .hasMessageContaining("expected: the answer contains '30 days' (any case) [contains]")
         .hasMessageContaining("answered: \"" + OrderDeskModel.NO_ANSWER + "\"")
         // the cases the change did not touch are not named
