@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +19,8 @@ import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * What was wrong with a request body that could not be read, in words: the unknown field by name, the
- * field whose value has the wrong type, or where the JSON breaks, each with the endpoint's own example.
+ * field whose value has the wrong type, the field whose value AgentLoop's own check refused (with its words), or
+ * where the JSON breaks, each with the endpoint's own example.
  */
 final class UnreadableBodies {
 
@@ -46,6 +48,12 @@ final class UnreadableBodies {
     if (cause instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
       return "field \"" + path(mismatch) + "\" cannot be read as " + typeName(mismatch.getTargetType()) + example;
     }
+    if (cause instanceof ValueInstantiationException refused && refused.getCause() instanceof IllegalArgumentException why
+        && isOurs(refused.getType().getRawClass())) {
+      // AgentLoop's request records check their values in their constructors, in words written for the caller
+      return (refused.getPath().isEmpty() ? "the body is refused: " : "field \"" + path(refused) + "\" is refused: ")
+          + why.getMessage() + example;
+    }
     if (cause instanceof JsonParseException parse) {
       return "the body is not valid JSON at line " + parse.getLocation().getLineNr() + ", column "
           + parse.getLocation().getColumnNr() + ": " + inWords(parse.getOriginalMessage()) + example;
@@ -59,6 +67,11 @@ final class UnreadableBodies {
     }
     return "the body could not be read" + (cause == null ? "" : " (" + cause.getClass().getSimpleName() + ")")
         + example;
+  }
+
+  /** Whether the type is one of AgentLoop's, whose checks' messages are for the caller (a positive list: no other's). */
+  private static boolean isOurs(Class<?> type) {
+    return type.getName().startsWith("dev.agentloop.");
   }
 
   /** The request body's type of the controller method the request was mapped to. */

@@ -76,4 +76,19 @@ class RequestBodyApiTest {
     assertProblem(operator.post("/api/runs/" + run + "/restart", "{\"fromStep\": \"3\", \"reason\": \"r\"}"), 400,
         "field \"fromStep\" cannot be read as a whole number");
   }
+
+  @Test
+  void should_name_a_value_its_check_refuses_with_the_checks_words_and_evaluate_nothing() {
+    ApiClient operator = ApiClient.as(port, "operator");
+    String path = "/api/agents/" + TestAgent.KEY + "/evaluations";
+    String before = body(operator.get(path), 200).toString();
+
+    // a data set's expectation that is no regular expression, and a case without a question, each by where it is
+    assertProblem(operator.post(path, "{\"version\": 1, \"cases\": [{\"question\": \"q\", \"expect\":"
+        + " {\"matches\": [\"(unclosed\"]}}]}"), 400, "field \"cases.[0].expect\" is refused: expect.matches holds"
+        + " '(unclosed', which is no regular expression");
+    assertProblem(operator.post(path, "{\"version\": 1, \"cases\": [{\"question\": \"q\"}, {\"expect\": {}}]}"),
+        400, "field \"cases.[1]\" is refused: question must be a question, was empty");
+    assertThat(body(operator.get(path), 200).toString()).isEqualTo(before);
+  }
 }
