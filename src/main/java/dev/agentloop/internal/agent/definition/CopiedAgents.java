@@ -1,5 +1,6 @@
 package dev.agentloop.internal.agent.definition;
 
+import dev.agentloop.internal.agent.EvaluationKeys;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,12 +60,14 @@ public class CopiedAgents implements Deployer {
     var repository = Context.getProcessEngineConfiguration().getRepositoryService();
     for (Process process : model.getModelElementsByType(Process.class)) {
       Map<String, String> words = words(model, process);
-      if (words.isEmpty()) {
+      // an evaluation's candidate is a copy of its agent on purpose, and no analyst's mistake
+      if (words.isEmpty() || EvaluationKeys.isCandidate(process.getId())) {
         continue;
       }
       Map<String, List<String>> keptOf = new LinkedHashMap<>();
       for (ProcessDefinition other : repository.createProcessDefinitionQuery().latestVersion().list()) {
-        BpmnModelInstance otherModel = other.getKey().equals(process.getId()) ? null
+        BpmnModelInstance otherModel = other.getKey().equals(process.getId()) || EvaluationKeys.isCandidate(other.getKey())
+            ? null
             : repository.getBpmnModelInstance(other.getId());
         Process otherProcess = otherModel == null || !AgentDefinitions.isAgent(otherModel) ? null
             : otherModel.getModelElementById(other.getKey());
