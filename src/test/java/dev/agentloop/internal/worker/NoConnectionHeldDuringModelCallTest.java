@@ -38,7 +38,7 @@ import org.springframework.test.context.ActiveProfiles;
     properties = {"spring.datasource.hikari.maximum-pool-size=1", "spring.datasource.hikari.connection-timeout=2000",
         "camunda.bpm.process-engine-name=noConnectionHeld",
         // Camunda's history cleanup job schedules its next run in a second transaction while the first still holds
-        // its connection: with a pool of one it waits for itself, and the tests' batch window is 01:00-05:00
+        // its connection: with a pool of one it would wait for itself, should a window or a person start it
         "camunda.bpm.generic-properties.properties.history-cleanup-enabled=false"})
 @ActiveProfiles("test")
 class NoConnectionHeldDuringModelCallTest {
