@@ -94,12 +94,17 @@ final class RunFollower implements RunEvents.Following {
         return;
       }
       RunMoment moment = moments.read(runId);
+      String state = moment.state();
+      // a run that left its wait wrote the steps read now after it went on: "resumed" comes before them
+      if (!state.equals(cursor.state()) && leftWait(state)) {
+        cursor = cursor.inState(RunMoment.RUNNING);
+        send(new RunEvent.Resumed(cursor, runId));
+      }
       if (moment.stepCount() > cursor.step()) {
         for (Step step : store.stepsAfter(runId, cursor.step())) {
           sendStep(step);
         }
       }
-      String state = moment.state();
       if (!state.equals(cursor.state())) {
         changeState(moment, state);
       }
@@ -144,13 +149,15 @@ final class RunFollower implements RunEvents.Following {
     }
   }
 
-  private void changeState(RunMoment moment, String state) throws IOException {
+  /** Whether the run was waiting for a person or an operator, and now is not (nor has it ended). */
+  private boolean leftWait(String state) {
     char before = cursor.state().charAt(0);
+    return (before == 'W' || before == 'F') && state.charAt(0) != 'E';
+  }
+
+  private void changeState(RunMoment moment, String state) throws IOException {
     char now = state.charAt(0);
     cursor = cursor.inState(state);
-    if ((before == 'W' || before == 'F') && now != 'E') {
-      send(new RunEvent.Resumed(cursor, runId));
-    }
     if (now == 'W') {
       send(new RunEvent.Waiting(cursor, runId, moment.waitingFor(), moment.tasks()));
     } else if (now == 'F') {

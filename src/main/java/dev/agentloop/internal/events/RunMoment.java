@@ -18,6 +18,9 @@ import java.nio.charset.StandardCharsets;
 record RunMoment(RunStatus status, int stepCount, List<RunEvent.PersonTask> tasks, boolean followUp,
     String incidentId, String incident) {
 
+  /** The state of a run that neither waits nor failed nor ended. */
+  static final String RUNNING = "R";
+
   RunMoment {
     tasks = List.copyOf(tasks);
   }
@@ -37,7 +40,7 @@ record RunMoment(RunStatus status, int stepCount, List<RunEvent.PersonTask> task
       }
       return "W" + digest(ids);
     }
-    return "R";
+    return RUNNING;
   }
 
   /** What {@code waitingFor} of the run view says. */

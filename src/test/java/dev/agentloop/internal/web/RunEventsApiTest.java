@@ -75,8 +75,9 @@ class RunEventsApiTest {
       // then the stream shows the new branch (the edited step supersedes step 4; the review it cancelled is over),
       // and the run answers again
       List<SseClient.Event> afterEdit = stream.until(named("waiting"), Runs.PATIENCE);
-      assertThat(names(afterEdit)).startsWith("step", "resumed").endsWith("answer", "waiting");
-      JsonNode edited = data(afterEdit.get(0));
+      // ("resumed" first: the edit that ended the wait wrote the new step)
+      assertThat(names(afterEdit)).startsWith("resumed", "step").endsWith("answer", "waiting");
+      JsonNode edited = data(afterEdit.get(1));
       assertThat(edited.get("id").asInt()).isEqualTo(9);
       assertThat(edited.get("supersedes").asInt()).isEqualTo(4);
       assertThat(edited.get("author").asText()).isEqualTo("operator");
