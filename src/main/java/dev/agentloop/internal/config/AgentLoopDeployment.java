@@ -1,20 +1,14 @@
 package dev.agentloop.internal.config;
 
-import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentsAsTools;
 import dev.agentloop.internal.security.ReservedForms;
 import dev.agentloop.internal.agent.definition.DeploymentSettings;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,20 +25,13 @@ import org.camunda.bpm.engine.spring.SpringProcessEngineConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.Resource;
-import org.springframework.core.io.UrlResource;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
  * What AgentLoop deploys itself, whatever the application's own deployment does: the forms of the
  * review tasks and (unless switched off) the default agent, under {@code agentloop.deployment.default-agent-key}
- * ({@code react-agent} unless set), read from AgentLoop's
- * own jar (or classes folder), never from elsewhere on the class path. They form the deployment
+ * ({@code react-agent} unless set), read from AgentLoop's own jar ({@link ShippedFiles}). They form the deployment
  * {@value #NAME}, with duplicate filtering, so a restart with unchanged files deploys nothing and a
- * changed file becomes a new version of that file only.
- *
- * <p>The jar keeps them under {@value #FOLDER} as {@code react-agent.bpmn.xml} and {@code *.form.json}, names
- * that no deployment pattern of an application picks up (Camunda's default, {@code classpath*:**}{@code /*.bpmn},
- * included), so that with AgentLoop switched off nothing of it is deployed; they are deployed under their usual
+ * changed file becomes a new version of that file only. They are deployed under their usual
  * names, {@code processes/<key>.bpmn} and {@code forms/<name>.form}.
  *
  * <p>The application's own process of that key wins: when the application's deployment resources define a
@@ -65,14 +52,8 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
 
   static final String NAME = "agentloop";
-  static final String DEFAULT_AGENT = "processes/react-agent.bpmn";
-  static final String FOLDER = "META-INF/agentloop/deployment/";
-  private static final String FORMS = FOLDER + "forms/*.form.json";
   private static final Pattern PROCESS_ID = Pattern.compile("<(\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"']([^\"']+)[\"']");
 
-  /** The shipped diagram's process element up to its id's value, and the quote after it. */
-  private static final Pattern SHIPPED_PROCESS = Pattern.compile(
-      "(<(?:\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"'])" + Pattern.quote(ReactAgentProcess.KEY) + "([\"'])");
   private static final String OTHER_KEY = "; to have AgentLoop's default agent beside it, give it another key with"
       + " agentloop.deployment.default-agent-key";
 
@@ -84,43 +65,28 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
   private final Pattern keysProcess;
   /** The resource name of the default agent in the deployment, after its key. */
   private final String agentResource;
-  private final Map<String, byte[]> resources;
+  private final ShippedFiles shipped;
   /** The application's own resource that defines {@code react-agent}, if it deploys one. */
   private volatile String applicationsDefaultAgent;
   /** The keys of the processes the application deploys at start, right after this deployment. */
   private volatile Set<String> applicationsKeys = Set.of();
 
-  private AgentLoopDeployment(DeploymentSettings settings, Map<String, byte[]> resources) {
+  private AgentLoopDeployment(DeploymentSettings settings, ShippedFiles shipped) {
     this.defaultAgent = settings.defaultAgent();
     this.key = settings.defaultAgentKey();
     this.keysProcess = Pattern.compile("<(\\w+:)?process\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(key) + "[\"']");
     this.agentResource = "processes/" + key + ".bpmn";
-    this.resources = resources;
+    this.shipped = shipped;
   }
 
   /** The ids of AgentLoop's forms, which nobody else deploys ({@link ReservedForms}). */
   Set<String> formIds() {
-    return ReservedForms.idsOf(resources);
+    return ReservedForms.idsOf(shipped.files());
   }
 
   /** Reads AgentLoop's forms and default agent from the jar (or folder) this class was loaded from. */
   static AgentLoopDeployment load(DeploymentSettings settings) {
-    String root = ownRoot();
-    Map<String, byte[]> resources = new LinkedHashMap<>();
-    try {
-      for (Resource form : new PathMatchingResourcePatternResolver(AgentLoopDeployment.class.getClassLoader())
-          .getResources(root + FORMS)) {
-        resources.put("forms/" + stripSuffix(form.getFilename(), ".json"), read(form));
-      }
-      resources.put(DEFAULT_AGENT, keyed(read(new UrlResource(root + FOLDER + DEFAULT_AGENT + ".xml")),
-          settings.defaultAgentKey()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read AgentLoop's forms and default agent from " + root + FOLDER, e);
-    }
-    if (resources.keySet().stream().noneMatch(name -> name.startsWith("forms/"))) {
-      throw new IllegalStateException("AgentLoop's forms are missing from " + root + FORMS);
-    }
-    return new AgentLoopDeployment(settings, resources);
+    return new AgentLoopDeployment(settings, ShippedFiles.load(settings.defaultAgentKey()));
   }
 
   /** After every plugin's preInit, so whatever set the application's deployment resources has run. */
@@ -142,9 +108,9 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
     DeploymentBuilder builder = engine.getRepositoryService().createDeployment()
         .name(NAME).source(NAME).enableDuplicateFiltering(true);
     List<String> deployed = new ArrayList<>();
-    resources.forEach((name, content) -> {
-      if (withAgent || !name.equals(DEFAULT_AGENT)) {
-        String deployedAs = name.equals(DEFAULT_AGENT) ? agentResource : name;
+    shipped.files().forEach((name, content) -> {
+      if (withAgent || !name.equals(ShippedFiles.DEFAULT_AGENT)) {
+        String deployedAs = name.equals(ShippedFiles.DEFAULT_AGENT) ? agentResource : name;
         builder.addInputStream(deployedAs, new ByteArrayInputStream(content));
         deployed.add(deployedAs);
       }
@@ -190,7 +156,7 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
       return List.of();
     }
     try {
-      Matcher process = PROCESS_ID.matcher(new String(read(resource), StandardCharsets.UTF_8));
+      Matcher process = PROCESS_ID.matcher(new String(ShippedFiles.read(resource), StandardCharsets.UTF_8));
       List<String> keys = new ArrayList<>();
       while (process.find()) {
         keys.add(process.group(2));
@@ -207,32 +173,16 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
       return false;
     }
     try {
-      return keysProcess.matcher(new String(read(resource), StandardCharsets.UTF_8)).find();
+      return keysProcess.matcher(new String(ShippedFiles.read(resource), StandardCharsets.UTF_8)).find();
     } catch (IOException e) {
       return false;
     }
   }
 
-  /** The default agent's diagram with its process under the configured key (its own, react-agent, unchanged). */
-  private static byte[] keyed(byte[] diagram, String key) {
-    if (key.equals(ReactAgentProcess.KEY)) {
-      return diagram;
-    }
-    String xml = new String(diagram, StandardCharsets.UTF_8);
-    String rekeyed = SHIPPED_PROCESS.matcher(xml).replaceFirst("$1" + Matcher.quoteReplacement(key) + "$2");
-    if (rekeyed.equals(xml)) {
-      throw new IllegalStateException("AgentLoop's default agent has no process '" + ReactAgentProcess.KEY + "'");
-    }
-    return rekeyed.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String stripSuffix(String name, String suffix) {
-    return name.endsWith(suffix) ? name.substring(0, name.length() - suffix.length()) : name;
-  }
   /** The application's deployment resources without AgentLoop's own files (same name, same content). */
   private Resource[] withoutOurs(Resource[] applicationResources) {
     return Arrays.stream(applicationResources).filter(resource -> {
-      boolean ours = isOurs(resource);
+      boolean ours = shipped.contains(resource);
       if (ours) {
         LOG.info("{} is deployed by AgentLoop as part of the deployment '{}', not by the application's own", resource,
             NAME);
@@ -241,37 +191,5 @@ final class AgentLoopDeployment extends AbstractProcessEnginePlugin {
     }).toArray(Resource[]::new);
   }
 
-  private boolean isOurs(Resource resource) {
-    String filename = resource.getFilename();
-    if (filename == null) {
-      return false;
-    }
-    for (Map.Entry<String, byte[]> entry : resources.entrySet()) {
-      if (entry.getKey().endsWith("/" + filename)) {
-        try {
-          return Arrays.equals(entry.getValue(), read(resource));
-        } catch (IOException e) {
-          return false;
-        }
-      }
-    }
-    return false;
-  }
 
-  /** The root of the jar or classes folder this class comes from, as a URL ending in '/'. */
-  private static String ownRoot() {
-    String self = AgentLoopDeployment.class.getName().replace('.', '/') + ".class";
-    URL url = AgentLoopDeployment.class.getClassLoader().getResource(self);
-    if (url == null) {
-      throw new IllegalStateException("cannot locate " + self);
-    }
-    String location = url.toString();
-    return location.substring(0, location.length() - self.length());
-  }
-
-  private static byte[] read(Resource resource) throws IOException {
-    try (InputStream in = resource.getInputStream()) {
-      return in.readAllBytes();
-    }
-  }
 }

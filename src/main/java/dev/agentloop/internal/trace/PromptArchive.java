@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,8 +31,6 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * way to show it as it was sent. Thread-safe.
  */
 class PromptArchive {
-
-  private static final String REF = "ref";
 
   /**
    * How many runs' last prompts are kept in memory: a run's next call diffs against its last one.
@@ -64,7 +61,8 @@ class PromptArchive {
   /** Stores the prompt of the call that wrote step {@code stepNo}; joins the caller's transaction. */
   void store(String runId, int stepNo, SentPrompt prompt) {
     Last base = base(runId, stepNo, prompt.purpose());
-    ArrayNode segments = base == null ? literal(prompt.messages()) : diff(base.prompt().messages(), prompt.messages());
+    ArrayNode segments = base == null ? PromptSegments.literal(prompt.messages())
+        : PromptSegments.diff(base.prompt().messages(), prompt.messages());
     boolean sameTools = base != null && base.prompt().tools().equals(prompt.tools());
     jdbc.update("INSERT INTO agentloop_prompt (run_id, step_no, purpose, base_step, segments, tools)"
             + " VALUES (?, ?, ?, ?, ?, ?)", runId, stepNo, prompt.purpose(), base == null ? null : base.stepNo(),
@@ -143,13 +141,13 @@ class PromptArchive {
     }
     int position = 0;
     for (JsonNode segment : row.parsed(this)) {
-      boolean range = isRange(segment);
-      int length = range ? segment.get(REF).get(1).asInt() - segment.get(REF).get(0).asInt() : 1;
+      boolean range = PromptSegments.isRange(segment);
+      int length = PromptSegments.length(segment);
       int start = Math.max(from, position);
       int end = Math.min(to, position + length);
       if (start < end) {
         if (range) {
-          int offset = segment.get(REF).get(0).asInt() - position;
+          int offset = PromptSegments.rangeStart(segment) - position;
           emit(rows, row.base(), start + offset, end + offset, out);
         } else {
           out.add(segment);
@@ -160,70 +158,6 @@ class PromptArchive {
         return;
       }
     }
-  }
-
-  private static boolean isRange(JsonNode segment) {
-    return segment.has(REF) && !segment.has("role");
-  }
-
-  /**
-   * The new messages as ranges of the base's and messages of their own: each message is looked up
-   * in the base after the end of the last range, and a range grows while both lists agree.
-   */
-  ArrayNode diff(JsonNode base, JsonNode messages) {
-    Map<JsonNode, List<Integer>> positions = new HashMap<>();
-    for (int i = 0; i < base.size(); i++) {
-      positions.computeIfAbsent(base.get(i), key -> new ArrayList<>()).add(i);
-    }
-    ArrayNode segments = json.createArrayNode();
-    int afterLastRange = 0;
-    int i = 0;
-    while (i < messages.size()) {
-      int from = firstAtOrAfter(positions.get(messages.get(i)), afterLastRange);
-      if (from < 0) {
-        segments.add(messages.get(i++));
-        continue;
-      }
-      int to = from;
-      while (i < messages.size() && to < base.size() && base.get(to).equals(messages.get(i))) {
-        to++;
-        i++;
-      }
-      segments.addObject().putArray(REF).add(from).add(to);
-      afterLastRange = to;
-    }
-    return segments;
-  }
-
-  static JsonNode apply(JsonNode base, JsonNode segments) {
-    ArrayNode messages = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
-    for (JsonNode segment : segments) {
-      if (isRange(segment)) {
-        for (int i = segment.get(REF).get(0).asInt(); i < segment.get(REF).get(1).asInt(); i++) {
-          messages.add(base.get(i));
-        }
-      } else {
-        messages.add(segment);
-      }
-    }
-    return messages;
-  }
-
-  private static int firstAtOrAfter(List<Integer> positions, int start) {
-    if (positions != null) {
-      for (int position : positions) {
-        if (position >= start) {
-          return position;
-        }
-      }
-    }
-    return -1;
-  }
-
-  private ArrayNode literal(JsonNode messages) {
-    ArrayNode segments = json.createArrayNode();
-    messages.forEach(segments::add);
-    return segments;
   }
 
   private String write(JsonNode node) {

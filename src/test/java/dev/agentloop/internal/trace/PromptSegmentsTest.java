@@ -8,20 +8,19 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import org.junit.jupiter.api.Test;
 
 /** The prompt of a model call stored as ranges of the previous prompt plus what is new, and read back whole. */
-class PromptArchiveTest {
+class PromptSegmentsTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final PromptArchive archive = new PromptArchive(null, JSON);
 
   @Test
   void should_store_a_grown_conversation_as_one_range_and_the_new_messages() {
     JsonNode base = messages("system", "question", "thought 1", "result 1", "warning");
     JsonNode next = messages("system", "question", "thought 1", "result 1", "thought 2", "result 2");
 
-    JsonNode segments = archive.diff(base, next);
+    JsonNode segments = PromptSegments.diff(base, next);
 
     assertThat(segments.toString()).isEqualTo("[{\"ref\":[0,4]}," + text("thought 2") + "," + text("result 2") + "]");
-    assertThat(PromptArchive.apply(base, segments)).isEqualTo(next);
+    assertThat(PromptSegments.apply(base, segments)).isEqualTo(next);
   }
 
   @Test
@@ -29,11 +28,11 @@ class PromptArchiveTest {
     JsonNode base = messages("system", "question", "s1", "s2", "s3", "s4");
     JsonNode next = messages("system", "question", "[earlier steps left out]", "s3", "s4", "s5");
 
-    JsonNode segments = archive.diff(base, next);
+    JsonNode segments = PromptSegments.diff(base, next);
 
     assertThat(segments.toString()).isEqualTo("[{\"ref\":[0,2]}," + text("[earlier steps left out]")
         + ",{\"ref\":[4,6]}," + text("s5") + "]");
-    assertThat(PromptArchive.apply(base, segments)).isEqualTo(next);
+    assertThat(PromptSegments.apply(base, segments)).isEqualTo(next);
   }
 
   @Test
@@ -41,8 +40,8 @@ class PromptArchiveTest {
     JsonNode base = messages("a", "b");
     JsonNode next = messages("c", "a");
 
-    assertThat(PromptArchive.apply(base, archive.diff(base, next))).isEqualTo(next);
-    assertThat(PromptArchive.apply(JSON.createArrayNode(), archive.diff(JSON.createArrayNode(), next))).isEqualTo(next);
+    assertThat(PromptSegments.apply(base, PromptSegments.diff(base, next))).isEqualTo(next);
+    assertThat(PromptSegments.apply(JSON.createArrayNode(), PromptSegments.diff(JSON.createArrayNode(), next))).isEqualTo(next);
   }
 
   private static String text(String text) {
