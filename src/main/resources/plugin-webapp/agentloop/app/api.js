@@ -104,6 +104,14 @@ export function agentLoopApi(api) {
     migrate: (agent, body) => call('POST', `${API}/agents/${path(agent)}/migrations`, body),
     /** How a migration stands: what became of each of its runs so far. */
     migration: (agent, id) => call('GET', `${API}/agents/${path(agent)}/migrations/${path(id)}`),
+    /** The agent's evaluations, newest first, without their cases. */
+    evaluations: agent => call('GET', `${API}/agents/${path(agent)}/evaluations`),
+    /** Starts an evaluation: `body` as POST /api/agents/{key}/evaluations. */
+    startEvaluation: (agent, body) => call('POST', `${API}/agents/${path(agent)}/evaluations`, body),
+    /** One evaluation, case by case. */
+    evaluation: id => call('GET', `${API}/evaluations/${path(id)}`),
+    /** Makes the evaluated candidate the version new runs start on. */
+    promote: (id, reason) => call('POST', `${API}/evaluations/${path(id)}/promote`, { reason }),
     /** The circuit breakers, or null where this AgentLoop has no breaker endpoint. */
     breakers: () => call('GET', `${API}/breakers`).catch(e => {
       if (e.status === 404) {

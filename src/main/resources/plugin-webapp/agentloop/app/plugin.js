@@ -7,6 +7,7 @@ import traceTab from './trace-tab.js';
 import runsTab from './runs-tab.js';
 import runPage from './run-page.js';
 import versionsTab from './versions-tab.js';
+import evaluationsTab from './evaluations-tab.js';
 
 // agentloop.enabled=false: the plugin stays on the class path, its tabs do not show
-export default settings.enabled ? [traceTab, runsTab, versionsTab, runPage] : [];
+export default settings.enabled ? [traceTab, runsTab, versionsTab, evaluationsTab, runPage] : [];

@@ -21,16 +21,23 @@ final class CockpitPage {
   private static final By MESSAGES = By.cssSelector(".agentloop-messages .alert");
 
   private final Browser browser;
+  private final String engine;
 
   CockpitPage(Browser browser) {
+    this(browser, "default");
+  }
+
+  /** @param engine the process engine's name, for an application whose engine is not called {@code default} */
+  CockpitPage(Browser browser, String engine) {
     this.browser = browser;
+    this.engine = engine;
   }
 
   CockpitPage login(String user, String password) {
     // the webapps share one session: a Tasklist login of the same browser would skip Cockpit's login form
-    browser.go("/camunda/app/cockpit/default/");
+    browser.go("/camunda/app/cockpit/" + engine + "/");
     browser.driver.manage().deleteAllCookies();
-    browser.go("/camunda/app/cockpit/default/");
+    browser.go("/camunda/app/cockpit/" + engine + "/");
     browser.awaitBooted(By.cssSelector("input[ng-model=username]")).sendKeys(user);
     browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
     browser.click(By.cssSelector("button.btn-primary[type=submit]"));
@@ -40,7 +47,7 @@ final class CockpitPage {
 
   /** Opens the run's process instance on the tab "Agent trace" and waits for its trace. */
   CockpitPage openTrace(String runId) {
-    browser.go("/camunda/app/cockpit/default/#/process-instance/" + runId + "/runtime?tab=" + TRACE_TAB);
+    browser.go("/camunda/app/cockpit/" + engine + "/#/process-instance/" + runId + "/runtime?tab=" + TRACE_TAB);
     browser.await(By.cssSelector(".agentloop[data-run='" + runId + "'] .agentloop-active-path"));
     showTabsOnly();
     return this;
@@ -49,7 +56,7 @@ final class CockpitPage {
   /** Opens the agent's process definition on the tab "Agent runs" and waits for its list. */
   CockpitPage openRuns(String processDefinitionId) {
     // Cockpit names the selected tab "tab" on instances but "detailsTab" on definitions
-    browser.go("/camunda/app/cockpit/default/#/process-definition/" + processDefinitionId + "/runtime?detailsTab="
+    browser.go("/camunda/app/cockpit/" + engine + "/#/process-definition/" + processDefinitionId + "/runtime?detailsTab="
         + RUNS_TAB);
     browser.await(By.cssSelector(".agentloop-runs :is(table, p, .alert)"));
     showTabsOnly();
@@ -57,7 +64,7 @@ final class CockpitPage {
   }
 
   /** Folds Cockpit's diagram away so the tab fills the page (and the screenshots). */
-  private void showTabsOnly() {
+  void showTabsOnly() {
     ((JavascriptExecutor) browser.driver).executeScript(
         "const fold = document.querySelector('a.hide-collapsable.vertical-collapse');"
             + "if (fold && fold.offsetParent !== null) { fold.click(); }");
@@ -120,7 +127,7 @@ final class CockpitPage {
 
   /** Opens a run, finished or not, on the plugin's run page and waits for its trace. */
   CockpitPage openRun(String runId) {
-    browser.go("/camunda/app/cockpit/default/#/agentloop/run/" + runId);
+    browser.go("/camunda/app/cockpit/" + engine + "/#/agentloop/run/" + runId);
     return awaitRunPage(runId);
   }
 

@@ -31,6 +31,7 @@ public class CockpitAssets extends AbstractCockpitPluginRootResource {
       "app/edit-text.js", "app/live-step.js", "app/prompt-view.js", "app/run-page.js", "app/runs-tab.js",
       "app/step-editor.js", "app/step-tree.js", "app/trace-tab.js", "app/trace-view.js", "app/tree-layout.js",
       "app/words.js", "app/child-runs.js", "app/turn-redo.js", "app/versions-tab.js", "app/migration-words.js",
+      "app/evaluations-tab.js", "app/evaluation-view.js", "app/evaluation-form.js", "app/evaluation-words.js",
       SETTINGS);
 
   public CockpitAssets() {

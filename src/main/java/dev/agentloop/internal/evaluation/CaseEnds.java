@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where the lane's cases and evaluations end: a case's checks and verdict stored with its result, a case AgentLoop
- * itself failed on stored as failed (and its run stopped), an evaluation's summary stored once its last case is done.
+ * itself failed on stored as failed (and its run stopped), an evaluation's summary stored once its last case is done,
+ * and then its candidate's deployment removed.
  * Thread-safe.
  */
 class CaseEnds {
@@ -17,11 +18,13 @@ class CaseEnds {
   private final CasePlayer player;
   private final CaseChecks checks;
   private final EvaluationStore store;
+  private final CandidateCleanup cleanup;
 
-  CaseEnds(CasePlayer player, CaseChecks checks, EvaluationStore store) {
+  CaseEnds(CasePlayer player, CaseChecks checks, EvaluationStore store, CandidateCleanup cleanup) {
     this.player = player;
     this.checks = checks;
     this.store = store;
+    this.cleanup = cleanup;
   }
 
   CasePlayer player() {
@@ -61,6 +64,8 @@ class CaseEnds {
     store.ended(evaluationId, EvaluationStatus.DONE, EvaluationJson.write(summary));
     LOG.info("evaluation {} done: {} same, {} changed, {} failed, {} missing of {} cases", evaluationId,
         summary.same(), summary.changed(), summary.failed(), summary.missing(), summary.cases());
+    // the result is in the evaluation's rows and a promotion deploys the diagram it keeps: the candidate may go
+    cleanup.ended(evaluationId);
   }
 
   void heartbeat(List<String> evaluationIds) {

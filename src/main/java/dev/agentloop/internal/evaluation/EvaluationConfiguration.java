@@ -49,11 +49,16 @@ public class EvaluationConfiguration {
   EvaluationLane evaluationLane(EvaluationSettings settings, EvaluationStore evaluations, RunService runs,
       StepStore store, DecisionLog decisions, ReviewTasks tasks, Conversations conversations, ResumeService resume,
       ProcessEngine engine, ToolRegistry tools, PlatformTransactionManager transactions, ReplayedCalls replay,
-      Judge judge, ResourceLoader resources) {
+      Judge judge, CandidateCleanup cleanup, ResourceLoader resources) {
     CasePlayer player = new CasePlayer(runs, store, decisions, tasks, conversations, resume, engine, evaluations,
         tools, new TransactionTemplate(transactions), replay);
-    return new EvaluationLane(settings, new CaseEnds(player, new CaseChecks(judge), evaluations),
+    return new EvaluationLane(settings, new CaseEnds(player, new CaseChecks(judge), evaluations, cleanup),
         resources.getClassLoader());
+  }
+
+  @Bean
+  CandidateCleanup candidateCleanup(ProcessEngine engine, EvaluationStore evaluations, EvaluationSettings settings) {
+    return new CandidateCleanup(engine, evaluations, settings.retention());
   }
 
   @Bean
@@ -68,9 +73,16 @@ public class EvaluationConfiguration {
         new TransactionTemplate(transactions));
   }
 
-  /** Once the tables are there: evaluations a stopped node left running are marked as cut off. */
+  /**
+   * Once the tables are there: evaluations a stopped node left running are marked as cut off, and then, now and every
+   * hour, the candidates nothing needs any more and the evaluations past their retention go.
+   */
   @Bean
-  ApplicationListener<ApplicationReadyEvent> staleEvaluations(Evaluations evaluations) {
-    return ready -> evaluations.interruptStale();
+  ApplicationListener<ApplicationReadyEvent> staleEvaluations(Evaluations evaluations, EvaluationLane lane,
+      CandidateCleanup cleanup) {
+    return ready -> {
+      evaluations.interruptStale();
+      lane.everyHour(cleanup::sweep);
+    };
   }
 }

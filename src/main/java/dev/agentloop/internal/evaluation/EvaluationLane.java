@@ -56,6 +56,18 @@ class EvaluationLane implements AutoCloseable {
     });
   }
 
+  /** Runs the housekeeping on the lane's thread, now and every hour; a failure is logged and tried the next hour. */
+  void everyHour(Runnable housekeeping) {
+    thread.scheduleWithFixedDelay(() -> {
+      try {
+        housekeeping.run();
+      } catch (RuntimeException e) {
+        LOG.warn("AGENTLOOP-046 the evaluations' housekeeping failed: {}; it runs again within the hour, check the"
+            + " database if it keeps failing", e.toString(), e);
+      }
+    }, 0, 1, TimeUnit.HOURS);
+  }
+
   /** The evaluations this lane runs now. */
   private List<String> active() {
     return List.copyOf(unfinished.keySet());

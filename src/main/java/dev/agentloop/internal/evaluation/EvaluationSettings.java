@@ -18,20 +18,27 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param caseTimeout how long a case's run may take; then it is stopped and the case fails
  * @param maxCases the most cases one evaluation may have (recorded runs and data-set cases together)
  * @param judgeThreshold the judge's score a case needs by default (0 to 1), where the evaluation names none
+ * @param retention how long an ended evaluation is kept, with its cases' results; then it goes, unless it was promoted
+ *     (a promotion says who put a version live and why, and stays)
  */
 public record EvaluationSettings(
     @DefaultValue("2") @Min(1) @Max(64) int casesAtOnce,
     @DefaultValue("PT0.5S") @NotNull Duration pollInterval,
     @DefaultValue("PT15M") @NotNull Duration caseTimeout,
     @DefaultValue("200") @Min(1) @Max(10000) int maxCases,
-    @DefaultValue("0.7") @DecimalMin("0") @DecimalMax("1") double judgeThreshold) {
+    @DefaultValue("0.7") @DecimalMin("0") @DecimalMax("1") double judgeThreshold,
+    @DefaultValue("P90D") @NotNull Duration retention) {
 
   public static final EvaluationSettings DEFAULTS = new EvaluationSettings(2, Duration.ofMillis(500),
-      Duration.ofMinutes(15), 200, 0.7);
+      Duration.ofMinutes(15), 200, 0.7, Duration.ofDays(90));
 
   public EvaluationSettings {
     Objects.requireNonNull(pollInterval, "pollInterval");
     Objects.requireNonNull(caseTimeout, "caseTimeout");
+    Objects.requireNonNull(retention, "retention");
+    if (retention.isNegative() || retention.isZero()) {
+      throw new IllegalArgumentException("retention must be positive, was " + retention);
+    }
     if (casesAtOnce < 1) {
       throw new IllegalArgumentException("casesAtOnce must be at least 1, was " + casesAtOnce);
     }

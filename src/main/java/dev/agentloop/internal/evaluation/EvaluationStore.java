@@ -49,6 +49,22 @@ class EvaluationStore {
         EvaluationStore::evaluation, evaluationId).stream().findFirst();
   }
 
+  Optional<EvaluationRow> findByCandidateKey(String candidateKey) {
+    return jdbc.query("SELECT " + EVALUATION_COLUMNS + " FROM agentloop_evaluation WHERE candidate_key = ?",
+        EvaluationStore::evaluation, candidateKey).stream().findFirst();
+  }
+
+  /**
+   * Deletes the evaluations that ended before the instant and were not promoted, with their cases.
+   *
+   * @return how many evaluations went
+   */
+  int deleteEndedBefore(Instant before) {
+    String expired = "SELECT evaluation_id FROM agentloop_evaluation WHERE ended_at < ? AND promoted_at IS NULL";
+    jdbc.update("DELETE FROM agentloop_evaluation_case WHERE evaluation_id IN (" + expired + ")", at(before));
+    return jdbc.update("DELETE FROM agentloop_evaluation WHERE ended_at < ? AND promoted_at IS NULL", at(before));
+  }
+
   /** The agent's evaluations, newest first. */
   List<EvaluationRow> ofAgent(String agentKey, int limit) {
     return jdbc.query("SELECT " + EVALUATION_COLUMNS + " FROM agentloop_evaluation WHERE agent_key = ?"

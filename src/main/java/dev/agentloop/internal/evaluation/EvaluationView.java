@@ -31,6 +31,13 @@ public record EvaluationView(String id, String agentKey, Integer candidateVersio
     }
   }
 
+  /** The evaluation in a list: without its cases, with the summary it ended with ({@code null} while it runs). */
+  static EvaluationView listed(EvaluationRow row) {
+    return new EvaluationView(row.id(), row.agentKey(), row.candidateVersion(), row.status().name(), row.reason(),
+        row.createdBy(), row.createdAt(), row.endedAt(), row.promotion(),
+        row.summary() == null ? null : EvaluationJson.read(row.summary(), Summary.class), List.of());
+  }
+
   static EvaluationView of(EvaluationRow row, List<CaseRow> cases) {
     return new EvaluationView(row.id(), row.agentKey(), row.candidateVersion(), row.status().name(), row.reason(),
         row.createdBy(), row.createdAt(), row.endedAt(), row.promotion(), Summary.of(cases),

@@ -105,10 +105,10 @@ public class Evaluations {
     return EvaluationView.of(row, store.cases(evaluationId));
   }
 
-  /** The agent's evaluations, newest first, without their cases' results. */
+  /** The agent's evaluations, newest first, without their cases, with what they came to once they ended. */
   public List<EvaluationView> ofAgent(String agentKey, int limit) {
     access.requireEvaluate(agentKey);
-    return store.ofAgent(agentKey, limit).stream().map(row -> EvaluationView.of(row, List.of())).toList();
+    return store.ofAgent(agentKey, limit).stream().map(EvaluationView::listed).toList();
   }
 
   /**

@@ -81,7 +81,7 @@ class EvaluationApiTest {
   void should_report_the_one_recorded_run_a_changed_prompt_breaks_and_promote_only_a_candidate_that_passes(
       CapturedOutput log) {
     ApiClient operator = ApiClient.as(port, "operator");
-    deployAgent(AGENT);
+    deployAgent(engine, AGENT);
     List<String> recorded = List.of(record(operator, AGENT, "What do apples cost?"),
         record(operator, AGENT, "What do pears cost?"), record(operator, AGENT, "Refund my order 42."));
     int lookups = LOOKUPS.get();
@@ -145,7 +145,7 @@ class EvaluationApiTest {
   void should_refuse_what_cannot_be_evaluated_in_words_and_lose_nothing() {
     ApiClient operator = ApiClient.as(port, "operator");
     String agent = "shop-refusing-agent";
-    deployAgent(agent);
+    deployAgent(engine, agent);
     String path = "/api/agents/" + agent + "/evaluations";
     String diagram = candidate(agent, "Be kind.");
     long candidates = candidateDefinitions();
@@ -190,7 +190,7 @@ class EvaluationApiTest {
   void should_run_two_evaluations_at_once_each_on_its_own_record_and_never_run_a_side_effect() {
     ApiClient operator = ApiClient.as(port, "operator");
     String agent = "shop-busy-agent";
-    deployAgent(agent);
+    deployAgent(engine, agent);
     String run = record(operator, agent, "What do pears cost?");
     int lookups = LOOKUPS.get();
     int refunds = REFUNDS.get();
@@ -220,7 +220,37 @@ class EvaluationApiTest {
     assertThat(REFUNDS.get()).isEqualTo(refunds);
   }
 
+  @Test
+  void should_mark_a_recorded_tool_the_candidate_no_longer_offers_and_never_run_it() {
+    ApiClient operator = ApiClient.as(port, "operator");
+    String agent = "shop-shrinking-agent";
+    deployAgent(engine, agent);
+    String run = record(operator, agent, "What do pears cost?");
+    int lookups = LOOKUPS.get();
+    // the candidate's tool list lost the price list the recorded run called
+    String withoutLookup = Bpmn.convertToString(TestAgent.variant(agent, Map.of(AgentSettings.ALLOWED_TOOLS,
+        "issue_refund", AgentSettings.AUTO_ACCEPT_PLAN, "true", AgentSettings.AUTO_ACCEPT_ANSWER, "true",
+        AgentSettings.SYSTEM_PROMPT, "You are a shop assistant.")));
+
+    JsonNode report = awaitDone(operator, ApiClient.body(operator.post("/api/agents/" + agent + "/evaluations",
+        request(withoutLookup, List.of(run)).toString()), 202).path("id").asText());
+
+    // the model still asks for it: the call is refused in words the model reads, never answered from the record,
+    // and the case says so
+    JsonNode refused = caseOf(report, run);
+    assertThat(refused.at("/result/marks/0").asText()).as(report.toString())
+        .startsWith("tool not offered to the candidate, not run: price_lookup")
+        .contains("the model read: there is no tool named 'price_lookup' for this agent; available tools: issue_refund");
+    assertThat(refused.path("verdict").asText()).isEqualTo("FAILED");
+    assertThat(refused.at("/result/candidate/toolCalls").asInt()).isZero();
+    assertThat(LOOKUPS.get()).isEqualTo(lookups);
+  }
+
   long candidateDefinitions() {
+    return candidateDefinitions(engine);
+  }
+
+  static long candidateDefinitions(ProcessEngine engine) {
     return engine.getRepositoryService().createProcessDefinitionQuery()
         .processDefinitionKeyLike(dev.agentloop.internal.agent.EvaluationKeys.PREFIX + "%").count();
   }
@@ -255,7 +285,7 @@ class EvaluationApiTest {
     throw new AssertionError("no check " + name + " in " + item);
   }
 
-  String record(ApiClient client, String agent, String question) {
+  static String record(ApiClient client, String agent, String question) {
     String run = ApiClient.body(client.post("/api/runs", JSON.createObjectNode().put("agent", agent)
         .put("question", question).toString()), 201).path("id").asText();
     await().atMost(Runs.PATIENCE).until(() -> ApiClient.body(client.get("/api/runs/" + run), 200)
@@ -263,7 +293,7 @@ class EvaluationApiTest {
     return run;
   }
 
-  void deployAgent(String key) {
+  static void deployAgent(ProcessEngine engine, String key) {
     TestAgent.deployVariant(engine, key, settings(key, "You are a shop assistant."));
   }
 
@@ -290,9 +320,13 @@ class EvaluationApiTest {
         AgentSettings.AUTO_ACCEPT_ANSWER, "true", AgentSettings.SYSTEM_PROMPT, prompt);
   }
 
-  int latestVersion(String key) {
+  static int latestVersion(ProcessEngine engine, String key) {
     return engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key).latestVersion()
         .singleResult().getVersion();
+  }
+
+  int latestVersion(String key) {
+    return latestVersion(engine, key);
   }
 
   private static FakeOpenAiServer start() {

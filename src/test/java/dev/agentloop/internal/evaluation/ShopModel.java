@@ -12,15 +12,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the price of apples (the regression an evaluation has to find); under one that says {@value #CURIOUS} it also looks
  * up plums, which no recorded run did. As judge it scores an answer 1 where it names the reference's price, else 0.1.
  */
-final class ShopModel {
+public final class ShopModel {
 
-  static final String TERSE = "Be terse.";
+  public static final String TERSE = "Be terse.";
   static final String CURIOUS = "Compare with plums.";
   static final AtomicInteger JUDGED = new AtomicInteger();
 
   private ShopModel() {}
 
-  static Response answer(Recorded request) {
+  public static Response answer(Recorded request) {
     JsonNode messages = request.body().path("messages");
     String first = messages.path(0).path("content").asText();
     if (first.startsWith("Write a short plan")) {
