@@ -187,7 +187,7 @@ public class StepStore {
   }
 
   /**
-   * Keeps the steps of a model call whose reply came after its run had left the loop (its run-time
+   * Keeps the steps of a model call or of tool calls that ended after their run had left the loop (its run-time
    * budget fired, a person stopped or moved it): the call was paid for, so its steps are stored off the
    * active path (superseded, below the step the call was made after, with the reason) and its cost
    * counts in the run's figures; the head does not move, and nothing the run does next sees them.
