@@ -88,8 +88,9 @@ public final class TaskOutcomes {
   /**
    * A model call or tool calls whose run left the loop while they were under way (its run-time budget fired, a
    * person stopped it): what the model wrote, or what the tools answered, is kept off the active path with its cost,
-   * since it was paid for (a tool call counts as the run's whether or not its observation is used). The runs that
-   * called this one were charged the calls before they went out; a reply's tokens are charged to them now.
+   * since it was paid for (a tool call counts as the run's whether or not its observation is used); where the run was
+   * written since (a person's edit), only the cost counts. The runs that called this one were charged the calls
+   * before they went out; a reply's tokens are charged to them now.
    */
   private Runnable keepLate(LoopState state, Written written) {
     Usage usage = written.usage();
@@ -98,12 +99,12 @@ public final class TaskOutcomes {
     }
     boolean reply = usage.modelCalls() > 0;
     return () -> {
-      if (store.keepLate(state.head(), written.steps(), usage, reply ? LATE_REPLY : LATE_OBSERVATION)) {
-        callers.charge(state.run(), 0, 0, usage.tokens());
-        LOG.info("run {}: {} after the run had left its loop; kept off the active path with the cost of {}",
-            state.run().runId(), reply ? "the model replied" : "the tools answered",
-            reply ? "the call" : usage.toolCalls() + " tool calls");
-      }
+      boolean kept = store.keepLate(state.head(), written.steps(), usage, reply ? LATE_REPLY : LATE_OBSERVATION);
+      callers.charge(state.run(), 0, 0, usage.tokens());
+      LOG.info("run {}: {} after the run had left its loop or moved on; {} with the cost of {}", state.run().runId(),
+          reply ? "the model replied" : "the tools answered",
+          kept ? "kept off the active path" : "not kept (the run was written since), counted",
+          reply ? "the call" : usage.toolCalls() + " tool calls");
     };
   }
 
