@@ -13,6 +13,7 @@ import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.MigrationLog;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.TreeCharges;
 import dev.agentloop.internal.llm.limits.ModelQueue;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.springframework.beans.factory.ObjectProvider;
@@ -47,8 +48,9 @@ public class ResumeConfiguration {
 
   @Bean
   RunRestarts runRestarts(ProcessEngine engine, StepStore store, AgentDefinitions definitions, TraceSurgery surgery,
-      RepeatedSideEffects repeats, RunAccess access, RunChanges changes) {
-    return new RunRestarts(engine.getRuntimeService(), store, definitions, surgery, repeats, access, changes);
+      RepeatedSideEffects repeats, RunAccess access, RunChanges changes, TreeCharges charges) {
+    return new RunRestarts(engine.getRuntimeService(), store, definitions, surgery, repeats, access, changes,
+        charges);
   }
 
   @Bean

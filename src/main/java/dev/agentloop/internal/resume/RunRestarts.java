@@ -11,6 +11,7 @@ import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.TreeCharges;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,7 +27,8 @@ import org.camunda.bpm.engine.RuntimeService;
  * whose trace starts as a copy of the path up to that step (on any branch), linked both ways
  * ({@code restartedFrom} on the new run, {@code restarts} on the old), continuing where that step
  * leads. A call on the copied path that had run with a side effect in the old run waits for
- * approval. One transaction. Thread-safe.
+ * approval. A run that another agent's call led to spends from its callers' budgets again, as it did
+ * (its budget at most what they have left). One transaction. Thread-safe.
  */
 public class RunRestarts {
 
@@ -37,9 +39,11 @@ public class RunRestarts {
   private final RepeatedSideEffects repeats;
   private final RunAccess access;
   private final RunChanges changes;
+  private final TreeCharges charges;
 
   RunRestarts(RuntimeService runtime, StepStore store, AgentDefinitions definitions, TraceSurgery surgery,
-      RepeatedSideEffects repeats, RunAccess access, RunChanges changes) {
+      RepeatedSideEffects repeats, RunAccess access, RunChanges changes, TreeCharges charges) {
+    this.charges = charges;
     this.runtime = runtime;
     this.store = store;
     this.definitions = definitions;
@@ -85,6 +89,8 @@ public class RunRestarts {
           .setVariables(LoopJump.variablesFor(at, settings))
           .execute(false, false).getId();
       store.copyPath(restarted, path, new RunRecord.Restart(runId, fromStep, author, reason));
+      // before its first call, which the worker takes once this commits
+      charges.join(restarted, run.tree().callers(), settings.budget());
       return restarted;
     });
   }

@@ -51,6 +51,10 @@ final class RunRecords {
     jdbc.update("UPDATE agentloop_run SET max_steps = ?, max_model_calls = ?, max_tool_calls = ?, max_tokens = ?"
         + " WHERE run_id = ?", budget.maxSteps(), budget.maxModelCalls(), budget.maxToolCalls(), budget.maxTokens(),
         runId);
+    // and where it called agents, the guard of their charges: a child that answers again after an edit, or one its
+    // next call starts, spends within the new limits
+    jdbc.update("UPDATE agentloop_tree_use SET max_model_calls = ?, max_tool_calls = ?, max_tokens = ? WHERE"
+        + " run_id = ?", budget.maxModelCalls(), budget.maxToolCalls(), budget.maxTokens(), runId);
   }
 
   Optional<RunRecord> find(String runId) {

@@ -187,15 +187,15 @@ public class StepStore {
   }
 
   /**
-   * Keeps the steps of a model call whose reply came after its run had left the loop (its run-time
+   * Keeps the steps of a model call or of tool calls that ended after their run had left the loop (its run-time
    * budget fired, a person stopped or moved it): the call was paid for, so its steps are stored off the
    * active path (superseded, below the step the call was made after, with the reason) and its cost
    * counts in the run's figures; the head does not move, and nothing the run does next sees them.
-   * Only while nobody else wrote the run since {@code madeOn} (or it was stopped): when another node
-   * did the same step again after our lock expired, that node's steps and cost stand, and writing
-   * beside them would make its next write stale.
+   * The steps only while nobody else wrote the run since {@code madeOn} (or it was stopped): when a person
+   * edited it, or another node did the same step again after our lock expired, writing beside their steps
+   * would make their next write stale; the cost counts all the same, since the calls were made.
    *
-   * @return whether the steps were kept
+   * @return whether the steps were kept (else only their cost was counted)
    */
   public boolean keepLate(RunHead madeOn, List<NewStep> steps, Usage usage, String reason) {
     var written = writes.keepLate(madeOn, steps, usage, reason);

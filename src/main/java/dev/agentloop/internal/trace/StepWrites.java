@@ -57,6 +57,10 @@ final class StepWrites {
       RunRecord run = runs.lock(runId);
       RunHead head = run.head();
       if (head.version() != madeOn.version() && run.status() != RunStatus.STOPPED) {
+        // written since by a person's edit, or by a node that did the step again: steps beside theirs would make
+        // their next write stale, but the calls were paid for all the same, so their cost counts, head untouched
+        jdbc.update("UPDATE agentloop_run SET model_calls = model_calls + ?, tool_calls = tool_calls + ?,"
+            + " tokens = tokens + ? WHERE run_id = ?", usage.modelCalls(), usage.toolCalls(), usage.tokens(), runId);
         return false;
       }
       Integer parent = madeAfter;

@@ -24,6 +24,19 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public class TreeCharges {
 
+  /*
+   * What a caller spent itself: what it had spent when it last called agents (its calls of agents under way
+   * included, which its own count has only once they are observed), or what its row counts now, when it went on
+   * spending since: a caller that goes on while a child it called before answers again after an edit (or runs again
+   * after a restart) spends beside it. Read, not locked: the caller's own calls are guarded by its own check.
+   */
+  private static final String OWN_MODEL_CALLS = "GREATEST(own_model_calls, (SELECT r.model_calls FROM agentloop_run r"
+      + " WHERE r.run_id = agentloop_tree_use.run_id))";
+  private static final String OWN_TOOL_CALLS = "GREATEST(own_tool_calls, (SELECT r.tool_calls FROM agentloop_run r"
+      + " WHERE r.run_id = agentloop_tree_use.run_id))";
+  private static final String OWN_TOKENS = "GREATEST(own_tokens, (SELECT r.tokens FROM agentloop_run r"
+      + " WHERE r.run_id = agentloop_tree_use.run_id))";
+
   private final JdbcTemplate jdbc;
   private final TransactionTemplate newTransaction;
 
@@ -54,9 +67,9 @@ public class TreeCharges {
       for (String caller : callers) {
         int charged = jdbc.update("UPDATE agentloop_tree_use SET model_calls = model_calls + ?,"
                 + " tool_calls = tool_calls + ?, last_by = ? WHERE run_id = ?"
-                + " AND own_model_calls + model_calls + ? <= max_model_calls"
-                + " AND own_tool_calls + tool_calls + ? <= max_tool_calls"
-                + " AND (? = 0 OR max_tokens = 0 OR own_tokens + tokens < max_tokens)",
+                + " AND " + OWN_MODEL_CALLS + " + model_calls + ? <= max_model_calls"
+                + " AND " + OWN_TOOL_CALLS + " + tool_calls + ? <= max_tool_calls"
+                + " AND (? = 0 OR max_tokens = 0 OR " + OWN_TOKENS + " + tokens < max_tokens)",
             modelCalls, toolCalls, run.runId(), caller, modelCalls, toolCalls, modelCalls);
         if (charged == 0) {
           // no row: a caller of a release before budgets over trees, which guards nothing
@@ -127,9 +140,40 @@ public class TreeCharges {
     return rows;
   }
 
+  /**
+   * The budget of a run these callers' calls led to: its agent's, at most what each of them has left.
+   *
+   * @param callers the top-level run first
+   */
+  public Budget within(Budget agents, List<String> callers) {
+    Budget budget = agents;
+    for (Caller above : standing(callers)) {
+      budget = budget.within(above.budget(), above.own().plus(above.calls()));
+    }
+    return budget;
+  }
+
+  /**
+   * A new run that another run's callers led to as well (a restart of a run another agent called, or such a run
+   * re-opened by a person's edit): it spends from their budgets as the run it was started from did, with at most
+   * what they have left; in the transaction that starts it, before its first call.
+   *
+   * @param callers the callers of the run it was started from, the top-level run first; none: nothing changes
+   */
+  public void join(String runId, List<String> callers, Budget agents) {
+    if (callers.isEmpty()) {
+      return;
+    }
+    Budget budget = within(agents, callers);
+    jdbc.update("UPDATE agentloop_run SET callers = ?, max_steps = ?, max_model_calls = ?, max_tool_calls = ?,"
+            + " max_tokens = ? WHERE run_id = ?", String.join(",", callers), budget.maxSteps(),
+        budget.maxModelCalls(), budget.maxToolCalls(), budget.maxTokens(), runId);
+  }
+
   private Optional<Caller> caller(String caller) {
-    return jdbc.query("SELECT model_calls, tool_calls, tokens, own_model_calls, own_tool_calls, own_tokens,"
-        + " max_model_calls, max_tool_calls, max_tokens FROM agentloop_tree_use WHERE run_id = ?", (rs, row) ->
+    return jdbc.query("SELECT model_calls, tool_calls, tokens, " + OWN_MODEL_CALLS + " AS own_model_calls, "
+        + OWN_TOOL_CALLS + " AS own_tool_calls, " + OWN_TOKENS + " AS own_tokens, max_model_calls, max_tool_calls,"
+        + " max_tokens FROM agentloop_tree_use WHERE run_id = ?", (rs, row) ->
         new Caller(caller, new Budget(Integer.MAX_VALUE, rs.getInt("max_model_calls"), rs.getInt("max_tool_calls"),
             rs.getLong("max_tokens")),
             new Spending(0, rs.getInt("own_model_calls"), rs.getInt("own_tool_calls"), rs.getLong("own_tokens")),

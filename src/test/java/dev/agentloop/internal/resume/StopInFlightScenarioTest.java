@@ -7,6 +7,7 @@ import dev.agentloop.AgentLoopTest;
 import dev.agentloop.ModelCalls;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
+import dev.agentloop.TestTools;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.run.RunService;
@@ -85,6 +86,28 @@ class StopInFlightScenarioTest {
     assertThat(Runs.kinds(store.activePath(run))).doesNotContain(StepKind.FINAL_ANSWER);
     assertThat(store.activePath(run).get(store.activePath(run).size() - 1).text("text"))
         .isEqualTo("Stopped: asked elsewhere");
+  }
+
+  @Test
+  void should_count_the_reply_that_came_after_a_person_edited_the_run_while_the_model_answered() {
+    // given a run whose plan is made and whose answer the model is still writing
+    ModelCalls.hold("held: edit", Purpose.THINK);
+    String run = runs.start(AGENT, "held: edit while thinking");
+    await().atMost(Runs.PATIENCE).until(() -> ModelCalls.received(run) == 2);
+
+    // when a person edits its plan, which has the model think again, and then the model answers both calls
+    RunRecord before = store.run(run);
+    resume.edit(new StepEdit(run, store.activePath(run).get(0).stepNo(), TestTools.parse("{\"steps\": [\"Answer"
+        + " at once\"]}"), "shorter", before.head().version(), "olga"));
+    await().atMost(Runs.PATIENCE).until(() -> ModelCalls.received(run) == 3);
+    ModelCalls.release("held: edit");
+
+    // then the run answers from the new branch, and counts all three calls the model received: the reply to the
+    // superseded branch was paid for, though it is not kept beside the edit
+    Runs.awaitStatus(runs, run, RunStatus.ANSWERED);
+    await().atMost(Runs.PATIENCE).until(() -> store.run(run).modelCalls() == ModelCalls.received(run));
+    assertThat(store.run(run).modelCalls()).isEqualTo(3);
+    assertThat(store.activePath(run).get(0).json().get("steps").toString()).contains("Answer at once");
   }
 
   private Step awaitLate(String run, StepKind kind) {

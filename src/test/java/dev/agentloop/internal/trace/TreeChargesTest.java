@@ -54,6 +54,56 @@ class TreeChargesTest {
     nestedCharges(h2());
   }
 
+  @Test
+  void should_hold_a_child_started_again_to_what_a_caller_that_went_on_spending_has_left_on_postgresql() {
+    startedAgain(PostgresServer.newDatabase("tree_charges_again").dataSource());
+  }
+
+  @Test
+  void should_hold_a_child_started_again_to_what_a_caller_that_went_on_spending_has_left_on_h2() {
+    startedAgain(h2());
+  }
+
+  private static void startedAgain(DataSource dataSource) {
+    // given a caller that had spent 2 model calls when it called a child, and 5 more itself since (8 of 10 in all)
+    TraceSchema.prepare(dataSource, true);
+    StepStore store = store(dataSource);
+    JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+    TreeCharges charges = new TreeCharges(jdbc, new DataSourceTransactionManager(dataSource));
+    String caller = run(store, List.of(), null);
+    charges.open(caller, new Spending(1, 2, 1, 0), TEN);
+    String child = run(store, List.of(caller), null);
+    charges.reserve(store.run(child), 1, 0);
+    jdbc.update("UPDATE agentloop_run SET model_calls = 7 WHERE run_id = ?", caller);
+
+    // when the child is started again (a person's edit re-opened it): a new run that joins its caller's tree
+    String again = run(store, List.of(), null);
+    charges.join(again, List.of(caller), new Budget(20, 40, 40, 0));
+
+    // then it spends from the caller's budget, with what the caller has left now: 10 less its own 7 and the child's 1
+    RunRecord joined = store.run(again);
+    assertThat(joined.tree().callers()).containsExactly(caller);
+    assertThat(joined.budget()).isEqualTo(new Budget(20, 2, 9, 1_000));
+    assertThat(charges.reserve(joined, 1, 0)).isEmpty();
+    assertThat(charges.reserve(joined, 1, 0)).isEmpty();
+    assertThat(charges.reserve(joined, 1, 0)).hasValueSatisfying(refused -> {
+      assertThat(refused.runId()).isEqualTo(caller);
+      assertThat(refused.own().modelCalls()).isEqualTo(7);
+      assertThat(refused.calls().modelCalls()).isEqualTo(3);
+    });
+
+    // and a person's new limit for the caller holds for its children's charges too
+    store.raiseBudget(caller, new Budget(20, 11, 10, 1_000));
+    assertThat(charges.reserve(joined, 1, 0)).isEmpty();
+    assertThat(charges.reserve(joined, 1, 0)).isPresent();
+    assertThat(store.run(caller).tree().calls().modelCalls()).isEqualTo(4);
+    // a run no agent called joins nothing
+    String alone = run(store, List.of(), null);
+    charges.join(alone, List.of(), TEN);
+    assertThat(store.run(alone).tree().callers()).isEmpty();
+    assertThat(store.run(alone).budget()).isNull();
+  }
+
   private static void givesExactlyWhatIsLeft(DataSource dataSource) throws Exception {
     // given a caller that spent 2 model calls itself and called 8 children
     TraceSchema.prepare(dataSource, true);

@@ -34,6 +34,10 @@ public final class TaskOutcomes {
   static final String LATE_REPLY = "the model replied after the run had left its loop (its run-time budget ran out,"
       + " or a person stopped or moved it); kept for its cost, not used";
 
+  /** Why the observations of tool calls that ended after their run had left the loop are off the active path. */
+  static final String LATE_OBSERVATION = "the tool answered after the run had left its loop (its run-time budget ran"
+      + " out, or a person stopped or moved it); kept for its cost, not used";
+
   private final AgentDefinitions definitions;
   private final StepStore store;
   private final DecisionLog decisions;
@@ -82,19 +86,25 @@ public final class TaskOutcomes {
   }
 
   /**
-   * A model call whose run left the loop while it was under way (its run-time budget fired, a person stopped
-   * it): what the model wrote is kept off the active path with its cost, since it was paid for.
+   * A model call or tool calls whose run left the loop while they were under way (its run-time budget fired, a
+   * person stopped it): what the model wrote, or what the tools answered, is kept off the active path with its cost,
+   * since it was paid for (a tool call counts as the run's whether or not its observation is used); where the run was
+   * written since (a person's edit), only the cost counts. The runs that called this one were charged the calls
+   * before they went out; a reply's tokens are charged to them now.
    */
   private Runnable keepLate(LoopState state, Written written) {
-    if (written.usage().modelCalls() == 0 || written.steps().isEmpty()) {
+    Usage usage = written.usage();
+    if (usage.modelCalls() == 0 && usage.toolCalls() == 0 || written.steps().isEmpty()) {
       return TaskResult.NOTHING;
     }
+    boolean reply = usage.modelCalls() > 0;
     return () -> {
-      if (store.keepLate(state.head(), written.steps(), written.usage(), LATE_REPLY)) {
-        callers.charge(state.run(), 0, 0, written.usage().tokens());
-        LOG.info("run {}: the model replied after the run had left its loop; its steps are kept off the active path"
-            + " with the call's cost", state.run().runId());
-      }
+      boolean kept = store.keepLate(state.head(), written.steps(), usage, reply ? LATE_REPLY : LATE_OBSERVATION);
+      callers.charge(state.run(), 0, 0, usage.tokens());
+      LOG.info("run {}: {} after the run had left its loop or moved on; {} with the cost of {}", state.run().runId(),
+          reply ? "the model replied" : "the tools answered",
+          kept ? "kept off the active path" : "not kept (the run was written since), counted",
+          reply ? "the call" : usage.toolCalls() + " tool calls");
     };
   }
 

@@ -8,7 +8,6 @@ import dev.agentloop.internal.agent.compose.ChildRunEnded;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.agent.definition.AnswerSchema;
-import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.TreeCharges;
@@ -67,12 +66,8 @@ public class RunLifecycle {
         // another agent's call: its budget is at most what each run above it has left, and it spends from theirs
         List<String> callers = new ArrayList<>(callingRun.tree().callers());
         callers.add(callingRun.runId());
-        Budget budget = settings.budget();
-        for (TreeCharges.Caller above : charges.standing(callers)) {
-          budget = budget.within(above.budget(), above.own().plus(above.calls()));
-        }
-        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, callers, budget,
-            answerSchema);
+        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, callers,
+            charges.within(settings.budget(), callers), answerSchema);
       }
       execution.setVariable(ReactAgentProcess.MAX_RUN_TIME.name(), settings.limits().maxRunTime().toString());
       // a run that another process called (an agent's call, a business process's step) answers once: its caller
