@@ -165,6 +165,14 @@ public class StepStore {
   }
 
   /** Who is told of the changes written here, to follow a run in this JVM. */
+  /**
+   * Whether this JVM wrote the run past {@code head} since (e.g. a listener of the same task completion, after the
+   * task's own steps): a state handed on at that head is no longer the run's. Another node's writes are not known here.
+   */
+  public boolean movedPast(RunHead head) {
+    return writes.movedPast(head);
+  }
+
   public RunWatchers watchers() {
     return watchers;
   }

@@ -5,7 +5,10 @@ import static dev.agentloop.internal.trace.StepStore.STEP_COLUMNS;
 import dev.agentloop.api.RunStatus;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -22,8 +25,22 @@ final class StepWrites {
       + ", cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens"
       + ", cost_cache_read_tokens, cost_cache_write_tokens, cost_model";
 
+  /** How many runs' newest head versions are remembered: as many as a node runs at once, and more. */
+  private static final int REMEMBERED_RUNS = 4096;
+
   private final JdbcTemplate jdbc;
   private final TransactionTemplate transaction;
+  /**
+   * The newest head version written here per run, for the runs written last. A writer whose transaction rolled back
+   * leaves a version that was never committed: a state checked against it is read again, which costs a read only.
+   */
+  private final Map<String, Integer> newestVersions = Collections.synchronizedMap(
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+          return size() > REMEMBERED_RUNS;
+        }
+      });
   private final StepRows rows;
   private final PromptArchive prompts;
   private final RunRecords runs;
@@ -37,6 +54,12 @@ final class StepWrites {
     this.prompts = prompts;
     this.runs = runs;
     this.paths = paths;
+  }
+
+  /** Whether this JVM wrote the run past {@code head}: a state read or handed on at that head is no longer its. */
+  boolean movedPast(RunHead head) {
+    Integer newest = newestVersions.get(head.runId());
+    return newest != null && newest > head.version();
   }
 
   Appended append(RunHead expected, List<NewStep> steps, Usage usage) {
@@ -80,6 +103,7 @@ final class StepWrites {
           steps.size(), usage.modelCalls(), usage.toolCalls(), usage.tokens(), runId);
       insert(stepRows);
       supersedeFrom(runId, head.stepCount() + 1, head.stepCount() + steps.size() + 1);
+      newestVersions.put(runId, head.version() + 1);
       return true;
     }));
   }
@@ -138,7 +162,9 @@ final class StepWrites {
         throw new IllegalStateException("run " + runId + " is not a new, empty run");
       }
       insert(copies.stream().map(rows::row).toList());
-      return runs.get(runId).head();
+      RunHead head = runs.get(runId).head();
+      newestVersions.put(runId, head.version());
+      return head;
     });
   }
 
@@ -188,6 +214,7 @@ final class StepWrites {
     if (updated != 1) {
       throw new StaleHeadException(expected.runId(), expected.version());
     }
+    newestVersions.put(head.runId(), head.version());
   }
 
   private void insert(List<Object[]> rows) {

@@ -17,9 +17,14 @@ public class LoopStateReader {
     this.store = store;
   }
 
-  /** The state handed on by the previous step of the run, or else read from the step store. */
+  /**
+   * The state handed on by the previous step of the run, or else read from the step store: also when the run was
+   * written past it since (in the same completion, a follow-up asked again after an accepted answer), where the
+   * handed-on state would have the task write against a stale head, and its model call be made twice.
+   */
   LoopState read(LockedExternalTask task, LoopState carried, int window) {
-    if (carried != null && carried.run().runId().equals(task.getProcessInstanceId())) {
+    if (carried != null && carried.run().runId().equals(task.getProcessInstanceId())
+        && !store.movedPast(carried.run().head())) {
       return carried;
     }
     return read(task.getProcessInstanceId(), window);
