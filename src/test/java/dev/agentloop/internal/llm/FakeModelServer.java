@@ -160,12 +160,14 @@ public final class FakeModelServer implements AutoCloseable {
 
   /**
    * A reply as the provider sends it to a request that asked for a stream: a successful reply as its event stream;
-   * errors, error bodies in a 200 (a gateway's), pages and canned streams as they are.
+   * errors, error bodies in a 200 (a gateway's), pages, canned streams and replies that name their own Content-Type
+   * as they are.
    */
   private Reply streamedIfAsked(Received received, Reply reply) {
     boolean asked = received.body().path("stream").asBoolean(false);
     if (!asked || streamed == null || reply.status() < 200 || reply.status() > 299
-        || !reply.body().startsWith("{") || ErrorBodies.errorInstead(reply.body()) != null) {
+        || !reply.body().startsWith("{") || ErrorBodies.errorInstead(reply.body()) != null
+        || reply.headers().keySet().stream().anyMatch(name -> name.equalsIgnoreCase("Content-Type"))) {
       return reply;
     }
     String stream = streamed.apply(reply.body());
