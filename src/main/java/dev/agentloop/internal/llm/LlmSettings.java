@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param apiKey the key of the model endpoint; set it in the environment (AGENTLOOP_LLM_API_KEY), never in a
  *     file; never written to variables, trace or logs
  * @param model the model's name at the provider
- * @param timeout how long one model call may take
+ * @param timeout how long one model call may take, a streamed reply to its end
  * @param temperature the sampling temperature; empty: the provider's default
  * @param maxConcurrentCalls threads of provider langchain4j, whose model blocks a thread per call; the other
  *     providers hold no thread while a call is under way

@@ -97,8 +97,8 @@ public class ScriptedChatModel implements ChatModel {
     String whole = reply.text() == null ? "" : reply.text();
     int from = 0;
     for (int piece = 1; piece <= PIECES && from < whole.length(); piece++) {
-      int to = piece == PIECES ? whole.length() : whole.indexOf(' ', Math.max(from, whole.length() * piece / PIECES));
-      to = to < 0 ? whole.length() : to + 1;
+      int space = piece == PIECES ? -1 : whole.indexOf(' ', Math.max(from, whole.length() * piece / PIECES));
+      int to = space < 0 ? whole.length() : space + 1;
       text.arrived(request, whole.substring(from, to));
       from = to;
     }
