@@ -4,6 +4,8 @@ import dev.agentloop.internal.llm.ModelPrices;
 
 
 import dev.agentloop.internal.llm.LlmSettings;
+import dev.agentloop.internal.llm.ModelText;
+import dev.agentloop.internal.llm.Streaming;
 
 import dev.agentloop.internal.async.AgentLoopThreads;
 import dev.agentloop.internal.llm.limits.ModelQueue;
@@ -65,15 +67,20 @@ public class LlmConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ChatModel chatModel(LlmSettings llm, ResourceLoader resources,
-      ObjectProvider<dev.langchain4j.model.chat.ChatModel> applicationModels, ModelQueue agentLoopModelQueue) {
+      ObjectProvider<dev.langchain4j.model.chat.ChatModel> applicationModels, ModelQueue agentLoopModelQueue,
+      ObjectProvider<ModelText> modelTexts) {
     ClassLoader classLoader = resources.getClassLoader();
+    // the events of runs, which read the text, are built after the model: asked for at the first piece
+    ModelText text = ModelText.later(modelTexts::getIfAvailable);
+    Streaming streaming = llm.stream() ? Streaming.to(text) : Streaming.OFF;
     ChatModel model = switch (llm.provider()) {
-      case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), replyThreads(classLoader));
+      case SCRIPTED -> new ScriptedChatModel(readScript(resources, llm.scripted().script()), replyThreads(classLoader),
+          text);
       case OPENAI -> new OpenAiCompatibleChatModel(llm.baseUrl(), llm.apiKey(), llm.model(), llm.timeout(),
-          llm.temperature(), replyThreads(classLoader), agentLoopModelQueue::answered, llm.answerFormat());
+          llm.temperature(), replyThreads(classLoader), agentLoopModelQueue::answered, llm.answerFormat(), streaming);
       case ANTHROPIC -> new AnthropicMessagesChatModel(llm.anthropic().baseUrl(), llm.apiKey(), llm.model(),
           llm.timeout(), llm.temperature(), llm.anthropic().maxTokens(), llm.anthropic().thinkingBudgetTokens(),
-          replyThreads(classLoader), agentLoopModelQueue::answered);
+          replyThreads(classLoader), agentLoopModelQueue::answered, streaming);
       case LANGCHAIN4J -> new ApplicationChatModel(applicationModel(applicationModels),
           Executors.newFixedThreadPool(llm.maxConcurrentCalls(), new AgentLoopThreads("agentloop-model-",
               classLoader)), llm.answerFormat());

@@ -2,6 +2,7 @@ package dev.agentloop.internal.events;
 
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.llm.ModelText;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.SmartLifecycle;
@@ -16,6 +17,12 @@ public class EventsConfiguration {
   RunEvents runEvents(ProcessEngine engine, StepStore store, RunService runs, RunEventsSettings settings,
       ApplicationContext context) {
     return new RunEvents(engine, store, runs, settings, context.getClassLoader());
+  }
+
+  /** The model's text as it arrives, to the followers of its run (where the model's adapter streams). */
+  @Bean
+  ModelText runText(RunEvents events) {
+    return new RunText(events);
   }
 
   /**

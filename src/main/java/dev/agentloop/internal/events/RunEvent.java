@@ -14,8 +14,9 @@ import java.util.Objects;
  * One event of a run, in the order the run made them. Each record's components other than {@code cursor} are the
  * event's data as {@code /events} sends it (JSON); {@link #type()} is its SSE event name.
  *
- * <p>Every event but {@link TextDelta} has a {@link #cursor()}: where a follower that saw it resumes
- * ({@link RunEvents#follow}). Text deltas have none: they are not stored, and the step they become is sent in full.
+ * <p>Every event but {@link TextDelta} and {@link TextDropped} has a {@link #cursor()}: where a follower that saw it
+ * resumes ({@link RunEvents#follow}). Those two have none: they are not stored, and the step the text becomes is
+ * sent in full.
  */
 public sealed interface RunEvent {
 
@@ -24,7 +25,7 @@ public sealed interface RunEvent {
   /** The SSE event name: {@code step}, {@code waiting}, {@code resumed}, {@code failed}, {@code text}, ... */
   String type();
 
-  /** Where to resume after this event; {@code null} for a {@link TextDelta}. */
+  /** Where to resume after this event; {@code null} for a {@link TextDelta} and a {@link TextDropped}. */
   EventCursor cursor();
 
   /**
@@ -106,6 +107,27 @@ public sealed interface RunEvent {
     @Override
     public String type() {
       return "text";
+    }
+
+    @Override
+    public EventCursor cursor() {
+      return null;
+    }
+  }
+
+  /**
+   * The text sent as {@link TextDelta}s for this purpose and turn since the last {@code step} event will become
+   * nothing: the model call failed after it had begun to stream (the stream was cut, the provider sent an error
+   * midway, the call timed out or was stopped). A follower throws that text away; a retry streams its text again from
+   * its beginning, and the {@code step} events say what became of the turn. Like text deltas, never resumed.
+   *
+   * @param reason what happened to the call, in words
+   */
+  record TextDropped(String runId, String purpose, int turn, String reason) implements RunEvent {
+
+    @Override
+    public String type() {
+      return "text-dropped";
     }
 
     @Override

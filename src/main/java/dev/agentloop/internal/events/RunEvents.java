@@ -88,8 +88,17 @@ public final class RunEvents implements AutoCloseable {
    * follows here costs a map lookup.
    */
   public void publish(RunEvent.TextDelta delta) {
-    for (RunFollower follower : followers.getOrDefault(delta.runId(), Set.of())) {
-      follower.text(delta);
+    text(delta);
+  }
+
+  /** Tells the followers of a run in this JVM that the text of a call they were sent will become nothing. */
+  public void publish(RunEvent.TextDropped dropped) {
+    text(dropped);
+  }
+
+  private void text(RunEvent event) {
+    for (RunFollower follower : followers.getOrDefault(event.runId(), Set.of())) {
+      follower.text(event);
     }
   }
 

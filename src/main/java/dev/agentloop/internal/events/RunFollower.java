@@ -128,8 +128,8 @@ final class RunFollower implements RunEvents.Following {
     }
   }
 
-  /** A piece of model text, sent as it comes unless the following ended. */
-  synchronized void text(RunEvent.TextDelta delta) {
+  /** A piece of model text, or word that it was dropped, sent as it comes unless the following ended. */
+  synchronized void text(RunEvent delta) {
     if (closed) {
       return;
     }

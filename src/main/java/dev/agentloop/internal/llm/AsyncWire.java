@@ -13,12 +13,14 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -117,15 +119,73 @@ public final class AsyncWire {
         exchange);
   }
 
+  /**
+   * One call of {@code model} whose answer is streamed: as {@link #call(Supplier)}, but the request asks for a stream
+   * ({@link ReplyStream#ask}), a {@code text/event-stream} answer is read event by event as it arrives and the model
+   * reads the reply the stream amounts to ({@link ReplyStream#reply}). An answer that is no stream (an error, a
+   * proxy's page, an endpoint that ignores the ask and sends one JSON body) is read as {@link #call(Supplier)} reads
+   * it. The time-out covers the whole answer, not only its start.
+   */
+  public <T> CompletableFuture<T> call(Supplier<T> model, ReplyStream stream) {
+    java.net.http.HttpRequest request;
+    try {
+      HttpRequest written = ErrorKeepingHttpClient.capture(model);
+      request = toJdk(written, stream.ask(written.body()));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    CompletableFuture<HttpResponse<String>> exchange;
+    try {
+      exchange = client.sendAsync(request, info -> isStream(info) ? new EventStreamSubscriber(stream)
+          : HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    CompletableFuture<Void> deadline = new CompletableFuture<Void>().orTimeout(timeout.toMillis(),
+        TimeUnit.MILLISECONDS);
+    deadline.whenComplete((done, late) -> exchange.cancel(true));
+    return Cancellations.passedBack(exchange.handleAsync((response, error) -> {
+      deadline.complete(null);
+      Throwable failure = error != null && deadline.isCompletedExceptionally()
+          ? new HttpTimeoutException("no whole answer within " + timeout) : error;
+      if (response == null) {
+        return read(model, null, null, null, failure, answers);
+      }
+      answers.answered(response.statusCode(), response.headers().map());
+      // the stream is read: what the model reads is the one body it amounts to
+      Map<String, List<String>> headers = new java.util.HashMap<>(response.headers().map());
+      if (isStream(response.statusCode(), response.headers())) {
+        headers.keySet().removeIf(name -> name.equalsIgnoreCase("Content-Type"));
+        headers.put("Content-Type", List.of("application/json"));
+      }
+      return read(model, response.statusCode(), headers, response.body(), failure, Answers.NONE);
+    }, replies), exchange);
+  }
+
+  private static boolean isStream(HttpResponse.ResponseInfo info) {
+    return isStream(info.statusCode(), info.headers());
+  }
+
+  private static boolean isStream(int status, java.net.http.HttpHeaders headers) {
+    String type = headers.firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+    return status >= 200 && status <= 299 && type.startsWith("text/event-stream");
+  }
+
   private <T> T read(Supplier<T> model, HttpResponse<byte[]> response, Throwable error) {
+    return read(model, response == null ? null : response.statusCode(),
+        response == null ? null : response.headers().map(),
+        response == null ? null : new String(response.body(), StandardCharsets.UTF_8), error, answers);
+  }
+
+  private <T> T read(Supplier<T> model, Integer status, Map<String, List<String>> headers, String body,
+      Throwable error, Answers told) {
     if (error != null) {
       return ErrorKeepingHttpClient.replay(model, null, transportFailure(error));
     }
-    answers.answered(response.statusCode(), response.headers().map());
+    told.answered(status, headers);
     SuccessfulHttpResponse answer;
     try {
-      answer = ErrorKeepingHttpClient.checked(response.statusCode(), response.headers().map(),
-          new String(response.body(), StandardCharsets.UTF_8), repairs);
+      answer = ErrorKeepingHttpClient.checked(status, headers, body, repairs);
     } catch (RuntimeException notAReply) {
       return ErrorKeepingHttpClient.replay(model, null, notAReply);
     }
@@ -148,10 +208,14 @@ public final class AsyncWire {
   }
 
   private java.net.http.HttpRequest toJdk(HttpRequest request) {
+    return toJdk(request, request.body());
+  }
+
+  private java.net.http.HttpRequest toJdk(HttpRequest request, String body) {
     java.net.http.HttpRequest.Builder jdk = java.net.http.HttpRequest.newBuilder(URI.create(request.url()))
-        .method(request.method().name(), request.body() == null
+        .method(request.method().name(), body == null
             ? java.net.http.HttpRequest.BodyPublishers.noBody()
-            : java.net.http.HttpRequest.BodyPublishers.ofString(request.body()))
+            : java.net.http.HttpRequest.BodyPublishers.ofString(body))
         .timeout(timeout);
     request.headers().forEach((name, values) -> values.forEach(value -> jdk.header(name, value)));
     return jdk.build();

@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param apiKey the key of the model endpoint; set it in the environment (AGENTLOOP_LLM_API_KEY), never in a
  *     file; never written to variables, trace or logs
  * @param model the model's name at the provider
- * @param timeout how long one model call may take
+ * @param timeout how long one model call may take, a streamed reply to its end
  * @param temperature the sampling temperature; empty: the provider's default
  * @param maxConcurrentCalls threads of provider langchain4j, whose model blocks a thread per call; the other
  *     providers hold no thread while a call is under way
@@ -32,6 +32,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param answerFormat how providers openai and langchain4j ask for an agent's answer schema: json-schema (the
  *     schema, strict where it allows) or json-object (JSON of any shape, for servers that know no schemas; the
  *     schema is still in the instructions and every answer is validated against it)
+ * @param stream whether providers openai and anthropic stream their replies: the text goes to the run's followers
+ *     (`/api/runs/{id}/events`) while the model writes it, and bytes keep flowing through proxies that close quiet
+ *     connections; the reply a run gets is the same either way. Off: one body per reply, for endpoints or proxies
+ *     that cannot stream
  */
 public record LlmSettings(
     Provider provider,
@@ -47,7 +51,8 @@ public record LlmSettings(
     @NotNull @Valid @NestedConfigurationProperty Anthropic anthropic,
     Map<String, @Valid ModelPrice> prices,
     @DefaultValue("USD") @NotBlank String priceCurrency,
-    @DefaultValue("json-schema") @NotNull AnswerFormatType answerFormat) {
+    @DefaultValue("json-schema") @NotNull AnswerFormatType answerFormat,
+    @DefaultValue("true") boolean stream) {
 
   public LlmSettings {
     prices = prices == null ? Map.of() : Map.copyOf(prices);

@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The transport every fake model endpoint shares, whatever wire it speaks: serves POST on one path on
@@ -60,13 +61,24 @@ public final class FakeModelServer implements AutoCloseable {
   private final List<Received> requests = new CopyOnWriteArrayList<>();
   private final List<Long> arrivals = new CopyOnWriteArrayList<>();
   private final Reply nothingQueued;
+  private final UnaryOperator<String> streamed;
   private volatile Function<Received, Reply> responder;
 
   /**
    * @param nothingQueued what the server answers when no reply is queued and no responder set
    */
   public FakeModelServer(String path, String threadName, Reply nothingQueued) {
+    this(path, threadName, nothingQueued, null);
+  }
+
+  /**
+   * @param streamed the wire's event stream of a successful reply body, sent instead of the body when a request asks
+   *     for a stream ({@code "stream": true}), as the real provider does, or {@code null} for a body it would not
+   *     stream; {@code null}: never streams
+   */
+  public FakeModelServer(String path, String threadName, Reply nothingQueued, UnaryOperator<String> streamed) {
     this.nothingQueued = nothingQueued;
+    this.streamed = streamed;
     this.threads = Executors.newCachedThreadPool(runnable -> {
       Thread thread = new Thread(runnable, threadName);
       thread.setDaemon(true);
@@ -138,7 +150,7 @@ public final class FakeModelServer implements AutoCloseable {
           return;
         }
       }
-      send(exchange, reply);
+      send(exchange, streamedIfAsked(received, reply));
     } catch (CutOnPurpose e) {
       throw e;
     } catch (IOException e) {
@@ -146,9 +158,28 @@ public final class FakeModelServer implements AutoCloseable {
     }
   }
 
+  /**
+   * A reply as the provider sends it to a request that asked for a stream: a successful reply as its event stream;
+   * errors, error bodies in a 200 (a gateway's), pages, canned streams and replies that name their own Content-Type
+   * as they are.
+   */
+  private Reply streamedIfAsked(Received received, Reply reply) {
+    boolean asked = received.body().path("stream").asBoolean(false);
+    if (!asked || streamed == null || reply.status() < 200 || reply.status() > 299
+        || !reply.body().startsWith("{") || ErrorBodies.errorInstead(reply.body()) != null
+        || reply.headers().keySet().stream().anyMatch(name -> name.equalsIgnoreCase("Content-Type"))) {
+      return reply;
+    }
+    String stream = streamed.apply(reply.body());
+    return stream == null ? reply : new Reply(reply.status(), stream, reply.delay(), reply.headers());
+  }
+
   private static void send(HttpExchange exchange, Reply reply) throws IOException {
     byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", reply.body().startsWith("{") ? "application/json" : "text/html");
+    String body = reply.body();
+    exchange.getResponseHeaders().set("Content-Type", body.startsWith("{") ? "application/json"
+        : body.startsWith("data:") || body.startsWith("event:") || body.startsWith(":") ? "text/event-stream"
+        : "text/html");
     boolean cut = reply.headers().containsKey(CUT);
     reply.headers().forEach((name, value) -> {
       if (!name.equals(CUT)) {

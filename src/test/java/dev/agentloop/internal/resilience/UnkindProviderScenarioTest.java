@@ -13,6 +13,7 @@ import dev.agentloop.api.RunView;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.llm.FakeModelServer;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
+import dev.agentloop.internal.llm.openai.OpenAiStreams;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
 import java.io.IOException;
@@ -37,7 +38,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * Whole runs against an unkind provider, a local fake of the OpenAI wire that misbehaves once per run, on the
  * first call (the plan), the way real providers and their proxies do: it is slow past the time-out, answers 429
- * with {@code Retry-After}, sends an empty {@code choices} list, or cuts its reply midway; each of these is tried
+ * with {@code Retry-After}, sends an empty {@code choices} list, cuts its reply midway, ends its stream before
+ * {@code [DONE]} or sends an error object in it; each of these is tried
  * again and the run answers, the provider having received one request more than the run counted. An HTML page in
  * an HTTP 200 is not tried again by the call, only by the worker's step retries, and ends in an incident in words;
  * a refused key is an incident at once, after one request.
@@ -68,7 +70,7 @@ class UnkindProviderScenarioTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slow", "throttled", "no-choice", "cut"})
+  @ValueSource(strings = {"slow", "throttled", "no-choice", "cut", "unfinished", "error-midway"})
   void should_try_a_passing_failure_again_and_answer_paying_for_one_request_more(String kind) {
     // when the provider misbehaves once, on the run's first call
     String run = runs.start(TestAgent.KEY, kind + ": what is the answer?");
@@ -119,7 +121,8 @@ class UnkindProviderScenarioTest {
 
   // ---- the unkind provider ----------------------------------------------------------------------------
 
-  private static final List<String> KINDS = List.of("slow", "throttled", "no-choice", "cut", "html", "refused");
+  private static final List<String> KINDS = List.of("slow", "throttled", "no-choice", "cut", "unfinished",
+      "error-midway", "html", "refused");
 
   private static String kind(JsonNode body) {
     for (JsonNode message : body.path("messages")) {
@@ -158,6 +161,13 @@ class UnkindProviderScenarioTest {
       case "no-choice" -> new Response(200, "{\"id\": \"chatcmpl-1\", \"object\": \"chat.completion\","
           + " \"model\": \"unkind\", \"choices\": []}");
       case "cut" -> new Response(200, reply, Duration.ZERO, Map.of(FakeModelServer.CUT, "yes"));
+      // the stream ends cleanly, but before its last chunks and [DONE]
+      case "unfinished" -> new Response(200, OpenAiStreams.of(reply).substring(0,
+          OpenAiStreams.of(reply).indexOf("\"finish_reason\":\"stop\"")).replaceAll("data: [^\n]*$", ""));
+      case "error-midway" -> new Response(200, OpenAiStreams.of(reply).substring(0,
+          OpenAiStreams.of(reply).indexOf("\"finish_reason\":\"stop\"")).replaceAll("data: [^\n]*$", "")
+          + "data: " + FakeOpenAiServer.errorBody("The server had an error while processing your request.",
+              "server_error", null) + "\n\n");
       default -> new Response(200, reply);
     };
   }

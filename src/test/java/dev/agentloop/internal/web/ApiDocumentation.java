@@ -60,8 +60,10 @@ final class ApiDocumentation {
         "The run as a stream of server-sent events (`text/event-stream`), for whoever may read it: `step` (a step"
             + " written, the fields of a trace step), `waiting` (the people it waits for: `waitingFor` and the open"
             + " `tasks`, each with `taskId`, `key`, `name`), `resumed`, `failed` (an incident), `text` (the model's"
-            + " text as its provider streams it, before the step it becomes; no id), `answer`, and `ended` (status,"
-            + " reason, endedBy, answer), after which the stream closes. Each event but `text` has an id: send the"
+            + " text as its provider streams it, before the step it becomes; no id), `text-dropped` (the call whose"
+            + " text was sent failed midway: throw that text away; no id), `answer`, and `ended` (status,"
+            + " reason, endedBy, answer), after which the stream closes. Each event but the text ones has an id: send"
+            + " the"
             + " last one received back in `Last-Event-ID` to resume after it, on any node. Without it the stream"
             + " starts with the run's first step. A silent stream sends a comment now and then; a stream lasts"
             + " `agentloop.events.max-duration` at most, and the client resumes. See docs/interop.md.",

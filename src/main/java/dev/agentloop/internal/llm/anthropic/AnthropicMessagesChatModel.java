@@ -6,6 +6,8 @@ import dev.agentloop.spi.ModelRequest;
 import dev.agentloop.internal.async.AsyncFailures;
 import dev.agentloop.internal.async.Cancellations;
 import dev.agentloop.internal.llm.AsyncWire;
+import dev.agentloop.internal.llm.StreamedText;
+import dev.agentloop.internal.llm.Streaming;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -38,6 +40,7 @@ public class AnthropicMessagesChatModel implements ChatModel {
   private final String apiKey;
   private final int maxTokens;
   private final String model;
+  private final Streaming streaming;
 
   /**
    * @param thinkingBudgetTokens tokens for extended thinking; 0: none
@@ -53,6 +56,17 @@ public class AnthropicMessagesChatModel implements ChatModel {
   /** @param answers told of every answer's status and headers (the endpoint's rate limits) */
   public AnthropicMessagesChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
       int maxTokens, int thinkingBudgetTokens, Executor replies, AsyncWire.Answers answers) {
+    this(baseUrl, apiKey, model, timeout, temperature, maxTokens, thinkingBudgetTokens, replies, answers,
+        Streaming.ON);
+  }
+
+  /**
+   * @param answers told of every answer's status and headers (the endpoint's rate limits)
+   * @param streaming whether replies are streamed ({@code agentloop.llm.stream}) and where their text goes meanwhile
+   */
+  public AnthropicMessagesChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
+      int maxTokens, int thinkingBudgetTokens, Executor replies, AsyncWire.Answers answers, Streaming streaming) {
+    this.streaming = java.util.Objects.requireNonNull(streaming, "streaming");
     if (thinkingBudgetTokens > 0 && thinkingBudgetTokens >= maxTokens) {
       throw new IllegalArgumentException("agentloop.llm.anthropic.thinking-budget-tokens (" + thinkingBudgetTokens
           + ") must be less than max-tokens (" + maxTokens + ")");
@@ -102,8 +116,21 @@ public class AnthropicMessagesChatModel implements ChatModel {
     ChatRequest chatRequest = AnthropicWireMapping.toChatRequest(request, plain ? ThinkingBlocks.NONE : thinking,
         answerTool, plain);
     AnthropicChatModel chosen = plain ? withoutThinking : client;
-    CompletableFuture<ChatResponse> exchange = wire.call(() -> chosen.chat(chatRequest));
-    return Cancellations.passedBack(exchange.handle((response, error) -> reply(response, error, answerTool)), exchange);
+    if (!streaming.enabled()) {
+      CompletableFuture<ChatResponse> exchange = wire.call(() -> chosen.chat(chatRequest));
+      return Cancellations.passedBack(exchange.handle((response, error) -> reply(response, error, answerTool)),
+          exchange);
+    }
+    StreamedText text = new StreamedText(streaming.text(), request);
+    CompletableFuture<ChatResponse> exchange = wire.call(() -> chosen.chat(chatRequest),
+        new AnthropicReplyStream(text::arrived));
+    CompletableFuture<ModelReply> reply = exchange.handle((response, error) -> reply(response, error, answerTool));
+    reply.whenComplete((done, failure) -> {
+      if (failure != null) {
+        text.failed(AsyncFailures.unwrap(failure));
+      }
+    });
+    return Cancellations.passedBack(reply, exchange);
   }
 
   private ModelReply reply(ChatResponse response, Throwable error, String answerTool) {

@@ -3,6 +3,8 @@ package dev.agentloop.internal.llm.openai;
 import dev.agentloop.internal.async.AsyncFailures;
 import dev.agentloop.internal.async.Cancellations;
 import dev.agentloop.internal.llm.AsyncWire;
+import dev.agentloop.internal.llm.StreamedText;
+import dev.agentloop.internal.llm.Streaming;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelReply;
 import dev.agentloop.spi.ModelRequest;
@@ -12,6 +14,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -34,6 +37,7 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   private final String apiKey;
   private final String model;
   private final AnswerFormatType answerFormat;
+  private final Streaming streaming;
 
   /**
    * A model that asks for answer schemas as {@code json_schema}.
@@ -58,6 +62,17 @@ public class OpenAiCompatibleChatModel implements ChatModel {
    */
   public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
       Executor replies, AsyncWire.Answers answers, AnswerFormatType answerFormat) {
+    this(baseUrl, apiKey, model, timeout, temperature, replies, answers, answerFormat, Streaming.ON);
+  }
+
+  /**
+   * @param answers told of every answer's status and headers (the endpoint's rate limits)
+   * @param answerFormat how an agent's answer schema is asked for ({@code agentloop.llm.answer-format})
+   * @param streaming whether replies are streamed ({@code agentloop.llm.stream}) and where their text goes meanwhile
+   */
+  public OpenAiCompatibleChatModel(String baseUrl, String apiKey, String model, Duration timeout, Double temperature,
+      Executor replies, AsyncWire.Answers answers, AnswerFormatType answerFormat, Streaming streaming) {
+    this.streaming = Objects.requireNonNull(streaming, "streaming");
     this.wire = new AsyncWire(timeout, replies, AnswerRepairs::checked, answers);
     this.client = OpenAiChatModel.builder()
         .httpClientBuilder(wire.clientBuilder())
@@ -84,8 +99,20 @@ public class OpenAiCompatibleChatModel implements ChatModel {
   @Override
   public CompletionStage<ModelReply> chat(ModelRequest request) {
     ChatRequest chatRequest = WireMapping.toWireRequest(request, answerFormat);
-    CompletableFuture<ChatResponse> exchange = wire.call(() -> client.chat(chatRequest));
-    return Cancellations.passedBack(exchange.handle(this::reply), exchange);
+    if (!streaming.enabled()) {
+      CompletableFuture<ChatResponse> exchange = wire.call(() -> client.chat(chatRequest));
+      return Cancellations.passedBack(exchange.handle(this::reply), exchange);
+    }
+    StreamedText text = new StreamedText(streaming.text(), request);
+    CompletableFuture<ChatResponse> exchange = wire.call(() -> client.chat(chatRequest),
+        new OpenAiReplyStream(text::arrived));
+    CompletableFuture<ModelReply> reply = exchange.handle(this::reply);
+    reply.whenComplete((done, failure) -> {
+      if (failure != null) {
+        text.failed(AsyncFailures.unwrap(failure));
+      }
+    });
+    return Cancellations.passedBack(reply, exchange);
   }
 
   private ModelReply reply(ChatResponse response, Throwable error) {

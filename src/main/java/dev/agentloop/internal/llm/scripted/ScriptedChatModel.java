@@ -7,6 +7,7 @@ import dev.agentloop.internal.llm.scripted.Script.Scenario;
 import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ChatMessage.AssistantMessage;
 import dev.agentloop.spi.ChatMessage.UserMessage;
+import dev.agentloop.internal.llm.ModelText;
 import dev.agentloop.spi.ChatModel;
 import dev.agentloop.spi.ModelCallException;
 import dev.agentloop.spi.ModelReply;
@@ -34,19 +35,31 @@ public class ScriptedChatModel implements ChatModel {
   /** The model its replies name, by which a price table (a demo's) can price them. */
   static final String MODEL = "scripted";
 
+  private static final int PIECES = 4;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Script script;
   private final Executor replies;
   private final AtomicLong calls = new AtomicLong();
+  private final ModelText text;
 
   /**
    * @param replies where delayed replies complete (and the caller's continuations run): AgentLoop's
    *     model threads, not the JDK's common pool, whose threads lack the application's class loader
    */
   public ScriptedChatModel(Script script, Executor replies) {
+    this(script, replies, ModelText.NONE);
+  }
+
+  /**
+   * @param text where each reply's text goes, in a few pieces just before the reply, as a streaming provider's would:
+   *     so that a demo's followers see text arrive
+   */
+  public ScriptedChatModel(Script script, Executor replies, ModelText text) {
     this.script = script;
     this.replies = replies;
+    this.text = java.util.Objects.requireNonNull(text, "text");
   }
 
   /** Reads a script; an unknown key is an error, so a typo in a script never goes unnoticed. */
@@ -69,14 +82,27 @@ public class ScriptedChatModel implements ChatModel {
     calls.incrementAndGet();
     Scenario scenario = script.scenarioFor(request.run().question());
     if (request.purpose() == ModelRequest.Purpose.PLAN) {
-      return after(script.latencyMillis(), () -> planReply(scenario, request));
+      return after(script.latencyMillis(), () -> streamed(planReply(scenario, request), request));
     }
     Reply reply = replyFor(scenario, request);
     long latency = reply.latencyMillis() != null ? reply.latencyMillis() : script.latencyMillis();
     if ("hang".equals(reply.fail())) {
       return new CompletableFuture<>();
     }
-    return after(latency, () -> toModelReply(reply, request));
+    return after(latency, () -> streamed(toModelReply(reply, request), request));
+  }
+
+  /** Hands the reply's text on in up to four pieces, cut after spaces, before the reply. */
+  private ModelReply streamed(ModelReply reply, ModelRequest request) {
+    String whole = reply.text() == null ? "" : reply.text();
+    int from = 0;
+    for (int piece = 1; piece <= PIECES && from < whole.length(); piece++) {
+      int space = piece == PIECES ? -1 : whole.indexOf(' ', Math.max(from, whole.length() * piece / PIECES));
+      int to = space < 0 ? whole.length() : space + 1;
+      text.arrived(request, whole.substring(from, to));
+      from = to;
+    }
+    return reply;
   }
 
   private Reply replyFor(Scenario scenario, ModelRequest request) {

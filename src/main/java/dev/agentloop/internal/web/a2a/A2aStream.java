@@ -61,7 +61,7 @@ final class A2aStream implements RunEventSink {
   @Override
   public void send(RunEvent event) throws IOException {
     requireOpen();
-    if (event instanceof RunEvent.TextDelta) {
+    if (event instanceof RunEvent.TextDelta || event instanceof RunEvent.TextDropped) {
       return;
     }
     if (event instanceof RunEvent.StepAppended step) {

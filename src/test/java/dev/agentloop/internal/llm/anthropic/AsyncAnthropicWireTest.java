@@ -1,5 +1,6 @@
 package dev.agentloop.internal.llm.anthropic;
 
+import dev.agentloop.internal.llm.Streaming;
 import static dev.agentloop.internal.llm.anthropic.FakeAnthropicServer.message;
 import static dev.agentloop.internal.llm.anthropic.FakeAnthropicServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -126,7 +127,10 @@ class AsyncAnthropicWireTest {
     server.respond(200, "event: message_start\ndata: {\"type\":\"message_start\"}\n\n",
         Map.of("Content-Type", "text/event-stream"), Duration.ZERO);
 
-    ModelCallException failure = ModelCalls.failure(model(null).chat(simple()));
+    // streams off (agentloop.llm.stream=false)
+    ModelCallException failure = ModelCalls.failure(new AnthropicMessagesChatModel(server.baseUrl(), "sk-ant-test",
+        "claude-test", Duration.ofSeconds(30), null, 1024, 0, oneReplyThread, (status, headers) -> { },
+        Streaming.OFF).chat(simple()));
 
     assertThat(failure.getMessage()).contains("answered with an event stream (text/event-stream) although the request"
         + " asked for no stream");

@@ -26,7 +26,7 @@ final class FakeAnthropicServer implements AutoCloseable {
 
   private final FakeModelServer server = new FakeModelServer("/v1/messages", "fake-anthropic",
       new FakeModelServer.Reply(500, error("api_error", "the fake server has no queued response"), Duration.ZERO,
-          Map.of()));
+          Map.of()), AnthropicStreams::of);
 
   FakeAnthropicServer() throws IOException {}
 

@@ -45,7 +45,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
   }
 
   private final FakeModelServer server = new FakeModelServer("/v1/chat/completions", "fake-openai",
-      new Response(500, errorBody("the fake server has no queued response", "server_error", null)).reply());
+      new Response(500, errorBody("the fake server has no queued response", "server_error", null)).reply(),
+      OpenAiStreams::of);
 
   public FakeOpenAiServer() throws IOException {}
 

@@ -1,5 +1,8 @@
 package dev.agentloop.internal.llm.openai;
 
+import dev.agentloop.internal.llm.AsyncWire;
+import dev.agentloop.internal.llm.LlmSettings;
+import dev.agentloop.internal.llm.Streaming;
 import static dev.agentloop.internal.llm.ModelCalls.PYDANTIC_SCHEMA;
 import static dev.agentloop.internal.llm.ModelCalls.failure;
 import static dev.agentloop.internal.llm.ModelCalls.json;
@@ -121,8 +124,10 @@ class OpenAiWireTest {
     server.respond(new FakeOpenAiServer.Response(200, stream, Duration.ZERO,
         Map.of("Content-Type", "text/event-stream")));
 
-    // when
-    ModelCallException failure = failure(model().chat(simple()));
+    // when streams are off (agentloop.llm.stream=false)
+    ModelCallException failure = failure(new OpenAiCompatibleChatModel(server.baseUrl(), "sk-test", "test-model",
+        Duration.ofSeconds(5), null, pool, AsyncWire.Answers.NONE, LlmSettings.AnswerFormatType.JSON_SCHEMA,
+        Streaming.OFF).chat(simple()));
 
     // then
     assertThat(failure.getMessage()).contains("answered with an event stream (text/event-stream) although the"
