@@ -9,6 +9,8 @@ import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import java.io.IOException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -21,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * One client following one run: reads the run on a timer and whenever this JVM wrote a change of it, and sends what
  * is new since its cursor — the steps written after the cursor's step, then the run's state when it differs from
  * the cursor's. The timer is what makes it work in a cluster: a step another node wrote is read from the store like
- * any other. Reads and sends run one at a time (synchronized), on the followers' threads or, for text deltas, on
- * the thread of the model call.
+ * any other. Reads and sends run one at a time (synchronized), on the followers' threads; the model's text is queued
+ * by the thread of the model call and sent from there too, so that a slow client never holds up a model call, and
+ * before the steps each read finds, so that a reply's text comes before its step.
  */
 final class RunFollower implements RunEvents.Following {
 
@@ -36,6 +39,8 @@ final class RunFollower implements RunEvents.Following {
   private final RunEventsSettings settings;
   private final Runnable onClose;
   private final AtomicBoolean woken = new AtomicBoolean();
+  private final Queue<RunEvent> text = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean textScheduled = new AtomicBoolean();
   private final long deadline;
   private EventCursor cursor;
   private long lastSent;
@@ -43,7 +48,7 @@ final class RunFollower implements RunEvents.Following {
   private volatile boolean closed;
   private ScheduledFuture<?> ticks;
   private RunWatchers.Registration registration;
-  private ScheduledExecutorService timer;
+  private volatile ScheduledExecutorService timer;
 
   RunFollower(String runId, EventCursor from, RunEventSink sink, RunMoments moments, StepStore store, RunService runs,
       RunEventsSettings settings, Runnable onClose) {
@@ -93,6 +98,7 @@ final class RunFollower implements RunEvents.Following {
         close(null);
         return;
       }
+      sendQueuedText();
       RunMoment moment = moments.read(runId);
       String state = moment.state();
       // a run that left its wait wrote the steps read now after it went on: "resumed" comes before them
@@ -128,15 +134,33 @@ final class RunFollower implements RunEvents.Following {
     }
   }
 
-  /** A piece of model text, or word that it was dropped, sent as it comes unless the following ended. */
-  synchronized void text(RunEvent delta) {
+  /** A piece of model text, or word that it was dropped: queued, and sent as soon as a follower's thread is free. */
+  void text(RunEvent delta) {
     if (closed) {
       return;
     }
+    text.add(delta);
+    if (timer != null && textScheduled.compareAndSet(false, true)) {
+      try {
+        timer.execute(this::sendText);
+      } catch (RejectedExecutionException e) {
+        textScheduled.set(false); // shutting down: the followers are closed
+      }
+    }
+  }
+
+  private synchronized void sendText() {
+    textScheduled.set(false);
     try {
-      send(delta);
+      sendQueuedText();
     } catch (IOException e) {
       close(e);
+    }
+  }
+
+  private void sendQueuedText() throws IOException {
+    for (RunEvent delta = text.poll(); delta != null && !closed; delta = text.poll()) {
+      send(delta);
     }
   }
 
