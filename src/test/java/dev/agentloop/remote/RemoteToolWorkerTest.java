@@ -260,6 +260,34 @@ class RemoteToolWorkerTest {
   }
 
   @Test
+  void should_count_a_call_a_worker_holds_when_the_run_is_stopped_and_refuse_its_late_answer() throws Exception {
+    // given a call a worker has fetched through the REST API and not answered yet
+    String question = "remote-wait: who is C-200, stopped while it is looked up?";
+    String run = start(question).getId();
+    awaitRemoteTask(run);
+    ApiClient worker = ApiClient.as(port, "worker");
+    JsonNode locked = ApiClient.body(worker.post("/engine-rest/external-task/fetchAndLock", """
+        {"workerId": "rest-worker", "maxTasks": 1, "topics": [{"topicName": "%s", "lockDuration": 30000,
+         "localVariables": true, "variables": ["callId", "arguments"], "processVariables": {"question": "%s"}}]}"""
+        .formatted(CrmLookupWorker.TOPIC, question)), 200);
+    assertThat(locked).hasSize(1);
+    int toolCallsBefore = runs.view(run).toolCalls();
+
+    // when an operator stops the run, and the worker answers after that
+    assertThat(ApiClient.body(ApiClient.as(port, "operator").post("/api/runs/" + run + "/stop",
+        "{\"reason\": \"the customer called back\"}"), 200).get("status").asText()).isEqualTo("STOPPED");
+    HttpResponse<String> late = worker.post("/engine-rest/external-task/" + locked.get(0).get("id").asText()
+        + "/complete", """
+        {"workerId": "rest-worker", "localVariables": {"result": {"value": "C-200: Alan Turing", "type": "String"}}}""");
+
+    // then the late answer is refused, and the call the tool received counts as one tool call of the run
+    assertThat(late.statusCode()).isEqualTo(404);
+    assertThat(runs.view(run).toolCalls()).isEqualTo(toolCallsBefore + 1);
+    assertThat(observations(run)).singleElement().satisfies(observation ->
+        assertThat(observation.text("error")).contains("no result: the run was stopped by operator"));
+  }
+
+  @Test
   void should_write_nothing_for_a_waiting_call_that_is_cancelled() {
     // given a call no worker serves
     ProcessInstance instance = start("remote-wait: who is C-200, cancelled?");

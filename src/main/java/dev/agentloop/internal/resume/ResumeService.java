@@ -52,7 +52,7 @@ public class ResumeService {
     LoopJump jump = new LoopJump(engine.getRuntimeService(), engine.getRepositoryService());
     this.edits = new StepEdits(engine.getRuntimeService(), surgery, contents, jump, changes, spans);
     this.regenerations = new AnswerRegenerations(engine.getRuntimeService(), surgery, jump, changes, decisions, spans);
-    this.stops = new RunStops(engine.getRuntimeService(), store, jump, changes, decisions, spans);
+    this.stops = new RunStops(engine.getRuntimeService(), engine.getExternalTaskService(), store, jump, changes, decisions, spans);
     this.inFlow = new InFlowChanges(store, edits, regenerations);
     this.treeStops = new TreeStops(engine.getRuntimeService(), store, jump, changes, stops, escapes);
   }

@@ -14,25 +14,30 @@ import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.ArrayList;
 import java.util.List;
+import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.RuntimeService;
 
 /**
  * Stops a run a person ends: its open calls answered as never run, the person's note appended, the run ended
  * through its diagram's {@code stopped} end event (or its instance deleted where there is none and nothing called
- * it). Apart from edits and regenerates because a stop ends the run instead of moving it in its loop. Thread-safe.
+ * it). Apart from edits and regenerates because a stop ends the run instead of moving it in its loop. A call a
+ * remote worker holds when the run stops counts as a tool call of the run: the tool received it, and its answer,
+ * which comes after the task is gone, is refused by the engine. Thread-safe.
  */
 final class RunStops {
 
   private final RuntimeService runtime;
+  private final ExternalTaskService externalTasks;
   private final StepStore store;
   private final LoopJump jump;
   private final RunChanges changes;
   private final DecisionLog decisions;
   private final DecisionSpans spans;
 
-  RunStops(RuntimeService runtime, StepStore store, LoopJump jump, RunChanges changes,
+  RunStops(RuntimeService runtime, ExternalTaskService externalTasks, StepStore store, LoopJump jump, RunChanges changes,
       DecisionLog decisions, DecisionSpans spans) {
     this.runtime = runtime;
+    this.externalTasks = externalTasks;
     this.store = store;
     this.jump = jump;
     this.changes = changes;
@@ -55,7 +60,7 @@ final class RunStops {
       Turn.newest(state.activePath()).open().forEach(call -> steps.add(Steps.observation(
           Observation.error(call, "no result: the run was " + stopped), Steps.AGENTLOOP)));
       steps.add(Steps.humanInput("Stopped: " + reason, author, "run stopped"));
-      store.append(run.head(), steps, Usage.NONE);
+      store.append(run.head(), steps, new Usage(0, remoteCallsUnderWay(runId), 0));
       runtime.setVariables(runId, ReactAgentProcess.STATUS_REASON.with(stopped));
       if (!jump.end(runId, ReactAgentProcess.STOPPED)) {
         requireNoCaller(runId);
@@ -64,6 +69,12 @@ final class RunStops {
       }
       return null;
     });
+  }
+
+  /** The run's calls of remote tools that a worker has fetched and not yet answered. */
+  private int remoteCallsUnderWay(String runId) {
+    return (int) externalTasks.createExternalTaskQuery().processInstanceId(runId)
+        .activityId(ReactAgentProcess.CALL_REMOTE_TOOL).locked().count();
   }
 
   private void requireNoCaller(String runId) {
