@@ -51,7 +51,9 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(classes = {AgentLoopApplication.class, TestAgent.class, TestTools.class},
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"agentloop.llm.provider=openai", "agentloop.llm.api-key=sk-fake-key", "agentloop.llm.model=test-model",
-        "agentloop.llm.timeout=PT5S", "agentloop.resilience.model-breaker.failure-threshold=5",
+        // the time-out covers a streamed reply to its end: 112 hostile replies streamed at once on a busy machine
+        // take longer than a few seconds, and no test here is about a slow endpoint
+        "agentloop.llm.timeout=PT30S", "agentloop.resilience.model-breaker.failure-threshold=5",
         "agentloop.resilience.model-breaker.failure-executions=10", "agentloop.resilience.model-breaker.delay=PT1S",
         // an engine of its own name: a second "default" would take /engine-rest and the webapps from the shared context
         "camunda.bpm.process-engine-name=" + ModelEndpointTest.ENGINE})

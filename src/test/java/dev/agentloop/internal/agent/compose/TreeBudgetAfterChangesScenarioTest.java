@@ -41,6 +41,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * A tree's budget after a person changed it, through the API a person uses: a child that a person's edit re-opens
@@ -51,6 +52,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @AgentLoopTest
 @Import(TreeBudgetAfterChangesScenarioTest.HeldTool.class)
+@TestPropertySource(properties = "camunda.bpm.process-engine-name=treeBudgetAfterChanges")
 class TreeBudgetAfterChangesScenarioTest {
 
   /** The agent the {@code coordinate-edit} script calls. */
