@@ -111,7 +111,7 @@ class ScaleOutBenchmark {
 
   /** The shipped settings, but the benchmark's script and quiet logs. */
   private static AppNode.Builder node(String name) {
-    return AppNode.named(name)
+    return AppNode.named(name).peakSpeed()
         .property("agentloop.worker.worker-id", name)
         .property("agentloop.llm.scripted.script", "classpath:scripts/scale-script.json")
         .property("logging.level.dev.agentloop", "WARN")

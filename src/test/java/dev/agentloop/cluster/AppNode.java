@@ -38,11 +38,17 @@ public final class AppNode implements AutoCloseable {
   private final NodeApi api;
   private Process process;
 
+  /** JVM flags of a node that starts and runs briefly, as test nodes do: no optimizing compiler, one GC thread. */
+  private static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
+  private final boolean quickStart;
+
   private AppNode(Builder builder) {
     this.name = builder.name;
     this.workingDirectory = builder.workingDirectory;
     this.environment = Map.copyOf(builder.environment);
     this.jar = builder.jar;
+    this.quickStart = builder.quickStart;
     int port = freePort();
     this.port = port;
     this.properties = new LinkedHashMap<>(builder.properties);
@@ -133,6 +139,9 @@ public final class AppNode implements AutoCloseable {
   private List<String> command() {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx1g"));
+    if (quickStart) {
+      command.addAll(QUICK_START);
+    }
     if (jar == null) {
       command.addAll(List.of("-cp", classPath(), "dev.agentloop.AgentLoopApplication"));
     } else {
@@ -179,6 +188,7 @@ public final class AppNode implements AutoCloseable {
     private final Map<String, String> environment = new LinkedHashMap<>();
     private final Map<String, String> properties = new LinkedHashMap<>();
     private Path jar;
+    private boolean quickStart = true;
 
     private Builder(String name) {
       this.name = name;
@@ -214,6 +224,12 @@ public final class AppNode implements AutoCloseable {
           .environment("AGENTLOOP_DB_URL", database.jdbcUrl())
           .environment("AGENTLOOP_DB_USER", database.user())
           .environment("AGENTLOOP_DB_PASSWORD", database.password());
+    }
+
+    /** A node measured for speed (benchmarks): the JVM's own defaults, not the flags that make tests start fast. */
+    public Builder peakSpeed() {
+      this.quickStart = false;
+      return this;
     }
 
     /** A Spring property, given as a command-line argument {@code --key=value}. */
