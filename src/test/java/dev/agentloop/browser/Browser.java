@@ -103,6 +103,44 @@ final class Browser implements AutoCloseable {
     driver.get(baseUrl + path);
   }
 
+  /**
+   * Logs in to a webapp's page as a person does, and makes sure it took: on a busy machine the page can
+   * finish booting after the keys were typed (Angular then binds empty fields and the login is refused), or
+   * the login request can be lost with the page. So each attempt checks what the fields hold before it
+   * submits, and a login form still there after a while is filled in once more from a fresh page.
+   */
+  void logIn(String appPath, String user, String password) {
+    By username = By.cssSelector("input[ng-model=username]");
+    By passwordField = By.cssSelector("input[ng-model=password]");
+    // the webapps share one session: a login of the same browser to another webapp would skip this form
+    go(appPath);
+    driver.manage().deleteAllCookies();
+    for (int attempt = 1; ; attempt++) {
+      go(appPath);
+      fill(awaitBooted(username), user);
+      fill(await(passwordField), password);
+      click(By.cssSelector("button.btn-primary[type=submit]"));
+      try {
+        new WebDriverWait(driver, PATIENCE.dividedBy(3))
+            .until(ExpectedConditions.invisibilityOfElementLocated(passwordField));
+        return;
+      } catch (TimeoutException e) {
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Types the text into an empty field until the field holds it (a page still booting may clear it). */
+  private void fill(WebElement field, String text) {
+    wait.ignoring(StaleElementReferenceException.class).until(driver -> {
+      field.clear();
+      field.sendKeys(text);
+      return text.equals(field.getAttribute("value"));
+    });
+  }
+
   WebElement await(By locator) {
     return wait.until(ExpectedConditions.visibilityOfElementLocated(locator));
   }

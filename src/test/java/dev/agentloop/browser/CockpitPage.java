@@ -34,14 +34,7 @@ final class CockpitPage {
   }
 
   CockpitPage login(String user, String password) {
-    // the webapps share one session: a Tasklist login of the same browser would skip Cockpit's login form
-    browser.go("/camunda/app/cockpit/" + engine + "/");
-    browser.driver.manage().deleteAllCookies();
-    browser.go("/camunda/app/cockpit/" + engine + "/");
-    browser.awaitBooted(By.cssSelector("input[ng-model=username]")).sendKeys(user);
-    browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
-    browser.click(By.cssSelector("button.btn-primary[type=submit]"));
-    browser.awaitGone(By.cssSelector("input[ng-model=password]"));
+    browser.logIn("/camunda/app/cockpit/" + engine + "/", user, password);
     return this;
   }
 

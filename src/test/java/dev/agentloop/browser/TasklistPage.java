@@ -28,14 +28,7 @@ final class TasklistPage {
   }
 
   TasklistPage login(String user, String password) {
-    // the webapps share one session: a Cockpit login of the same browser would skip Tasklist's login form
-    browser.go("/camunda/app/tasklist/default/");
-    browser.driver.manage().deleteAllCookies();
-    browser.go("/camunda/app/tasklist/default/");
-    browser.awaitBooted(By.cssSelector("input[ng-model=username]")).sendKeys(user);
-    browser.await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
-    browser.click(By.cssSelector("button.btn-primary[type=submit]"));
-    browser.awaitGone(By.cssSelector("input[ng-model=password]"));
+    browser.logIn("/camunda/app/tasklist/default/", user, password);
     return this;
   }
 

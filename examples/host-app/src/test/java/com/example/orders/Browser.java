@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -54,13 +55,36 @@ final class Browser implements AutoCloseable {
     return new Browser(new ChromeDriver(service, options), "http://localhost:" + port);
   }
 
-  /** Logs in to a Camunda webapp (tasklist, cockpit) of the default engine. */
+  /**
+   * Logs in to a Camunda webapp (tasklist, cockpit) of the default engine, and makes sure it took: on a busy
+   * machine the page can finish booting after the keys were typed and send empty fields, so each attempt checks
+   * the fields before it submits, and a login form still there after a while is filled in again on a fresh page.
+   */
   void login(String app, String user, String password) {
-    driver.get(baseUrl + "/camunda/app/" + app + "/default/");
-    await(By.cssSelector("input[ng-model=username]")).sendKeys(user);
-    await(By.cssSelector("input[ng-model=password]")).sendKeys(password);
-    await(By.cssSelector("button.btn-primary[type=submit]")).click();
-    wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("input[ng-model=password]")));
+    By passwordField = By.cssSelector("input[ng-model=password]");
+    for (int attempt = 1; ; attempt++) {
+      driver.get(baseUrl + "/camunda/app/" + app + "/default/");
+      fill(await(By.cssSelector("input[ng-model=username]")), user);
+      fill(await(passwordField), password);
+      await(By.cssSelector("button.btn-primary[type=submit]")).click();
+      try {
+        new WebDriverWait(driver, Duration.ofSeconds(20))
+            .until(ExpectedConditions.invisibilityOfElementLocated(passwordField));
+        return;
+      } catch (TimeoutException e) {
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private void fill(WebElement field, String text) {
+    wait.until(driver -> {
+      field.clear();
+      field.sendKeys(text);
+      return text.equals(field.getAttribute("value"));
+    });
   }
 
   void go(String path) {
