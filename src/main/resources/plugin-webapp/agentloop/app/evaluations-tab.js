@@ -2,7 +2,7 @@
 // (evaluation-view.js), a new one started (a deployed version or a pasted or uploaded diagram, on recorded runs found
 // by search, the newest runs and/or a data set, with a reason), and a finished one promoted. The API decides who may:
 // what it refuses shows in its words.
-import { agentLoopApi } from './api.js';
+import { cockpitTab } from './cockpit-tab.js';
 import { clear, h, notice, time } from './dom.js';
 import { caseView, evaluationHead } from './evaluation-view.js';
 import { candidateText, evaluationBody, statusText, summaryText } from './evaluation-words.js';
@@ -163,20 +163,11 @@ class EvaluationsTab {
   }
 }
 
-let mounted = null;
-
-export default {
+export default cockpitTab({
   id: 'agentloop.processDefinition.evaluations',
   pluginPoint: 'cockpit.processDefinition.runtime.tab',
   // after "Agent versions"
   priority: 3,
-  properties: { label: 'Agent evaluations' },
-  render(node, { api, processDefinitionId }) {
-    mounted?.stop();
-    mounted = new EvaluationsTab(node, agentLoopApi(api), processDefinitionId);
-  },
-  unmount() {
-    mounted?.stop();
-    mounted = null;
-  }
-};
+  label: 'Agent evaluations',
+  open: (node, client, id) => new EvaluationsTab(node, client, id)
+});

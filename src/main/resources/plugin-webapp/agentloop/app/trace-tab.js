@@ -3,7 +3,7 @@
 // now, its trace first (the step tree when people changed it, then the active path with each step's
 // cost and prompt), what it used of its budgets, the operator's actions (edit & resume, regenerate,
 // stop; restart once it ended), and the circuit breakers, folded unless one is open.
-import { agentLoopApi } from './api.js';
+import { cockpitTab } from './cockpit-tab.js';
 import { conversation, earlierTurnOf, turnRedoneMessage } from './conversation.js';
 import { conversationView } from './conversation-view.js';
 import { calledByLink, nestChildRuns } from './child-runs.js';
@@ -376,19 +376,10 @@ export class RunPanel {
   }
 }
 
-let mounted = null;
-
-export default {
+export default cockpitTab({
   id: 'agentloop.processInstance.trace',
   pluginPoint: 'cockpit.processInstance.runtime.tab',
   priority: 20,
-  properties: { label: 'Agent trace' },
-  render(node, { api, processInstanceId }) {
-    mounted?.stop();
-    mounted = new RunPanel(node, agentLoopApi(api), processInstanceId, false);
-  },
-  unmount() {
-    mounted?.stop();
-    mounted = null;
-  }
-};
+  label: 'Agent trace',
+  open: (node, client, id) => new RunPanel(node, client, id, false)
+});

@@ -2,7 +2,7 @@
 // "move waiting runs to version n": first what would happen to each run (a dry run), then, with a reason, the
 // move itself, whose progress shows until every run has moved or stays. Runs busy in a model or tool call stay,
 // or move when they next wait, as the operator chooses.
-import { agentLoopApi } from './api.js';
+import { cockpitTab } from './cockpit-tab.js';
 import { clear, h, notice, time } from './dom.js';
 import { migrationSummary, outcomeLabel, sourceVersions } from './migration-words.js';
 import { runLink } from './runs-tab.js';
@@ -152,20 +152,11 @@ class VersionsTab {
   }
 }
 
-let mounted = null;
-
-export default {
+export default cockpitTab({
   id: 'agentloop.processDefinition.versions',
   pluginPoint: 'cockpit.processDefinition.runtime.tab',
   // after "Agent runs"
   priority: 4,
-  properties: { label: 'Agent versions' },
-  render(node, { api, processDefinitionId }) {
-    mounted?.stop();
-    mounted = new VersionsTab(node, agentLoopApi(api), processDefinitionId);
-  },
-  unmount() {
-    mounted?.stop();
-    mounted = null;
-  }
-};
+  label: 'Agent versions',
+  open: (node, client, id) => new VersionsTab(node, client, id)
+});

@@ -32,6 +32,7 @@ public class CockpitAssets extends AbstractCockpitPluginRootResource {
       "app/step-editor.js", "app/step-tree.js", "app/trace-tab.js", "app/trace-view.js", "app/tree-layout.js",
       "app/words.js", "app/child-runs.js", "app/turn-redo.js", "app/versions-tab.js", "app/migration-words.js",
       "app/evaluations-tab.js", "app/evaluation-view.js", "app/evaluation-form.js", "app/evaluation-words.js",
+      "app/cockpit-tab.js",
       SETTINGS);
 
   public CockpitAssets() {

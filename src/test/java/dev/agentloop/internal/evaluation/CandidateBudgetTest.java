@@ -3,58 +3,26 @@ package dev.agentloop.internal.evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.TestAgent;
 import dev.agentloop.internal.agent.definition.AgentSettings;
-import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.model.bpmn.Bpmn;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A candidate with a budget, over the OpenAI wire (a local fake): its run is held to its own diagram's budget however
  * the recorded run went; where it runs out, the evaluation stops it (the recorded run never got stuck there), the case
  * says so and fails; and what the judge's calls used is the evaluation's own cost, counted apart from both sides.
  */
-@SpringBootTest(classes = {AgentLoopApplication.class, EvaluationApiTest.ShopTools.class},
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=chat-model", "agentloop.llm.timeout=PT5S",
-        "agentloop.tools.approval.issue_refund=false", "agentloop.evaluation.poll-interval=PT0.1S",
-        "camunda.bpm.process-engine-name=candidateBudget"})
-@ActiveProfiles("test")
-class CandidateBudgetTest {
+class CandidateBudgetTest extends ShopEvaluationContext {
 
-  private static final FakeOpenAiServer SERVER = start();
-
-  @Autowired ProcessEngine engine;
-  @LocalServerPort int port;
-
-  @DynamicPropertySource
-  static void endpoint(DynamicPropertyRegistry registry) {
-    registry.add("agentloop.llm.base-url", SERVER::baseUrl);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    SERVER.close();
-  }
 
   @Test
   void should_hold_the_candidate_to_its_budget_and_count_the_judge_apart() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-budget-agent";
     TestAgent.deployVariant(engine, agent, withModelCalls(agent, 5));
     String pears = EvaluationApiTest.record(operator, agent, "What do pears cost?");
@@ -86,13 +54,5 @@ class CandidateBudgetTest {
     Map<String, String> settings = new HashMap<>(EvaluationApiTest.settings(agent, "You are a shop assistant."));
     settings.put(AgentSettings.MAX_MODEL_CALLS, String.valueOf(calls));
     return settings;
-  }
-
-  private static FakeOpenAiServer start() {
-    try {
-      return new FakeOpenAiServer().answerWith(ShopModel::answer);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -3,61 +3,30 @@ package dev.agentloop.internal.evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.internal.agent.EvaluationKeys;
-import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Date;
 import java.util.List;
 import java.util.UUID;
-import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.model.bpmn.Bpmn;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * What an evaluation deployed goes when nothing needs it, with the real engine, H2 and the model on the OpenAI wire (a
  * local fake): the candidate's deployment when its evaluation ends, while the evaluation stays readable; in the sweep,
  * a candidate whose evaluation is gone (not one whose evaluation is just starting), but never one whose run is still
  * under way (nothing of it is touched); and the
- * evaluations past the retention, but never a promoted one.
+ * evaluations past the retention (the default, 90 days), but never a promoted one.
  */
-@SpringBootTest(classes = {AgentLoopApplication.class, EvaluationApiTest.ShopTools.class},
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=chat-model", "agentloop.llm.timeout=PT5S",
-        "agentloop.tools.approval.issue_refund=false", "agentloop.evaluation.poll-interval=PT0.1S",
-        "agentloop.evaluation.retention=P30D", "camunda.bpm.process-engine-name=candidateCleanup"})
-@ActiveProfiles("test")
-class CandidateCleanupTest {
+class CandidateCleanupTest extends ShopEvaluationContext {
 
-  private static final FakeOpenAiServer SERVER = start();
-
-  @Autowired ProcessEngine engine;
   @Autowired CandidateCleanup cleanup;
   @Autowired EvaluationStore store;
-  @LocalServerPort int port;
-
-  @DynamicPropertySource
-  static void endpoint(DynamicPropertyRegistry registry) {
-    registry.add("agentloop.llm.base-url", SERVER::baseUrl);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    SERVER.close();
-  }
 
   @AfterEach
   void realTime() {
@@ -66,7 +35,7 @@ class CandidateCleanupTest {
 
   @Test
   void should_remove_the_candidate_when_its_evaluation_ends_and_keep_the_evaluation_readable() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-cleanup-agent";
     EvaluationApiTest.deployAgent(engine, agent);
     String run = EvaluationApiTest.record(operator, agent, "What do pears cost?");
@@ -116,7 +85,7 @@ class CandidateCleanupTest {
 
   @Test
   void should_remove_evaluations_past_the_retention_but_keep_a_promoted_one() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-retention-agent";
     EvaluationApiTest.deployAgent(engine, agent);
     String run = EvaluationApiTest.record(operator, agent, "What do pears cost?");
@@ -129,7 +98,7 @@ class CandidateCleanupTest {
     // as a promotion writes it (promoting itself is EvaluationApiTest's)
     assertThat(store.promoted(promoted, "analyst", "kinder", 2)).isTrue();
 
-    ClockUtil.setCurrentTime(Date.from(ClockUtil.getCurrentTime().toInstant().plus(Duration.ofDays(29))));
+    ClockUtil.setCurrentTime(Date.from(ClockUtil.getCurrentTime().toInstant().plus(Duration.ofDays(89))));
     cleanup.sweep();
     ApiClient.body(operator.get("/api/evaluations/" + old), 200);
 
@@ -150,13 +119,5 @@ class CandidateCleanupTest {
 
   private long definitions(String key) {
     return engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key).count();
-  }
-
-  private static FakeOpenAiServer start() {
-    try {
-      return new FakeOpenAiServer().answerWith(ShopModel::answer);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
@@ -14,12 +13,9 @@ import dev.agentloop.TestTools;
 import dev.agentloop.api.AgentLoopGroups;
 import dev.agentloop.internal.agent.EvaluationKeys;
 import dev.agentloop.internal.agent.definition.AgentSettings;
-import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
 import dev.agentloop.internal.security.AgentOwnership;
 import dev.agentloop.spi.AgentTool;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -30,57 +26,32 @@ import org.camunda.bpm.model.bpmn.BpmnModelInstance;
 import org.camunda.bpm.model.bpmn.instance.ExtensionElements;
 import org.camunda.bpm.model.bpmn.instance.Process;
 import org.camunda.bpm.model.bpmn.instance.camunda.CamundaExecutionListener;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Evaluations through the REST API, with the real engine, H2 and the model on the OpenAI wire (a local fake): runs
  * of a shop agent are recorded, a candidate with a changed prompt is evaluated on them, and the report says which case
  * regressed and why, while no tool ran again and the candidate never became the version runs start on.
  */
-@SpringBootTest(classes = {AgentLoopApplication.class, EvaluationApiTest.ShopTools.class},
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=chat-model", "agentloop.llm.timeout=PT5S",
-        "agentloop.tools.approval.issue_refund=false", "agentloop.evaluation.poll-interval=PT0.1S",
-        "camunda.bpm.process-engine-name=evaluationApi"})
-@ActiveProfiles("test")
 @ExtendWith(OutputCaptureExtension.class)
-class EvaluationApiTest {
+class EvaluationApiTest extends ShopEvaluationContext {
 
   static final String AGENT = "shop-agent";
   static final AtomicInteger LOOKUPS = new AtomicInteger();
   static final AtomicInteger REFUNDS = new AtomicInteger();
-  private static final FakeOpenAiServer SERVER = start();
-
-  @Autowired ProcessEngine engine;
+  static final AtomicInteger CREDITS = new AtomicInteger();
   @Autowired AgentOwnership owners;
-  @LocalServerPort int port;
-
-  @DynamicPropertySource
-  static void endpoint(DynamicPropertyRegistry registry) {
-    registry.add("agentloop.llm.base-url", SERVER::baseUrl);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    SERVER.close();
-  }
 
   @Test
   void should_report_the_one_recorded_run_a_changed_prompt_breaks_and_promote_only_a_candidate_that_passes(
       CapturedOutput log) {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     deployAgent(engine, AGENT);
     List<String> recorded = List.of(record(operator, AGENT, "What do apples cost?"),
         record(operator, AGENT, "What do pears cost?"), record(operator, AGENT, "Refund my order 42."));
@@ -143,7 +114,7 @@ class EvaluationApiTest {
 
   @Test
   void should_refuse_what_cannot_be_evaluated_in_words_and_lose_nothing() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-refusing-agent";
     deployAgent(engine, agent);
     String path = "/api/agents/" + agent + "/evaluations";
@@ -188,7 +159,7 @@ class EvaluationApiTest {
 
   @Test
   void should_run_two_evaluations_at_once_each_on_its_own_record_and_never_run_a_side_effect() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-busy-agent";
     deployAgent(engine, agent);
     String run = record(operator, agent, "What do pears cost?");
@@ -222,7 +193,7 @@ class EvaluationApiTest {
 
   @Test
   void should_mark_a_recorded_tool_the_candidate_no_longer_offers_and_never_run_it() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-shrinking-agent";
     deployAgent(engine, agent);
     String run = record(operator, agent, "What do pears cost?");
@@ -329,15 +300,7 @@ class EvaluationApiTest {
     return latestVersion(engine, key);
   }
 
-  private static FakeOpenAiServer start() {
-    try {
-      return new FakeOpenAiServer().answerWith(ShopModel::answer);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** A read-only price list and a refund with side effects, each counting how often it really ran. */
+  /** A read-only price list, a refund and a credit with side effects, each counting how often it really ran. */
   @TestConfiguration(proxyBeanMethods = false)
   static class ShopTools {
 
@@ -357,6 +320,16 @@ class EvaluationApiTest {
           + " {\"order\": {\"type\": \"integer\"}}, \"required\": [\"order\"]}"), arguments -> {
             REFUNDS.incrementAndGet();
             return "refunded order " + arguments.path("order").asInt();
+          });
+    }
+
+    /** A credit to an order: side effects, and a person approves each (see {@link ShopEvaluationContext}). */
+    @Bean
+    AgentTool issueCredit() {
+      return TestTools.tool("issue_credit", true, TestTools.parse("{\"type\": \"object\", \"properties\":"
+          + " {\"order\": {\"type\": \"integer\"}}, \"required\": [\"order\"]}"), arguments -> {
+            CREDITS.incrementAndGet();
+            return "credited order " + arguments.path("order").asInt();
           });
     }
   }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
@@ -15,58 +14,34 @@ import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Recorded;
 import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.model.bpmn.Bpmn;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A recorded run that asked a person twice and had a call with side effects approved, replayed over the OpenAI wire
  * (a local fake): the candidate's questions get the person's answers in the order they were given, its call is
- * approved as it was (and answered from the record: the refund never runs again), and nobody is asked anew.
+ * approved as it was (and answered from the record: the credit never runs again), and nobody is asked anew.
  */
-@SpringBootTest(classes = {AgentLoopApplication.class, EvaluationApiTest.ShopTools.class},
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=chat-model", "agentloop.llm.timeout=PT5S",
-        "agentloop.tools.approval.issue_refund=true", "agentloop.evaluation.poll-interval=PT0.1S",
-        "camunda.bpm.process-engine-name=recordedAnswers"})
-@ActiveProfiles("test")
-class RecordedAnswersTest {
+class RecordedAnswersTest extends ShopEvaluationContext {
 
-  private static final FakeOpenAiServer SERVER = start();
-
-  @Autowired ProcessEngine engine;
-  @LocalServerPort int port;
-
-  @DynamicPropertySource
-  static void endpoint(DynamicPropertyRegistry registry) {
-    registry.add("agentloop.llm.base-url", SERVER::baseUrl);
+  @BeforeAll
+  static void model() {
+    answerWith(RecordedAnswersTest::answer);
   }
 
-  @AfterAll
-  static void stopServer() {
-    SERVER.close();
-  }
 
   @Test
   void should_answer_the_candidates_questions_in_order_and_its_approval_as_recorded() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-asking-agent";
     TestAgent.deployVariant(engine, agent, asking(agent, "You are a shop assistant."));
     String recorded = ApiClient.body(operator.post("/api/runs", JSON.createObjectNode().put("agent", agent)
-        .put("question", "Refund my shirt.").toString()), 201).path("id").asText();
+        .put("question", "Credit my shirt.").toString()), 201).path("id").asText();
     Runs.submitForm(engine, Runs.awaitTask(engine, recorded, ReactAgentProcess.ASK_HUMAN), "ann",
         Map.of("answer1", "blue"));
     Runs.submitForm(engine, Runs.awaitTask(engine, recorded, ReactAgentProcess.ASK_HUMAN), "ann",
@@ -77,7 +52,7 @@ class RecordedAnswersTest {
         .path("status").asText().equals("ANSWERED"));
     String recordedAnswer = ApiClient.body(operator.get("/api/runs/" + recorded), 200).path("finalAnswer").asText();
     assertThat(recordedAnswer.indexOf("blue")).isNotNegative().isLessThan(recordedAnswer.indexOf("size-M"));
-    int refunds = EvaluationApiTest.REFUNDS.get();
+    int credits = EvaluationApiTest.CREDITS.get();
 
     ObjectNode request = EvaluationApiTest.request(Bpmn.convertToString(TestAgent.variant(agent,
         asking(agent, "You are a shop assistant. Be kind."))), List.of(recorded));
@@ -89,20 +64,20 @@ class RecordedAnswersTest {
     assertThat(replayed.at("/result/candidate/answer").asText()).as(report.toString()).isEqualTo(recordedAnswer);
     assertThat(replayed.path("verdict").asText()).isEqualTo("SAME");
     assertThat(replayed.at("/result/marks").toString()).doesNotContain("asked anew");
-    assertThat(EvaluationApiTest.REFUNDS.get()).isEqualTo(refunds);
+    assertThat(EvaluationApiTest.CREDITS.get()).isEqualTo(credits);
   }
 
   private static Map<String, String> asking(String agent, String prompt) {
     Map<String, String> settings = new HashMap<>(EvaluationApiTest.settings(agent, prompt));
-    settings.put(AgentSettings.ALLOWED_TOOLS, "ask_human, issue_refund");
+    settings.put(AgentSettings.ALLOWED_TOOLS, "ask_human, issue_credit");
     return settings;
   }
 
-  /** Plans, asks a person for the colour and then the size, refunds order 42, and answers with what it was told. */
+  /** Plans, asks a person for the colour and then the size, credits order 42, and answers with what it was told. */
   private static Response answer(Recorded request) {
     JsonNode messages = request.body().path("messages");
     if (messages.path(0).path("content").asText().startsWith("Write a short plan")) {
-      return new Response(200, FakeOpenAiServer.textCompletion("1. Ask. 2. Refund. 3. Answer.", 10, 5));
+      return new Response(200, FakeOpenAiServer.textCompletion("1. Ask. 2. Credit. 3. Answer.", 10, 5));
     }
     List<String> observed = new ArrayList<>();
     for (JsonNode message : messages) {
@@ -115,16 +90,8 @@ class RecordedAnswersTest {
           "{\"questions\": [\"Which colour?\"]}", 10, 5);
       case 1 -> FakeOpenAiServer.toolCallCompletion("call_size", "ask_human",
           "{\"questions\": [\"Which size?\"]}", 10, 5);
-      case 2 -> FakeOpenAiServer.toolCallCompletion("call_refund", "issue_refund", "{\"order\": 42}", 10, 5);
+      case 2 -> FakeOpenAiServer.toolCallCompletion("call_credit", "issue_credit", "{\"order\": 42}", 10, 5);
       default -> FakeOpenAiServer.textCompletion("Told: " + String.join(" / ", observed), 10, 5);
     });
-  }
-
-  private static FakeOpenAiServer start() {
-    try {
-      return new FakeOpenAiServer().answerWith(RecordedAnswersTest::answer);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
@@ -17,53 +16,30 @@ import dev.agentloop.internal.llm.openai.FakeOpenAiServer.Response;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.FinalAnswer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.model.bpmn.Bpmn;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A recorded conversation replayed over the OpenAI wire (a local fake): the candidate is asked the recorded first
  * question and then the later ones, in the order people asked them, each answered from the recorded tool results.
  */
-@SpringBootTest(classes = {AgentLoopApplication.class, EvaluationApiTest.ShopTools.class},
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=chat-model", "agentloop.llm.timeout=PT5S",
-        "agentloop.tools.approval.issue_refund=false", "agentloop.evaluation.poll-interval=PT0.1S",
-        "camunda.bpm.process-engine-name=recordedFollowUps"})
-@ActiveProfiles("test")
-class RecordedFollowUpsTest {
+class RecordedFollowUpsTest extends ShopEvaluationContext {
 
-  private static final FakeOpenAiServer SERVER = start();
+  @BeforeAll
+  static void model() {
+    answerWith(RecordedFollowUpsTest::answer);
+  }
 
-  @Autowired ProcessEngine engine;
   @Autowired StepStore steps;
-  @LocalServerPort int port;
-
-  @DynamicPropertySource
-  static void endpoint(DynamicPropertyRegistry registry) {
-    registry.add("agentloop.llm.base-url", SERVER::baseUrl);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    SERVER.close();
-  }
 
   @Test
   void should_ask_the_candidate_the_conversations_later_questions_in_order() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-conversation-agent";
     TestAgent.deployVariant(engine, agent, conversation(agent, "You are a shop assistant."));
     String recorded = ApiClient.body(operator.post("/api/runs", JSON.createObjectNode().put("agent", agent)
@@ -124,13 +100,5 @@ class RecordedFollowUpsTest {
     }
     String price = observed.substring(observed.indexOf(':') + 1).strip();
     return new Response(200, FakeOpenAiServer.textCompletion("The " + item + " cost " + price + ".", 10, 5));
-  }
-
-  private static FakeOpenAiServer start() {
-    try {
-      return new FakeOpenAiServer().answerWith(RecordedFollowUpsTest::answer);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -5,64 +5,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentloop.AgentLoopApplication;
 import dev.agentloop.ApiClient;
 import dev.agentloop.Runs;
 import dev.agentloop.TestAgent;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.definition.AgentSettings;
-import dev.agentloop.internal.llm.openai.FakeOpenAiServer;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.step.Plan;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.model.bpmn.Bpmn;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A recorded run whose plan a person edited, replayed over the OpenAI wire (a local fake): the candidate's plan review
  * is answered as the person answered it, with the person's plan, and nobody is asked anew.
  */
-@SpringBootTest(classes = {AgentLoopApplication.class, EvaluationApiTest.ShopTools.class},
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"agentloop.llm.provider=openai", "agentloop.llm.model=chat-model", "agentloop.llm.timeout=PT5S",
-        "agentloop.tools.approval.issue_refund=false", "agentloop.evaluation.poll-interval=PT0.1S",
-        "camunda.bpm.process-engine-name=recordedPlanReview"})
-@ActiveProfiles("test")
-class RecordedPlanReviewTest {
+class RecordedPlanReviewTest extends ShopEvaluationContext {
 
-  private static final FakeOpenAiServer SERVER = start();
   private static final String EDITED = "Look the pears up in the price list\nAnswer in one line";
 
-  @Autowired ProcessEngine engine;
   @Autowired StepStore steps;
-  @LocalServerPort int port;
-
-  @DynamicPropertySource
-  static void endpoint(DynamicPropertyRegistry registry) {
-    registry.add("agentloop.llm.base-url", SERVER::baseUrl);
-  }
-
-  @AfterAll
-  static void stopServer() {
-    SERVER.close();
-  }
 
   @Test
   void should_answer_the_candidates_plan_review_with_the_plan_the_person_edited() {
-    ApiClient operator = ApiClient.as(port, "operator");
+    ApiClient operator = operator();
     String agent = "shop-reviewed-agent";
     TestAgent.deployVariant(engine, agent, reviewedPlans(agent, "You are a shop assistant."));
     String recorded = ApiClient.body(operator.post("/api/runs", JSON.createObjectNode().put("agent", agent)
@@ -91,13 +61,5 @@ class RecordedPlanReviewTest {
     Map<String, String> settings = new HashMap<>(EvaluationApiTest.settings(agent, prompt));
     settings.put(AgentSettings.AUTO_ACCEPT_PLAN, "false");
     return settings;
-  }
-
-  private static FakeOpenAiServer start() {
-    try {
-      return new FakeOpenAiServer().answerWith(ShopModel::answer);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -3,6 +3,9 @@ package dev.agentloop.internal.tool.a2a;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
 import dev.agentloop.internal.tool.InputRequiredException;
 import dev.agentloop.internal.tool.RemoteInput;
 import dev.agentloop.internal.tool.a2a.A2aProtocol.TaskState;
@@ -115,16 +118,41 @@ final class A2aAgentTool implements AgentTool {
     } catch (TimeoutException e) {
       throw continued.isEmpty() ? e : timedOut(remote, continued);
     }
-    Duration wait = FIRST_POLL;
-    while (!task.state().terminal() && !task.state().interrupted()) {
-      if (!Instant.now().plus(wait).isBefore(deadline)) {
-        throw timedOut(remote, task.id());
-      }
-      Thread.sleep(wait.toMillis());
-      wait = wait.multipliedBy(2).compareTo(settings.pollInterval()) > 0 ? settings.pollInterval() : wait.multipliedBy(2);
-      task = RemoteTask.of(client.call(remote.endpoint(), A2aProtocol.GET_TASK, idParams(task.id()), deadline), name);
+    return outcome(task.ended() ? task : awaitEnd(remote, task, deadline));
+  }
+
+  /**
+   * Asks for the task again, sooner at first and at most every {@code poll-interval} later, until it has ended or
+   * waits for input; past the deadline it is cancelled. Failsafe paces the looks, as it paces every retry here.
+   */
+  private RemoteTask awaitEnd(RemoteCard remote, RemoteTask started, Instant deadline) throws Exception {
+    Duration left = Duration.between(Instant.now(), deadline).minus(FIRST_POLL);
+    if (left.isNegative() || left.isZero()) {
+      throw timedOut(remote, started.id());
     }
-    return outcome(task);
+    Duration longest = settings.pollInterval().compareTo(FIRST_POLL) > 0 ? settings.pollInterval()
+        : FIRST_POLL.plusMillis(1);
+    RetryPolicy<RemoteTask> untilEnded = RetryPolicy.<RemoteTask>builder()
+        // a task still at work is asked for again; a failed look is not (it ends the call, as the first one would)
+        .handleIf((task, failure) -> failure == null && !task.ended())
+        .withBackoff(FIRST_POLL, longest)
+        .withMaxRetries(-1)
+        .withMaxDuration(left)
+        .build();
+    RemoteTask task;
+    try {
+      task = Failsafe.with(untilEnded).get(() -> RemoteTask.of(
+          client.call(remote.endpoint(), A2aProtocol.GET_TASK, idParams(started.id()), deadline), name));
+    } catch (FailsafeException e) {
+      if (e.getCause() instanceof TimeoutException) {
+        throw timedOut(remote, started.id());
+      }
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
+    if (!task.ended()) {
+      throw timedOut(remote, task.id());
+    }
+    return task;
   }
 
   private String outcome(RemoteTask task) throws Exception {

@@ -19,6 +19,11 @@ import java.util.List;
  */
 record RemoteTask(String id, String contextId, TaskState state, String text) {
 
+  /** Whether the call is over: the task ended, or waits for input or authentication. */
+  boolean ended() {
+    return state.terminal() || state.interrupted();
+  }
+
   /** The task (or message) of a {@code SendMessage} result. */
   static RemoteTask ofSendResult(JsonNode result, String agent) throws A2aPeerException {
     if (result.path("task").isObject()) {
