@@ -1,37 +1,32 @@
 package dev.agentloop.internal.agent.loop;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static dev.agentloop.internal.agent.loop.StepMessages.appendSteps;
+import static dev.agentloop.internal.agent.loop.StepMessages.turnTokens;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.spi.ChatMessage.AssistantMessage;
 import dev.agentloop.spi.ChatMessage.SystemMessage;
-import dev.agentloop.spi.ChatMessage.ToolResultMessage;
 import dev.agentloop.spi.ChatMessage.UserMessage;
 import dev.agentloop.spi.ChatMessage;
-import dev.agentloop.spi.ToolCall;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.Action;
-import dev.agentloop.internal.trace.step.Approval;
-import dev.agentloop.internal.trace.step.Approvals;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import dev.agentloop.internal.trace.step.FollowUp;
 import dev.agentloop.internal.trace.step.HumanInput;
 import dev.agentloop.internal.trace.step.Observation;
 import dev.agentloop.internal.trace.step.Plan;
-import dev.agentloop.internal.trace.step.Thought;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.ToIntFunction;
 
 /**
  * Turns a run's active path into the messages a model reads: instructions and plan, the question,
  * then the recent steps as the assistant/tool exchange the provider expects. In a conversation the
  * path holds the earlier turns: each follow-up question is a user message, each answer an assistant
- * message, within the same window of recent steps. Long observations are
- * cut here, never in the trace. With a context budget, older turns are shown as a digest
+ * message, within the same window of recent steps ({@link StepMessages}, which cuts long observations
+ * for the prompt, never in the trace). With a context budget, older turns are shown as a digest
  * ({@link ContextDigest}) and the prompt is laid out so that its beginning stays the same from turn
  * to turn ({@link #thinking}).
  */
@@ -147,24 +142,6 @@ public final class PromptBuilder {
     return (text.length() + 3) / 4;
   }
 
-  /** One turn's tokens as the prompt shows it, results cut as they are cut there. */
-  private static int turnTokens(List<Step> turn, int observationChars, ToIntFunction<String> tokens) {
-    List<ChatMessage> messages = new ArrayList<>();
-    appendSteps(messages, turn, observationChars);
-    int sum = 0;
-    for (ChatMessage message : messages) {
-      if (message instanceof AssistantMessage assistant) {
-        sum += tokens.applyAsInt(assistant.text()) + assistant.toolCalls().stream()
-            .mapToInt(call -> tokens.applyAsInt(call.name() + call.arguments())).sum();
-      } else if (message instanceof ToolResultMessage result) {
-        sum += tokens.applyAsInt(result.text());
-      } else if (message instanceof UserMessage user) {
-        sum += tokens.applyAsInt(user.text());
-      }
-    }
-    return sum;
-  }
-
   private static String instructions(LoopState state, AgentSettings settings) {
     String prompt = settings.answer().hasSchema()
         ? settings.systemPrompt() + "\n\n" + settings.answer().schema().format().instruction() : settings.systemPrompt();
@@ -194,53 +171,5 @@ public final class PromptBuilder {
       start++;
     }
     return recent.subList(start, recent.size());
-  }
-
-  private static void appendSteps(List<ChatMessage> messages, List<Step> steps, int observationChars) {
-    Map<String, JsonNode> editedArguments = editedArguments(steps);
-    for (int i = 0; i < steps.size(); i++) {
-      Step step = steps.get(i);
-      // actions travel with their thought; the plan is in the instructions; approvals sit between a
-      // call and its result, where providers accept nothing else: edited arguments are shown in the
-      // call, rejections in its observation
-      if (step.content() instanceof Thought thought) {
-        List<ToolCall> calls = new ArrayList<>();
-        while (i + 1 < steps.size() && steps.get(i + 1).content() instanceof Action action) {
-          i++;
-          JsonNode edited = editedArguments.get(action.callId());
-          calls.add(new ToolCall(action.callId(), action.tool(),
-              edited != null ? edited.toString() : action.argumentsText()));
-        }
-        if (!calls.isEmpty() || !thought.text().isBlank()) {
-          messages.add(new AssistantMessage(thought.text(), calls));
-        }
-      } else if (step.content() instanceof Observation observation) {
-        String text = cut(observation.text(), observationChars);
-        messages.add(observation.ofCall() ? new ToolResultMessage(observation.callId(), observation.tool(), text)
-            : new UserMessage("[AgentLoop] Your last reply could not be used: " + text));
-      } else if (step.content() instanceof HumanInput input) {
-        messages.add(new UserMessage("[" + step.author() + "] " + input.text()));
-      } else if (step.content() instanceof FollowUp question) {
-        // the next question of the conversation, as the run's first one: the user's own words
-        messages.add(new UserMessage(question.text()));
-      } else if (step.content() instanceof FinalAnswer answer) {
-        messages.add(new AssistantMessage(answer.text(), List.of()));
-      }
-    }
-  }
-
-  /** The arguments people edited when they approved calls, by call id: what actually ran. */
-  private static Map<String, JsonNode> editedArguments(List<Step> steps) {
-    Map<String, JsonNode> edited = new HashMap<>();
-    steps.stream().filter(step -> step.content() instanceof Approvals)
-        .flatMap(step -> ((Approvals) step.content()).approvals().stream())
-        .filter(approval -> approval.decision() == Approval.Decision.EDIT)
-        .forEach(approval -> edited.put(approval.callId(), approval.arguments()));
-    return edited;
-  }
-
-  private static String cut(String text, int limit) {
-    return text.length() <= limit ? text
-        : text.substring(0, limit) + "\n[cut for the prompt: " + (text.length() - limit) + " more characters are stored]";
   }
 }
