@@ -3,25 +3,18 @@ package dev.agentloop.internal.agent.loop;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Approvals;
-import dev.agentloop.internal.trace.step.FinalAnswer;
-import dev.agentloop.internal.trace.step.FollowUp;
-import dev.agentloop.internal.trace.step.HumanInput;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.ToIntFunction;
 
 /**
  * What of a run's active path the model reads as a digest, and what it reads whole. The context
  * budget (estimated tokens) holds the digest and the steps after it: once they pass it, or the
  * window of steps, the oldest turns are folded into a digest block (a line per call with its
- * arguments, per result with its start, per answer, question and person's note) until a quarter of
- * the budget is free again. Once those blocks pass a sixth of the budget, all but the newest fold once
+ * arguments, per result with its start, per answer, question and person's note, as
+ * {@link DigestFormat} writes them) until a quarter of the budget is free again. Once those blocks
+ * pass a sixth of the budget, all but the newest fold once
  * more into one coarse block: a line per call with its arguments' values and the first 60 characters
  * of its result. So the prompt stays within the budget until the coarse lines alone fill two thirds of
  * it (some 200 calls at the default, a line being about 20 tokens); from then on it grows by a coarse
@@ -37,17 +30,6 @@ import java.util.function.ToIntFunction;
  * a time, each of which would change the prompt right after the digest.
  */
 public final class ContextDigest {
-
-  /** The start of every digest block's text. */
-  static final String HEADER = "[AgentLoop] Digest of steps ";
-  /** How much of a call's result a digest line keeps: results lead with what they found. */
-  static final int RESULT_CHARS = 100;
-  /** How much of a call's result a coarse line keeps: the sentence a result leads with. */
-  static final int COARSE_RESULT_CHARS = 60;
-  private static final int ARGUMENT_CHARS = 80;
-  private static final int VALUE_CHARS = 30;
-  private static final int TEXT_CHARS = 300;
-  private static final int COARSE_TEXT_CHARS = 120;
 
   /**
    * @param blocks the digest blocks, oldest first, each the text of one message: coarse ones first
@@ -100,7 +82,7 @@ public final class ContextDigest {
         continue;
       }
       List<List<Step>> folded = List.copyOf(turns.subList(from, first));
-      String text = block(folded);
+      String text = DigestFormat.block(folded);
       fine.add(new Fine(folded, text, textTokens.applyAsInt(text)));
       digestTokens += fine.get(fine.size() - 1).tokens();
       long fineTokens = fine.stream().mapToLong(Fine::tokens).sum();
@@ -109,7 +91,7 @@ public final class ContextDigest {
         List<Fine> older = fine.subList(0, fine.size() - 1);
         List<List<Step>> olderTurns = new ArrayList<>();
         older.forEach(block -> olderTurns.addAll(block.turns()));
-        String coarseText = coarseBlock(olderTurns);
+        String coarseText = DigestFormat.coarseBlock(olderTurns);
         coarse.add(coarseText);
         digestTokens += textTokens.applyAsInt(coarseText) - older.stream().mapToLong(Fine::tokens).sum();
         older.clear();
@@ -137,99 +119,5 @@ public final class ContextDigest {
       turns.get(turns.size() - 1).add(step);
     }
     return turns;
-  }
-
-  private static String block(List<List<Step>> turns) {
-    Step first = turns.get(0).get(0);
-    List<Step> lastTurn = turns.get(turns.size() - 1);
-    StringBuilder text = new StringBuilder(HEADER).append(first.stepNo()).append('-')
-        .append(lastTurn.get(lastTurn.size() - 1).stepNo())
-        .append(" (calls and the start of their results; the trace keeps them whole):");
-    for (List<Step> turn : turns) {
-      for (Step step : turn) {
-        line(step).ifPresent(line -> text.append("\n- #").append(step.stepNo()).append(' ').append(line));
-      }
-    }
-    return text.toString();
-  }
-
-  /** A step's line; thoughts and approvals have none (the calls and results say what was done). */
-  private static Optional<String> line(Step step) {
-    String line = null;
-    if (step.content() instanceof Action action) {
-      line = action.tool() + "(" + head(action.argumentsText(), ARGUMENT_CHARS) + ")";
-    } else if (step.content() instanceof Observation observation) {
-      line = (observation.ofCall() ? "-> " : "unusable reply: ") + head(observation.text(), RESULT_CHARS);
-    } else if (step.content() instanceof HumanInput input) {
-      line = "[" + step.author() + "] " + head(input.text(), TEXT_CHARS);
-    } else if (step.content() instanceof FollowUp question) {
-      line = "question: " + head(question.text(), TEXT_CHARS);
-    } else if (step.content() instanceof FinalAnswer answer) {
-      line = "answer: " + head(answer.text(), TEXT_CHARS);
-    }
-    return Optional.ofNullable(line);
-  }
-
-  private static String coarseBlock(List<List<Step>> turns) {
-    Step first = turns.get(0).get(0);
-    List<Step> lastTurn = turns.get(turns.size() - 1);
-    StringBuilder text = new StringBuilder(HEADER).append(first.stepNo()).append('-')
-        .append(lastTurn.get(lastTurn.size() - 1).stepNo())
-        .append(" in short (each call with its arguments and the start of its result; the trace keeps them whole):");
-    for (List<Step> turn : turns) {
-      Map<String, Observation> results = new HashMap<>();
-      Set<String> calls = new HashSet<>();
-      for (Step step : turn) {
-        if (step.content() instanceof Observation observation && observation.ofCall()) {
-          results.putIfAbsent(observation.callId(), observation);
-        } else if (step.content() instanceof Action action) {
-          calls.add(action.callId());
-        }
-      }
-      for (Step step : turn) {
-        coarseLine(step, results, calls)
-            .ifPresent(line -> text.append("\n#").append(step.stepNo()).append(' ').append(line));
-      }
-    }
-    return text.toString();
-  }
-
-  /** A step's coarse line: a call with its result on one line; thoughts and approvals have none. */
-  private static Optional<String> coarseLine(Step step, Map<String, Observation> results, Set<String> calls) {
-    String line = null;
-    if (step.content() instanceof Action action) {
-      Observation result = results.get(action.callId());
-      line = action.tool() + " " + values(action) + (result == null ? "" : " -> " + head(result.text(),
-          COARSE_RESULT_CHARS));
-    } else if (step.content() instanceof Observation observation) {
-      if (!observation.ofCall()) {
-        line = "unusable reply: " + head(observation.text(), COARSE_RESULT_CHARS);
-      } else if (!calls.contains(observation.callId())) {
-        line = "-> " + head(observation.text(), COARSE_RESULT_CHARS);
-      }
-    } else if (step.content() instanceof HumanInput input) {
-      line = "[" + step.author() + "] " + head(input.text(), COARSE_TEXT_CHARS);
-    } else if (step.content() instanceof FollowUp question) {
-      line = "question: " + head(question.text(), COARSE_TEXT_CHARS);
-    } else if (step.content() instanceof FinalAnswer answer) {
-      line = "answer: " + head(answer.text(), COARSE_TEXT_CHARS);
-    }
-    return Optional.ofNullable(line);
-  }
-
-  /** The arguments' values by key ({@code page=3}), or the start of what the model wrote. */
-  private static String values(Action action) {
-    if (!action.hasValidArguments()) {
-      return head(action.argumentsText(), VALUE_CHARS);
-    }
-    List<String> values = new ArrayList<>();
-    action.arguments().fields().forEachRemaining(field -> values.add(field.getKey() + "="
-        + head(field.getValue().isValueNode() ? field.getValue().asText() : field.getValue().toString(), VALUE_CHARS)));
-    return String.join(", ", values);
-  }
-
-  private static String head(String text, int chars) {
-    String flat = text.strip().replaceAll("\\s+", " ");
-    return flat.length() <= chars ? flat : flat.substring(0, chars) + "...";
   }
 }

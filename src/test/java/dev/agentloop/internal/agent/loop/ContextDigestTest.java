@@ -55,7 +55,7 @@ class ContextDigestTest {
       PromptBuilder.Prompt prompt = prompt(written, DIGESTING);
 
       assertWholeTurns(prompt.messages());
-      int digestTokens = PromptBuilder.estimatedTokens(digest(prompt).replace("\n" + ContextDigest.HEADER, ""));
+      int digestTokens = PromptBuilder.estimatedTokens(digest(prompt).replace("\n" + DigestFormat.HEADER, ""));
       assertThat(restTokens(prompt)).as("turn %d: the steps sent whole, beside the digest", turn)
           .isLessThanOrEqualTo(Math.max(BUDGET - digestTokens, BUDGET / 3));
       if (before != null) {
@@ -231,7 +231,7 @@ class ContextDigestTest {
 
   private static int coarseBlocks(PromptBuilder.Prompt prompt) {
     return (int) prompt.messages().stream().filter(UserMessage.class::isInstance)
-        .filter(m -> ((UserMessage) m).text().startsWith(ContextDigest.HEADER) && ((UserMessage) m).text()
+        .filter(m -> ((UserMessage) m).text().startsWith(DigestFormat.HEADER) && ((UserMessage) m).text()
             .lines().findFirst().orElseThrow().contains(" in short ")).count();
   }
 
