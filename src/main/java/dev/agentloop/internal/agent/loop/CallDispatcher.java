@@ -3,24 +3,20 @@ package dev.agentloop.internal.agent.loop;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.loop.CallObserver.Observed;
 import dev.agentloop.internal.agent.loop.TaskOutcomes.Written;
 import dev.agentloop.internal.resilience.EscapeException;
-import dev.agentloop.internal.telemetry.RunTraces;
 import dev.agentloop.internal.telemetry.ToolSpans;
-import dev.agentloop.internal.tool.ToolOutcome.FailureKind;
-import dev.agentloop.internal.tool.ToolOutcome;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.tool.ToolRunner;
 import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.StepCost;
 import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Action;
-import dev.agentloop.internal.trace.step.Approval;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -30,7 +26,8 @@ import java.util.stream.Collectors;
  * Runs the tool calls of the current turn that have no observation yet, side by side, and observes
  * each in the order the model made them. Whatever goes wrong with a call (unknown tool, arguments
  * that are no JSON object or break the schema, a tool that throws or hangs, a tool whose circuit
- * breaker is open, a person's rejection) becomes an error observation the model reads next. A turn
+ * breaker is open, a person's rejection) becomes an error observation the model reads next
+ * ({@link CallObserver} observes each local call). A turn
  * without open calls (the model's reply could not be used) observes nothing.
  *
  * <p>The run leaves its loop instead when the calls, local and remote, would go past its tool-call
@@ -41,31 +38,20 @@ import java.util.stream.Collectors;
  */
 public class CallDispatcher {
 
-  private final ToolRegistry tools;
-  private final ToolRunner runner;
-  private final Router router;
   private final RemoteToolTasks remoteCalls;
   private final AgentCalls agentCalls;
   private final EscapeChecks checks;
-  private final ToolSpans spans;
   private final CallReplay replay;
-
-  public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, AgentCalls agentCalls,
-      EscapeChecks checks) {
-    this(tools, runner, router, remoteCalls, agentCalls, checks, new ToolSpans(RunTraces.none()), CallReplay.NONE);
-  }
+  private final CallObserver observer;
 
   /** @param replay answers the calls of replayed runs (an evaluation's candidates) instead of running them */
   public CallDispatcher(ToolRegistry tools, ToolRunner runner, Router router, RemoteToolTasks remoteCalls, AgentCalls agentCalls,
       EscapeChecks checks, ToolSpans spans, CallReplay replay) {
-    this.spans = spans;
-    this.replay = replay;
-    this.tools = tools;
-    this.runner = runner;
-    this.router = router;
     this.remoteCalls = remoteCalls;
     this.agentCalls = agentCalls;
     this.checks = checks;
+    this.replay = replay;
+    this.observer = new CallObserver(tools, runner, router, spans, replay);
   }
 
   /**
@@ -106,7 +92,7 @@ public class CallDispatcher {
     Route route = !remote.isEmpty() ? Route.CALL_REMOTE_TOOL : !childRuns.isEmpty() ? Route.CALL_AGENT : Route.THINK;
     List<Action> local = turn.open().stream()
         .filter(action -> !remote.contains(action.callId()) && !childRuns.contains(action.callId())).toList();
-    int runNow = (int) local.stream().filter(call -> runs(call, turn, settings)).count();
+    int runNow = (int) local.stream().filter(call -> observer.runs(call, turn, settings)).count();
     try {
       // the remote calls of the turn count too: checked again each time a remote call is back, the sum stays the same
       if (!local.isEmpty() || !remote.isEmpty()) {
@@ -119,9 +105,9 @@ public class CallDispatcher {
     }
     List<CompletableFuture<Observed>> observations = local.stream()
         .map(call -> refused.containsKey(call.callId())
-            ? written(Observation.error(call, refused.get(call.callId()), Observation.NOT_RUN), Steps.AGENTLOOP)
-                .toCompletableFuture()
-            : traced(state, call, turn, settings, replayed).toCompletableFuture())
+            ? CallObserver.written(Observation.error(call, refused.get(call.callId()), Observation.NOT_RUN),
+                Steps.AGENTLOOP).toCompletableFuture()
+            : observer.traced(state, call, turn, settings, replayed).toCompletableFuture())
         .toList();
     return CompletableFuture.allOf(observations.toArray(CompletableFuture[]::new)).thenApply(done -> {
       List<Observed> observed = observations.stream().map(CompletableFuture::join).toList();
@@ -142,80 +128,5 @@ public class CallDispatcher {
       return new Acted(written, route, escape, ofAgents.stream().map(Action::callId).filter(childRuns::contains)
           .toList());
     });
-  }
-
-  /**
-   * An observation to write, whether a tool ran for it (refused or rejected calls cost no tool call),
-   * the tool's name when its breaker refused the call, and how long the call took ({@code null}: nothing ran).
-   */
-  record Observed(NewStep step, boolean toolRan, String unavailable, Long latencyMillis) {}
-
-  private boolean runs(Action call, Turn turn, AgentSettings settings) {
-    return !turn.rejected(call) && refusal(turn.asRun(call), settings).isEmpty();
-  }
-
-  /** {@link #observe} in the call's {@code execute_tool} span, where the run is traced. */
-  private CompletionStage<Observed> traced(LoopState state, Action call, Turn turn, AgentSettings settings,
-      boolean replayed) {
-    String runId = replayed ? state.run().runId() : null;
-    return spans.execute(state.run().runId(), call.callId(), call.tool(), turn.asRun(call).argumentsText(),
-        () -> observe(call, turn, settings, runId), CallDispatcher::errorType,
-        observed -> observed.step().content() instanceof Observation o ? o.text() : null);
-  }
-
-  /** What went wrong, as the observation says it ({@code not_run}, {@code timed_out} …), or {@code null}. */
-  private static String errorType(Observed observed) {
-    if (!(observed.step().content() instanceof Observation observation) || !observation.isError()) {
-      return null;
-    }
-    return observation.failure() == null || observation.failure().isBlank() ? "tool_error" : observation.failure();
-  }
-
-  /** Runs a call as the model made it, or as a person edited it; a rejected call is observed as such. */
-  public CompletionStage<Observed> observe(Action action, Turn turn, AgentSettings settings) {
-    return observe(action, turn, settings, null);
-  }
-
-  /** @param replayedRun the run whose calls are replayed ({@link CallReplay}), or {@code null}: the call runs */
-  private CompletionStage<Observed> observe(Action action, Turn turn, AgentSettings settings, String replayedRun) {
-    Approval approval = turn.approvals().get(action.callId());
-    if (approval != null && approval.rejects()) {
-      String reason = approval.reason() == null || approval.reason().isBlank() ? "" : ": " + approval.reason();
-      return written(Observation.error(action, "not run, rejected by " + approval.decidedBy() + reason),
-          approval.decidedBy());
-    }
-    if (approval == null && router.needsApproval(action, settings)) {
-      // reached act without approveAction, e.g. by a modification: never run it unapproved
-      return written(Observation.error(action, "not run: a call of " + action.tool()
-          + " needs a person's approval and had none; call it again to ask for it"), Steps.AGENTLOOP);
-    }
-    Action call = turn.asRun(action);
-    Optional<ToolOutcome.Failure> refusal = refusal(call, settings);
-    if (refusal.isPresent()) {
-      return written(Observation.error(call, refusal.get().message(), refusal.get().kind()), Steps.AGENTLOOP);
-    }
-    Optional<CallReplay.Replayed> replayed = replayedRun == null ? Optional.empty() : replay.observe(replayedRun, call);
-    if (replayed.isPresent()) {
-      return CompletableFuture.completedFuture(new Observed(Steps.observation(replayed.get().observation(),
-          replayed.get().author()), replayed.get().countsAsCall(), null, null));
-    }
-    long started = CallCosts.start();
-    return runner.run(call.tool(), call.arguments()).thenApply(outcome -> new Observed(
-        Steps.observation(observation(call, outcome), outcome.toolRan() ? call.tool() : Steps.AGENTLOOP),
-        outcome.toolRan(), outcome.failed() && outcome.failure().kind() == FailureKind.UNAVAILABLE ? call.tool() : null,
-        outcome.toolRan() ? CallCosts.millisSince(started) : null));
-  }
-
-  private Optional<ToolOutcome.Failure> refusal(Action call, AgentSettings settings) {
-    return tools.refusal(call.tool(), call.argumentsAsWritten(), settings::allows);
-  }
-
-  private static CompletionStage<Observed> written(Observation observation, String author) {
-    return CompletableFuture.completedFuture(new Observed(Steps.observation(observation, author), false, null, null));
-  }
-
-  private static Observation observation(Action action, ToolOutcome outcome) {
-    return outcome.failed() ? Observation.error(action, outcome.failure().message(), outcome.failure().kind())
-        : Observation.result(action, outcome.result());
   }
 }

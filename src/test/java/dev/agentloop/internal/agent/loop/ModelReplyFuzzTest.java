@@ -12,6 +12,8 @@ import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.resilience.LoopDetector;
 import dev.agentloop.internal.resilience.ResilienceMetrics;
+import dev.agentloop.internal.telemetry.RunTraces;
+import dev.agentloop.internal.telemetry.ToolSpans;
 import dev.agentloop.spi.ChatMessage.AssistantMessage;
 import dev.agentloop.spi.ChatMessage.ToolResultMessage;
 import dev.agentloop.spi.ChatMessage;
@@ -86,7 +88,7 @@ class ModelReplyFuzzTest {
         new AskHumanTool()));
     ToolRunner runner = new ToolRunner(registry, pool, Duration.ofSeconds(2), MAX_STEP_CHARS);
     Router router = new Router(new ToolApprovals(registry, Map.of()), registry);
-    CallDispatcher act = new CallDispatcher(registry, runner, router, null, null, null);
+    CallObserver act = new CallObserver(registry, runner, router, new ToolSpans(RunTraces.none()), CallReplay.NONE);
     EscapeChecks checks = new EscapeChecks(new LoopDetector(20, 3), new BudgetCheck(0.9), registry,
         new ResilienceMetrics(new SimpleMeterRegistry()));
     Map<String, Integer> outcomes = new TreeMap<>();
