@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client following one run: reads the run on a timer and whenever this JVM wrote a change of it, and sends what
- * is new since its cursor ({@link RunChanges}). The timer is what makes it work in a cluster: a step another node wrote is read from the store like
- * any other. Reads and sends run one at a time (synchronized), on the followers' threads; the model's text is queued
+ * is new since its cursor ({@link RunChanges}). The timer is what makes it work in a cluster: a step another node
+ * wrote is read from the store like any other. Reads and sends run one at a time (synchronized), on the followers' threads; the model's text is queued
  * by the thread of the model call and sent from there too, so that a slow client never holds up a model call, and
  * before the steps each read finds, so that a reply's text comes before its step.
  */
