@@ -7,7 +7,6 @@ import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.StepStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -90,7 +89,7 @@ public class Evaluations {
     EvaluationRow row = new EvaluationRow(id, agentKey, candidateKey, request.candidate().version(),
         EvaluationJson.write(choices), EvaluationStatus.QUEUED, null, request.reason(), user(),
         ClockUtil.getCurrentTime().toInstant(), null, null);
-    List<CaseRow> cases = cases(id, request);
+    List<CaseRow> cases = CaseRow.queued(id, request);
     store.insert(row, candidate.xml(), cases);
     lane.submit(new CaseRun.Evaluation(id, candidateKey, choices, settings.caseTimeout()), cases);
     LOG.info("evaluation {} of the agent '{}' started by {}: {} cases", id, agentKey, row.createdBy(),
@@ -122,7 +121,7 @@ public class Evaluations {
     access.requireEvaluate(row.agentKey());
     access.requirePromote(row.agentKey());
     Summary summary = Summary.of(store.cases(evaluationId));
-    refusal(row, summary).ifPresent(why -> {
+    PromotionRule.refusal(row, summary).ifPresent(why -> {
       throw new PromotionRefusedException("the evaluation " + evaluationId + " cannot be promoted: " + why);
     });
     transaction.executeWithoutResult(status -> {
@@ -144,24 +143,6 @@ public class Evaluations {
       store.ended(id, EvaluationStatus.INTERRUPTED, EvaluationJson.write(Summary.of(store.cases(id))));
       LOG.warn("AGENTLOOP-802 evaluation {} was cut off when its node stopped; start it anew to finish it", id);
     }
-  }
-
-  private static Optional<String> refusal(EvaluationRow row, Summary summary) {
-    if (row.promotion() != null) {
-      return Optional.of("it was promoted already, by " + row.promotion().by() + " as version "
-          + row.promotion().version());
-    }
-    if (row.status() != EvaluationStatus.DONE) {
-      return Optional.of("it is " + row.status().name().toLowerCase() + "; promote it once it is done");
-    }
-    if (summary.failed() > 0) {
-      return Optional.of(summary.failed() + " of its " + summary.cases() + " cases failed; change the candidate and"
-          + " evaluate it anew");
-    }
-    if (summary.same() + summary.changed() == 0) {
-      return Optional.of("none of its cases ran (their recorded runs are gone); evaluate it on other runs");
-    }
-    return Optional.empty();
   }
 
   /** The recorded runs asked for, and the agent's newest finished ones where {@code recent} asks for them. */
@@ -187,18 +168,6 @@ public class Evaluations {
       }
     }
     return List.copyOf(runs);
-  }
-
-  private static List<CaseRow> cases(String id, EvaluationRequest request) {
-    List<CaseRow> cases = new ArrayList<>();
-    for (String run : request.runs()) {
-      cases.add(new CaseRow(id, cases.size() + 1, run, null, null, CaseStatus.QUEUED, null, null));
-    }
-    for (DataSetCase data : request.cases()) {
-      cases.add(new CaseRow(id, cases.size() + 1, null, EvaluationJson.write(data), null, CaseStatus.QUEUED, null,
-          null));
-    }
-    return cases;
   }
 
   private EvaluationRow row(String evaluationId) {

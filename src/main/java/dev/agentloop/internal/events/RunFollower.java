@@ -1,13 +1,9 @@
 package dev.agentloop.internal.events;
 
-import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.trace.RunWatchers;
-import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.StepStore;
-import dev.agentloop.internal.trace.step.FinalAnswer;
 import java.io.IOException;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -21,9 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client following one run: reads the run on a timer and whenever this JVM wrote a change of it, and sends what
- * is new since its cursor — the steps written after the cursor's step, then the run's state when it differs from
- * the cursor's. The timer is what makes it work in a cluster: a step another node wrote is read from the store like
- * any other. Reads and sends run one at a time (synchronized), on the followers' threads; the model's text is queued
+ * is new since its cursor ({@link RunChanges}). The timer is what makes it work in a cluster: a step another node
+ * wrote is read from the store like any other. Reads and sends run one at a time (synchronized), on the followers' threads; the model's text is queued
  * by the thread of the model call and sent from there too, so that a slow client never holds up a model call, and
  * before the steps each read finds, so that a reply's text comes before its step.
  */
@@ -35,14 +30,13 @@ final class RunFollower implements RunEvents.Following {
   private final RunEventSink sink;
   private final RunMoments moments;
   private final StepStore store;
-  private final RunService runs;
+  private final RunChanges changes;
   private final RunEventsSettings settings;
   private final Runnable onClose;
   private final AtomicBoolean woken = new AtomicBoolean();
   private final Queue<RunEvent> text = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean textScheduled = new AtomicBoolean();
   private final long deadline;
-  private EventCursor cursor;
   private long lastSent;
   private boolean warned;
   private volatile boolean closed;
@@ -53,11 +47,10 @@ final class RunFollower implements RunEvents.Following {
   RunFollower(String runId, EventCursor from, RunEventSink sink, RunMoments moments, StepStore store, RunService runs,
       RunEventsSettings settings, Runnable onClose) {
     this.runId = runId;
-    this.cursor = from;
     this.sink = sink;
     this.moments = moments;
     this.store = store;
-    this.runs = runs;
+    this.changes = new RunChanges(runId, from, store, runs);
     this.settings = settings;
     this.onClose = onClose;
     this.lastSent = System.nanoTime();
@@ -100,21 +93,8 @@ final class RunFollower implements RunEvents.Following {
       }
       sendQueuedText();
       RunMoment moment = moments.read(runId);
-      String state = moment.state();
-      // a run that left its wait wrote the steps read now after it went on: "resumed" comes before them
-      if (!state.equals(cursor.state()) && leftWait(state)) {
-        cursor = cursor.inState(RunMoment.RUNNING);
-        send(new RunEvent.Resumed(cursor, runId));
-      }
-      if (moment.stepCount() > cursor.step()) {
-        for (Step step : store.stepsAfter(runId, cursor.step())) {
-          sendStep(step);
-        }
-      }
-      if (!state.equals(cursor.state())) {
-        changeState(moment, state);
-      }
-      if (state.equals("E")) {
+      changes.sendSince(moment, this::send);
+      if (moment.state().equals("E")) {
         close(null);
       } else if (System.nanoTime() - lastSent >= settings.keepAlive().toNanos()) {
         sink.keepAlive();
@@ -161,34 +141,6 @@ final class RunFollower implements RunEvents.Following {
   private void sendQueuedText() throws IOException {
     for (RunEvent delta = text.poll(); delta != null && !closed; delta = text.poll()) {
       send(delta);
-    }
-  }
-
-  private void sendStep(Step step) throws IOException {
-    cursor = cursor.afterStep(step.stepNo());
-    send(RunEvent.StepAppended.of(step, cursor));
-    if (step.kind() == StepKind.FINAL_ANSWER && step.isActive()
-        && step.content() instanceof FinalAnswer answer) {
-      send(new RunEvent.Answer(cursor, runId, step.stepNo(), step.turn(), answer.text()));
-    }
-  }
-
-  /** Whether the run was waiting for a person or an operator, and now is not (nor has it ended). */
-  private boolean leftWait(String state) {
-    char before = cursor.state().charAt(0);
-    return (before == 'W' || before == 'F') && state.charAt(0) != 'E';
-  }
-
-  private void changeState(RunMoment moment, String state) throws IOException {
-    char now = state.charAt(0);
-    cursor = cursor.inState(state);
-    if (now == 'W') {
-      send(new RunEvent.Waiting(cursor, runId, moment.waitingFor(), moment.tasks()));
-    } else if (now == 'F') {
-      send(new RunEvent.Failed(cursor, runId, moment.incident()));
-    } else if (now == 'E') {
-      RunView view = runs.view(runId);
-      send(new RunEvent.Ended(cursor, runId, view.status(), view.statusReason(), view.endedBy(), view.finalAnswer()));
     }
   }
 

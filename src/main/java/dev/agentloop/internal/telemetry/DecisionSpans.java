@@ -43,7 +43,7 @@ public class DecisionSpans {
       String reason = traces.settings().captureContent() ? reason(task) : null;
       String runId = task.getProcessInstanceId();
       String taskKey = task.getTaskDefinitionKey();
-      RunTraces.afterCommit(() -> {
+      AfterCommit.run(() -> {
         Instant now = Instant.now();
         TraceSpan span = start(runId, run, decision, user, created).tag(Extension.SOURCE, "task")
             .tag(Extension.TASK, taskKey);
@@ -64,7 +64,7 @@ public class DecisionSpans {
     if (run == null) {
       return;
     }
-    RunTraces.afterCommit(() -> {
+    AfterCommit.run(() -> {
       TraceSpan span = start(runId, run, decision, user, null).tag(Extension.SOURCE, "api");
       if (traces.settings().captureContent() && reason != null && !reason.isBlank()) {
         span.tag(Extension.REASON, reason);

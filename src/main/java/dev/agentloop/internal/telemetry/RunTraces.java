@@ -1,24 +1,13 @@
 package dev.agentloop.internal.telemetry;
 
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
-import org.camunda.bpm.engine.impl.cfg.TransactionState;
-import org.camunda.bpm.engine.impl.context.Context;
-import org.camunda.bpm.engine.impl.interceptor.CommandContext;
 import org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity;
 import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Where each run's spans go: the run's trace. When a run starts, its {@code invoke_agent} span is made (a child of
@@ -39,21 +28,11 @@ public class RunTraces {
   /** The process variable with the run's trace context, W3C's {@code traceparent}. */
   public static final String VARIABLE = "traceparent";
 
-  private static final Logger LOG = LoggerFactory.getLogger(RunTraces.class);
-  /** The runs whose context this node knows without a look-up; others are read from the engine once. */
-  private static final int KNOWN_RUNS = 10_000;
-
   /** Null where the host has no tracing. */
   private final SpanSource spans;
-  private final Supplier<ProcessEngineConfigurationImpl> engine;
   private final TelemetrySettings settings;
   private volatile ModelIdentity model = ModelIdentity.NONE;
-  private final Map<String, RunTrace> known = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, RunTrace> eldest) {
-      return size() > KNOWN_RUNS;
-    }
-  });
+  private final KnownTraces known;
 
   /**
    * @param spans the host's tracer, {@code null} where it has none
@@ -61,7 +40,7 @@ public class RunTraces {
    */
   RunTraces(SpanSource spans, Supplier<ProcessEngineConfigurationImpl> engine, TelemetrySettings settings) {
     this.spans = spans;
-    this.engine = engine;
+    this.known = new KnownTraces(engine);
     this.settings = settings;
   }
 
@@ -101,8 +80,8 @@ public class RunTraces {
       RunTrace trace = span.position(agent).inConversation(conversation);
       common(span, runId, trace);
       execution.setVariable(VARIABLE, trace.traceparent());
-      known.put(runId, trace);
-      afterCommit(span::end);
+      known.remember(runId, trace);
+      AfterCommit.run(span::end);
     };
   }
 
@@ -127,7 +106,7 @@ public class RunTraces {
     if (callId != null) {
       call.tag(GenAi.TOOL_CALL_ID, callId.toString());
     }
-    afterCommit(call::end);
+    AfterCommit.run(call::end);
     return call.position("");
   }
 
@@ -138,7 +117,7 @@ public class RunTraces {
 
   /** For an agent process's end: this node need not remember the run any more. */
   public ExecutionListener onRunEnd() {
-    return execution -> known.remove(execution.getProcessInstanceId());
+    return execution -> known.forget(execution.getProcessInstanceId());
   }
 
   /** The run's trace, if it has one: it started with tracing on, and its context is stored. */
@@ -146,14 +125,7 @@ public class RunTraces {
     if (!enabled() || runId == null) {
       return Optional.empty();
     }
-    RunTrace trace = known.get(runId);
-    if (trace == null) {
-      trace = stored(runId);
-      if (trace != null) {
-        known.put(runId, trace);
-      }
-    }
-    return Optional.ofNullable(trace);
+    return Optional.ofNullable(known.find(runId));
   }
 
   /**
@@ -166,49 +138,10 @@ public class RunTraces {
     return common(spans.start(run, parent, name, client, startedAt), runId, run);
   }
 
-  /**
-   * Runs {@code action} once the engine's (or Spring's) transaction commits, or now outside one: a decision rolled back
-   * (a refused form) makes no span.
-   */
-  static void afterCommit(Runnable action) {
-    CommandContext command = Context.getCommandContext();
-    if (command != null) {
-      command.getTransactionContext().addTransactionListener(TransactionState.COMMITTED, committed -> action.run());
-    } else if (TransactionSynchronizationManager.isSynchronizationActive()) {
-      TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-        @Override
-        public void afterCommit() {
-          action.run();
-        }
-      });
-    } else {
-      action.run();
-    }
-  }
-
   /** The run's agent and conversation: its client's conversation id, else the run itself. */
   private static TraceSpan common(TraceSpan span, String runId, RunTrace run) {
     return span.tag(GenAi.AGENT_NAME, run.agent())
         .tag(GenAi.CONVERSATION_ID, run.conversation() != null ? run.conversation() : runId)
         .tag(Extension.RUN_ID, runId);
-  }
-
-  /** The stored context, read without the caller's authorizations: a span is no access to the run. */
-  private RunTrace stored(String runId) {
-    ProcessEngineConfigurationImpl configuration = engine.get();
-    if (configuration == null) {
-      return null;
-    }
-    try {
-      return configuration.getCommandExecutorTxRequired().execute(command -> command.runWithoutAuthorization(() -> {
-        ExecutionEntity run = command.getExecutionManager().findExecutionById(runId);
-        RunTrace trace = run == null ? null
-            : RunTrace.parse(run.getVariable(VARIABLE), run.getProcessDefinition().getKey());
-        return trace == null ? null : trace.inConversation(run.getBusinessKey());
-      }));
-    } catch (ProcessEngineException e) {
-      LOG.debug("no trace context for run {}: {}", runId, e.getMessage());
-      return null;
-    }
   }
 }

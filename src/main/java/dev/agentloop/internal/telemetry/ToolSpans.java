@@ -94,7 +94,7 @@ public class ToolSpans {
       String id = String.valueOf(execution.getVariableLocal(callId));
       boolean failed = execution.getVariableLocal(error) != null;
       Object workerId = worker == null ? null : execution.getVariableLocal(worker);
-      RunTraces.afterCommit(() -> {
+      AfterCommit.run(() -> {
         TraceSpan span = start(execution.getProcessInstanceId(), run, toolName, id, from)
             .tag(Extension.TOOL_LANE, "remote");
         if (workerId != null) {

@@ -16,6 +16,7 @@ import dev.agentloop.internal.review.ReviewException;
 import dev.agentloop.internal.review.TaskDecidedException;
 import dev.agentloop.internal.trace.retention.RunNotFinishedException;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationException;
 import org.camunda.bpm.engine.OptimisticLockingException;
@@ -47,42 +48,55 @@ class ApiProblems extends ResponseEntityExceptionHandler {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiProblems.class);
 
-  @ExceptionHandler(UnknownRunException.class)
-  ProblemDetail unknownRun(UnknownRunException e) {
-    return problem(HttpStatus.NOT_FOUND, "Unknown run", e.getMessage());
+  /**
+   * The problems whose detail is the exception's own message, by the exception's class: their status and title. A
+   * subclass is the problem of its nearest class here, as Spring picks the nearest handler.
+   */
+  static final Map<Class<?>, Kind> PLAIN = Map.ofEntries(
+      plain(UnknownRunException.class, HttpStatus.NOT_FOUND, "Unknown run"),
+      plain(UnknownAgentException.class, HttpStatus.BAD_REQUEST, "Unknown agent"),
+      // Camunda's authorization said no; its message names the missing permission
+      plain(AuthorizationException.class, HttpStatus.FORBIDDEN, "Forbidden"),
+      plain(NotFoundException.class, HttpStatus.NOT_FOUND, "Not found"),
+      plain(UnknownStepException.class, HttpStatus.NOT_FOUND, "Unknown step"),
+      plain(NoPromptException.class, HttpStatus.NOT_FOUND, "No prompt for this step"),
+      // content of an edit that cannot be used (wrong shape, arguments that break the tool's schema)
+      plain(InvalidEditException.class, HttpStatus.BAD_REQUEST, "Edit not accepted"),
+      // a migration asked for as it cannot be: no such version, no runs named, no reason; nothing moved
+      plain(InvalidMigrationException.class, HttpStatus.BAD_REQUEST, "Migration not accepted"),
+      plain(UnknownEvaluationException.class, HttpStatus.NOT_FOUND, "Unknown evaluation"),
+      // an evaluation refused before any case ran: its cases, its judge or its candidate, in words
+      plain(InvalidEvaluationException.class, HttpStatus.BAD_REQUEST, "Evaluation not accepted"),
+      plain(PromotionRefusedException.class, HttpStatus.CONFLICT, "Promotion refused"),
+      plain(InvalidParameterException.class, HttpStatus.BAD_REQUEST, "Invalid parameter"));
+
+  /** A problem's status and title. */
+  record Kind(HttpStatus status, String title) {
   }
 
-  @ExceptionHandler(UnknownAgentException.class)
-  ProblemDetail unknownAgent(UnknownAgentException e) {
-    return problem(HttpStatus.BAD_REQUEST, "Unknown agent", e.getMessage());
+  private static Map.Entry<Class<?>, Kind> plain(Class<? extends RuntimeException> type, HttpStatus status,
+      String title) {
+    return Map.entry(type, new Kind(status, title));
   }
 
-  /** Camunda's authorization said no; its message names the missing permission. */
-  @ExceptionHandler(AuthorizationException.class)
-  ProblemDetail forbidden(AuthorizationException e) {
-    return problem(HttpStatus.FORBIDDEN, "Forbidden", e.getMessage());
-  }
-
-  @ExceptionHandler(NotFoundException.class)
-  ProblemDetail notFound(NotFoundException e) {
-    return problem(HttpStatus.NOT_FOUND, "Not found", e.getMessage());
+  /** Every exception of {@link #PLAIN}: the list here and the table's keys are the same (ApiProblemsTest). */
+  @ExceptionHandler({UnknownRunException.class, UnknownAgentException.class, AuthorizationException.class,
+      NotFoundException.class, UnknownStepException.class, NoPromptException.class, InvalidEditException.class,
+      InvalidMigrationException.class, UnknownEvaluationException.class, InvalidEvaluationException.class,
+      PromotionRefusedException.class, InvalidParameterException.class})
+  ProblemDetail plain(RuntimeException e) {
+    Class<?> type = e.getClass();
+    while (!PLAIN.containsKey(type)) {
+      type = type.getSuperclass();
+    }
+    Kind kind = PLAIN.get(type);
+    return problem(kind.status(), kind.title(), e.getMessage());
   }
 
   /** A submission a review task cannot use (unknown decision, empty plan, arguments that break a schema). */
   @ExceptionHandler(ReviewException.class)
   ProblemDetail badSubmission(ReviewException e, HttpServletRequest request) {
-    LOG.info("400 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
-    return problem(HttpStatus.BAD_REQUEST, "Submission not accepted", e.getMessage());
-  }
-
-  @ExceptionHandler(UnknownStepException.class)
-  ProblemDetail unknownStep(UnknownStepException e) {
-    return problem(HttpStatus.NOT_FOUND, "Unknown step", e.getMessage());
-  }
-
-  @ExceptionHandler(NoPromptException.class)
-  ProblemDetail noPrompt(NoPromptException e) {
-    return problem(HttpStatus.NOT_FOUND, "No prompt for this step", e.getMessage());
+    return logged(problem(HttpStatus.BAD_REQUEST, "Submission not accepted", e.getMessage()), e, request);
   }
 
   /**
@@ -94,39 +108,10 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   @ExceptionHandler({ResumeConflictException.class, TaskDecidedException.class, OptimisticLockingException.class,
       RunNotFinishedException.class, ConversationInUseException.class})
   ProblemDetail conflict(RuntimeException e, HttpServletRequest request) {
-    LOG.info("409 for {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
-    return problem(HttpStatus.CONFLICT, "Conflict", e instanceof OptimisticLockingException
+    return logged(problem(HttpStatus.CONFLICT, "Conflict", e instanceof OptimisticLockingException
         ? "the run changed at the same moment (another request, or the agent's own step); nothing of this request"
             + " was applied: read the run again and retry"
-        : e.getMessage());
-  }
-
-  /** Content of an edit that cannot be used (wrong shape, arguments that break the tool's schema). */
-  @ExceptionHandler(InvalidEditException.class)
-  ProblemDetail invalidEdit(InvalidEditException e) {
-    return problem(HttpStatus.BAD_REQUEST, "Edit not accepted", e.getMessage());
-  }
-
-  /** A migration asked for as it cannot be: no such version, no runs named, no reason; nothing moved. */
-  @ExceptionHandler(InvalidMigrationException.class)
-  ProblemDetail invalidMigration(InvalidMigrationException e) {
-    return problem(HttpStatus.BAD_REQUEST, "Migration not accepted", e.getMessage());
-  }
-
-  @ExceptionHandler(UnknownEvaluationException.class)
-  ProblemDetail unknownEvaluation(UnknownEvaluationException e) {
-    return problem(HttpStatus.NOT_FOUND, "Unknown evaluation", e.getMessage());
-  }
-
-  /** An evaluation refused before any case ran: its cases, its judge or its candidate, in words. */
-  @ExceptionHandler(InvalidEvaluationException.class)
-  ProblemDetail invalidEvaluation(InvalidEvaluationException e) {
-    return problem(HttpStatus.BAD_REQUEST, "Evaluation not accepted", e.getMessage());
-  }
-
-  @ExceptionHandler(PromotionRefusedException.class)
-  ProblemDetail promotionRefused(PromotionRefusedException e) {
-    return problem(HttpStatus.CONFLICT, "Promotion refused", e.getMessage());
+        : e.getMessage()), e, request);
   }
 
   /** The node follows as many runs as it may; the client tries again a little later. */
@@ -136,27 +121,20 @@ class ApiProblems extends ResponseEntityExceptionHandler {
         .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "Too many followers", e.getMessage()));
   }
 
-  @ExceptionHandler(InvalidParameterException.class)
-  ProblemDetail badParameter(InvalidParameterException e) {
-    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", e.getMessage());
-  }
-
   @Override
   protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
       HttpHeaders headers, HttpStatusCode status, WebRequest request) {
     for (Throwable cause = e; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
       if (cause instanceof ApiBodyLimit.BodyTooLargeException) {
-        return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE)
-            .body(problem(HttpStatus.PAYLOAD_TOO_LARGE, "Request body too large", cause.getMessage()));
+        return answer(HttpStatus.PAYLOAD_TOO_LARGE, "Request body too large", cause.getMessage());
       }
       if (cause instanceof StreamConstraintsException limit) {
         // Jackson's own limits (a string's length, a number's, nesting): its message names the limit
-        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Value too long",
-            "a value in the body is longer than the API reads: " + limit.getOriginalMessage()));
+        return answer(HttpStatus.BAD_REQUEST, "Value too long",
+            "a value in the body is longer than the API reads: " + limit.getOriginalMessage());
       }
     }
-    return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Unreadable request body",
-        UnreadableBodies.detail(e, request)));
+    return answer(HttpStatus.BAD_REQUEST, "Unreadable request body", UnreadableBodies.detail(e, request));
   }
 
   @Override
@@ -165,7 +143,17 @@ class ApiProblems extends ResponseEntityExceptionHandler {
     String detail = e.getBindingResult().getFieldErrors().stream()
         .map(error -> error.getField() + " " + error.getDefaultMessage())
         .collect(Collectors.joining("; "));
-    return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Invalid request", detail));
+    return answer(HttpStatus.BAD_REQUEST, "Invalid request", detail);
+  }
+
+  private static ResponseEntity<Object> answer(HttpStatus status, String title, String detail) {
+    return ResponseEntity.status(status).body(problem(status, title, detail));
+  }
+
+  /** An expected refusal, one line in the log rather than a stack trace. */
+  private static ProblemDetail logged(ProblemDetail problem, RuntimeException e, HttpServletRequest request) {
+    LOG.info("{} for {} {}: {}", problem.getStatus(), request.getMethod(), request.getRequestURI(), e.getMessage());
+    return problem;
   }
 
   static ProblemDetail problem(HttpStatus status, String title, String detail) {

@@ -4,28 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.internal.agent.definition.AnswerSchema;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.run.ConversationInUseException;
-import dev.agentloop.internal.agent.run.RunPricing;
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownAgentException;
 import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.internal.llm.ModelPrices;
-import dev.agentloop.internal.resume.UnknownStepException;
 import dev.agentloop.internal.review.ReviewTaskView;
 import dev.agentloop.internal.review.ReviewTasks;
 import dev.agentloop.internal.security.RunAccess;
 import dev.agentloop.internal.trace.RunInsights;
 import dev.agentloop.internal.trace.RunQuery;
-import dev.agentloop.internal.trace.SentPrompt;
-import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepCost;
 import dev.agentloop.internal.trace.retention.TraceDeletion;
 import dev.agentloop.internal.trace.retention.TraceRetention;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -46,8 +40,7 @@ class RunController {
   private final ReviewTasks tasks;
   private final RunAccess access;
   private final TraceRetention retention;
-  private final RunInsights insights;
-  private final ModelPrices prices;
+  private final TraceReads traces;
   private final String basePath;
   /** The agent of a run started, or of runs listed, without naming one: AgentLoop's default agent. */
   private final String defaultAgent;
@@ -58,8 +51,7 @@ class RunController {
     this.tasks = tasks;
     this.access = access;
     this.retention = retention;
-    this.insights = insights;
-    this.prices = prices;
+    this.traces = new TraceReads(runs, insights, prices);
     this.basePath = basePath;
     this.defaultAgent = defaultAgent;
   }
@@ -144,27 +136,14 @@ class RunController {
       throw new InvalidParameterException("branches", branches, "'active' (the path the model sees) or 'all'");
     }
     readable(id);
-    // the steps first: a step read is committed, and so are the cost and prompt written with it, which
-    // the reads after it see; read before the steps, they could miss a step committed in between
-    List<Step> steps = runs.trace(id, branches.equals("all"));
-    Map<Integer, StepCost> costs = insights.costs(id);
-    Set<Integer> prompts = insights.stepsWithPrompt(id);
-    return new TraceView(id, branches, steps.stream()
-        .map(step -> StepView.of(step, costs.get(step.stepNo()),
-            RunPricing.ofStep(costs.get(step.stepNo()), prices).orElse(null), prompts.contains(step.stepNo()))).toList(),
-        runs.decisions(id));
+    return traces.trace(id, branches);
   }
 
   /** The messages and tools the model received in the call that wrote step {@code no}. */
   @GetMapping("/{id}/steps/{no}/prompt")
   PromptView prompt(@PathVariable String id, @PathVariable int no) {
     readable(id);
-    SentPrompt prompt = insights.prompt(id, no).orElseThrow(() -> runs.trace(id, true).stream()
-        .anyMatch(step -> step.stepNo() == no)
-        ? new NoPromptException("step " + no + " of run " + id + " has no stored prompt: only the first step a model"
-            + " call wrote (a plan, a thought or a final answer) has one, and not in runs or steps copied from another run")
-        : new UnknownStepException("run " + id + " has no step " + no));
-    return new PromptView(id, no, prompt.purpose(), prompt.messages(), prompt.tools());
+    return traces.prompt(id, no);
   }
 
   /** The run's open user tasks (plan review, a question for a person, ...) with their form data. */

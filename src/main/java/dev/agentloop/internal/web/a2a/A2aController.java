@@ -74,9 +74,9 @@ class A2aController {
           access.currentUser());
       Object requestId = id;
       result.whenComplete((value, error) -> answer.setResult(error == null ? value
-          : A2aRequests.error(requestId, A2aRequests.asJsonRpc(error))));
+          : JsonRpcResponses.error(requestId, JsonRpcResponses.asJsonRpc(error))));
     } catch (JsonRpcException e) {
-      answer.setResult(A2aRequests.error(id, e));
+      answer.setResult(JsonRpcResponses.error(id, e));
     }
     return answer;
   }

@@ -1,5 +1,9 @@
 package dev.agentloop.internal.web.a2a;
 
+import static dev.agentloop.internal.web.a2a.JsonRpcResponses.asJsonRpc;
+import static dev.agentloop.internal.web.a2a.JsonRpcResponses.error;
+import static dev.agentloop.internal.web.a2a.JsonRpcResponses.ok;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,22 +12,14 @@ import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.events.EventCursor;
 import dev.agentloop.internal.events.RunEvents;
 import dev.agentloop.internal.events.TooManyFollowersException;
-import dev.agentloop.internal.resume.InvalidEditException;
 import dev.agentloop.internal.resume.ResumeConflictException;
 import dev.agentloop.internal.resume.ResumeService;
-import dev.agentloop.internal.review.ReviewException;
-import dev.agentloop.internal.review.TaskDecidedException;
 import dev.agentloop.internal.tool.a2a.A2aProtocol;
 import dev.agentloop.internal.tool.a2a.A2aProtocol.TaskState;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.camunda.bpm.engine.AuthorizationException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
@@ -35,7 +31,6 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  */
 final class A2aRequests {
 
-  private static final Logger LOG = LoggerFactory.getLogger(A2aRequests.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final RunService runs;
@@ -166,39 +161,6 @@ final class A2aRequests {
       throw A2aMessages.invalid("historyLength must be a whole number of at least 0");
     }
     return length.asInt();
-  }
-
-  /** What a failure means to the caller, in words; one AgentLoop did not foresee is logged and said to be internal. */
-  static JsonRpcException asJsonRpc(Throwable failure) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-    if (cause instanceof JsonRpcException known) {
-      return known;
-    }
-    if (cause instanceof ReviewException || cause instanceof InvalidEditException) {
-      return new JsonRpcException(A2aProtocol.INVALID_PARAMS, cause.getMessage());
-    }
-    if (cause instanceof TaskDecidedException || cause instanceof ResumeConflictException) {
-      return new JsonRpcException(A2aProtocol.UNSUPPORTED_OPERATION, cause.getMessage());
-    }
-    if (cause instanceof AuthorizationException) {
-      return new JsonRpcException(A2aProtocol.UNSUPPORTED_OPERATION, "not allowed: " + cause.getMessage());
-    }
-    LOG.error("AGENTLOOP-610: an A2A request failed; the caller was told of an internal error", cause);
-    return new JsonRpcException(A2aProtocol.INTERNAL_ERROR, "internal error (AGENTLOOP-610 in the server's log)");
-  }
-
-  static ResponseEntity<Object> ok(Object id, ObjectNode result) {
-    ObjectNode response = JSON.createObjectNode().put("jsonrpc", "2.0");
-    response.set("id", JSON.valueToTree(id));
-    response.set("result", result);
-    return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(response.toString());
-  }
-
-  static ResponseEntity<Object> error(Object id, JsonRpcException e) {
-    ObjectNode response = JSON.createObjectNode().put("jsonrpc", "2.0");
-    response.set("id", JSON.valueToTree(id));
-    response.putObject("error").put("code", e.code()).put("message", e.getMessage());
-    return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(response.toString());
   }
 
   private static CompletableFuture<Object> done(Object value) {
