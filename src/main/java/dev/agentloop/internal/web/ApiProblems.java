@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -102,16 +103,21 @@ class ApiProblems extends ResponseEntityExceptionHandler {
   /**
    * An edit, regenerate, stop or restart that does not fit the run's state, a task completed by
    * another request first, a start under a conversation id an open run holds, or a trace deleted while
-   * its run still runs; nothing was changed. Expected when people work on one run at once, so it is
-   * one line in the log, not a stack trace.
+   * its run still runs, or a change that waited longer for the run's row than the database waits for a lock (many
+   * people or requests on one run on a loaded machine); nothing was changed, as the transaction rolled back. Expected
+   * when people work on one run at once, so it is one line in the log, not a stack trace.
    */
   @ExceptionHandler({ResumeConflictException.class, TaskDecidedException.class, OptimisticLockingException.class,
-      RunNotFinishedException.class, ConversationInUseException.class})
+      RunNotFinishedException.class, ConversationInUseException.class, ConcurrencyFailureException.class})
   ProblemDetail conflict(RuntimeException e, HttpServletRequest request) {
-    return logged(problem(HttpStatus.CONFLICT, "Conflict", e instanceof OptimisticLockingException
+    String detail = e instanceof OptimisticLockingException
         ? "the run changed at the same moment (another request, or the agent's own step); nothing of this request"
             + " was applied: read the run again and retry"
-        : e.getMessage()), e, request);
+        : e instanceof ConcurrencyFailureException
+            ? "another change held the run longer than the database waits; nothing of this request was applied:"
+                + " read the run again and retry"
+            : e.getMessage();
+    return logged(problem(HttpStatus.CONFLICT, "Conflict", detail), e, request);
   }
 
   /** The node follows as many runs as it may; the client tries again a little later. */
