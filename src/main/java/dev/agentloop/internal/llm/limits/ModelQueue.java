@@ -75,11 +75,7 @@ public final class ModelQueue {
     synchronized (this) {
       queued = waiting.add(ticket, call, clock.getAsLong());
     }
-    queued.result.whenComplete((reply, error) -> {
-      if (queued.result.isCancelled()) {
-        cancelled(queued);
-      }
-    });
+    queued.cancellableIn(this);
     pump.pump();
     return queued.result;
   }
@@ -118,7 +114,7 @@ public final class ModelQueue {
         synchronized (this) {
           again = waiting.remove(call) && roomSignal.roomAgain();
         }
-        call.result.completeExceptionally(notSent(call));
+        call.result.completeExceptionally(call.notSent(clock.getAsLong(), endpoint));
         roomSignal.tell(again);
       }
     }
@@ -173,14 +169,10 @@ public final class ModelQueue {
   private <R> void start(QueuedCall<R> queued) {
     if (queued.result.isDone() || (queued.waited && !queued.stillWanted())) {
       release(queued, true);
-      queued.result.completeExceptionally(notSent(queued));
+      queued.result.completeExceptionally(queued.notSent(clock.getAsLong(), endpoint));
       return;
     }
     queued.send(this);
-  }
-
-  private CallNotSent notSent(QueuedCall<?> queued) {
-    return queued.notSent(clock.getAsLong(), endpoint);
   }
 
   /** Gives the call's slot back: it ended, or was never sent ({@code unsent}). */
@@ -199,13 +191,8 @@ public final class ModelQueue {
     limits.used(queued, used);
   }
 
-  private void cancelled(QueuedCall<?> queued) {
-    boolean wasWaiting;
-    synchronized (this) {
-      wasWaiting = waiting.remove(queued);
-    }
-    if (!wasWaiting) {
-      queued.abort();
-    }
+  /** Takes a call its caller cancelled out of the line; whether it was waiting there. */
+  synchronized boolean takeOut(QueuedCall<?> queued) {
+    return waiting.remove(queued);
   }
 }

@@ -62,6 +62,15 @@ final class QueuedCall<R> implements Comparable<QueuedCall<?>> {
     }
   }
 
+  /** Once its caller cancels the call, takes it out of {@code queue}'s line, or aborts it if it is under way. */
+  void cancellableIn(ModelQueue queue) {
+    result.whenComplete((reply, error) -> {
+      if (result.isCancelled() && !queue.takeOut(this)) {
+        abort();
+      }
+    });
+  }
+
   /** Hands the outcome of the call under way to the caller. */
   void settle(R reply, Throwable error) {
     if (error == null) {
