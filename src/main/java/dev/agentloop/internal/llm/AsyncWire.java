@@ -1,24 +1,17 @@
 package dev.agentloop.internal.llm;
 
 import dev.agentloop.internal.async.Cancellations;
-import dev.langchain4j.exception.TimeoutException;
-import dev.langchain4j.http.client.HttpClient;
 import dev.langchain4j.http.client.HttpClientBuilder;
 import dev.langchain4j.http.client.HttpRequest;
 import dev.langchain4j.http.client.SuccessfulHttpResponse;
-import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -69,32 +62,7 @@ public final class AsyncWire {
 
   /** For the LangChain4j model's builder: the client that hands this wire the model's requests. */
   public HttpClientBuilder clientBuilder() {
-    return new HttpClientBuilder() {
-      @Override
-      public Duration connectTimeout() {
-        return timeout;
-      }
-
-      @Override
-      public HttpClientBuilder connectTimeout(Duration ignored) {
-        return this;
-      }
-
-      @Override
-      public Duration readTimeout() {
-        return timeout;
-      }
-
-      @Override
-      public HttpClientBuilder readTimeout(Duration ignored) {
-        return this;
-      }
-
-      @Override
-      public HttpClient build() {
-        return ErrorKeepingHttpClient.INSTANCE;
-      }
-    };
+    return new WireClientBuilder(timeout);
   }
 
   /**
@@ -136,7 +104,7 @@ public final class AsyncWire {
     }
     CompletableFuture<HttpResponse<String>> exchange;
     try {
-      exchange = client.sendAsync(request, info -> isStream(info) ? new EventStreamSubscriber(stream)
+      exchange = client.sendAsync(request, info -> JdkHttp.isStream(info) ? new EventStreamSubscriber(stream)
           : HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -154,21 +122,12 @@ public final class AsyncWire {
       answers.answered(response.statusCode(), response.headers().map());
       // the stream is read: what the model reads is the one body it amounts to
       Map<String, List<String>> headers = new java.util.HashMap<>(response.headers().map());
-      if (isStream(response.statusCode(), response.headers())) {
+      if (JdkHttp.isStream(response.statusCode(), response.headers())) {
         headers.keySet().removeIf(name -> name.equalsIgnoreCase("Content-Type"));
         headers.put("Content-Type", List.of("application/json"));
       }
       return read(model, response.statusCode(), headers, response.body(), failure, Answers.NONE);
     }, replies), exchange);
-  }
-
-  private static boolean isStream(HttpResponse.ResponseInfo info) {
-    return isStream(info.statusCode(), info.headers());
-  }
-
-  private static boolean isStream(int status, java.net.http.HttpHeaders headers) {
-    String type = headers.firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-    return status >= 200 && status <= 299 && type.startsWith("text/event-stream");
   }
 
   private <T> T read(Supplier<T> model, HttpResponse<byte[]> response, Throwable error) {
@@ -180,7 +139,7 @@ public final class AsyncWire {
   private <T> T read(Supplier<T> model, Integer status, Map<String, List<String>> headers, String body,
       Throwable error, Answers told) {
     if (error != null) {
-      return ErrorKeepingHttpClient.replay(model, null, transportFailure(error));
+      return ErrorKeepingHttpClient.replay(model, null, JdkHttp.transportFailure(error));
     }
     told.answered(status, headers);
     SuccessfulHttpResponse answer;
@@ -192,32 +151,11 @@ public final class AsyncWire {
     return ErrorKeepingHttpClient.replay(model, answer, null);
   }
 
-  /** What the model's own client would have thrown: a time-out as LangChain4j's, I/O errors wrapped. */
-  private static RuntimeException transportFailure(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (cause instanceof HttpTimeoutException timedOut) {
-      return new TimeoutException(timedOut);
-    }
-    if (cause instanceof CancellationException cancelled) {
-      return cancelled;
-    }
-    if (cause instanceof IOException io) {
-      return new RuntimeException(io);
-    }
-    return cause instanceof RuntimeException runtime ? runtime : new RuntimeException(cause);
-  }
-
   private java.net.http.HttpRequest toJdk(HttpRequest request) {
     return toJdk(request, request.body());
   }
 
   private java.net.http.HttpRequest toJdk(HttpRequest request, String body) {
-    java.net.http.HttpRequest.Builder jdk = java.net.http.HttpRequest.newBuilder(URI.create(request.url()))
-        .method(request.method().name(), body == null
-            ? java.net.http.HttpRequest.BodyPublishers.noBody()
-            : java.net.http.HttpRequest.BodyPublishers.ofString(body))
-        .timeout(timeout);
-    request.headers().forEach((name, values) -> values.forEach(value -> jdk.header(name, value)));
-    return jdk.build();
+    return JdkHttp.request(request, body, timeout);
   }
 }

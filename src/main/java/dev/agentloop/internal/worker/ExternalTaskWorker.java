@@ -1,19 +1,14 @@
 package dev.agentloop.internal.worker;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
-import org.camunda.bpm.engine.impl.cfg.TransactionState;
 import org.camunda.bpm.engine.impl.interceptor.CommandExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +36,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * thread the model or tool answered on. The factory gives them the application's context class
  * loader, which the engine's expressions need (see {@code async.AgentLoopThreads}).
  *
- * <p>It takes no more tasks than can start at once ({@link TaskRoom}: the model endpoint's limits), so that the
- * rest waits in the database, where any node can take it, and not here under a lock that must be kept.
+ * <p>It takes no more tasks than can start at once ({@link FreeSlots}: its own slots and the model endpoint's limits).
  *
  * <p>Locks are short ({@code lockDuration}) and {@link LockKeeper kept} while a task runs: a node that
  * dies stops holding its runs one lock duration later, and no other node takes a task a live node
@@ -53,8 +47,9 @@ import org.springframework.transaction.PlatformTransactionManager;
  * when it starts again under the same worker id, it unlocks the tasks that id still holds and takes
  * them back at once, instead of waiting out its own dead locks ({@link WorkerIdentity}).
  *
- * <p>The way of one task from its handler to its completion is a {@link TaskDispatcher}'s; what is in
- * flight, and whether a stop still lets tasks in, is kept by {@link InFlightTasks}.
+ * <p>The way of one task from its handler to its completion is a {@link TaskDispatcher}'s (its completion a
+ * {@link TaskFinisher}'s); what is in flight, and whether a stop still lets tasks in, is kept by
+ * {@link InFlightTasks}.
  */
 public class ExternalTaskWorker<S> implements SmartLifecycle {
 
@@ -62,8 +57,6 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   /** Completions committed together at most: bounds a transaction's length and what a rollback repeats. */
   static final int MAX_BATCH = 16;
   private static final Logger LOG = LoggerFactory.getLogger(ExternalTaskWorker.class);
-  /** How long a stop waits for completions already under way when the grace period ended. */
-  private static final Duration POOL_DRAIN = Duration.ofSeconds(5);
 
   private final Map<String, TopicHandler<S>> handlers;
   private final WorkerOptions settings;
@@ -71,14 +64,12 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   private final TaskArrivals arrivals;
   private final ThreadFactory threads;
   private final WorkerIdentity identity;
-  private final CommandExecutor commands;
   private final InFlightTasks inFlight;
   private final TaskDispatcher<S> dispatcher;
   private final TaskFetcher fetcher;
+  private final FirstSteps firstSteps;
   private final LockKeeper locks;
-  private final TaskRoom room;
   private volatile boolean active;
-  private ExecutorService pool;
 
   public ExternalTaskWorker(ProcessEngine engine, PlatformTransactionManager transactionManager,
       List<? extends TopicHandler<S>> handlers, WorkerOptions settings, TaskArrivals arrivals,
@@ -93,7 +84,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     ExternalTaskService externalTasks = engine.getExternalTaskService();
     this.handlers = handlers.stream().collect(Collectors.toMap(TopicHandler::topic, handler -> handler));
     this.settings = settings;
-    this.commands =
+    CommandExecutor commands =
         ((ProcessEngineConfigurationImpl) engine.getProcessEngineConfiguration()).getCommandExecutorTxRequired();
     this.completer = new TaskCompleter<>(externalTasks, commands, transactionManager, settings, this.handlers.keySet());
     this.identity = new WorkerIdentity(new WorkerLease(commands, settings.workerId()), externalTasks, settings,
@@ -102,9 +93,11 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     this.inFlight = new InFlightTasks(locks);
     this.dispatcher = new TaskDispatcher<>(this.handlers, settings, completer, inFlight, () -> active,
         this::wakeFetcher);
-    this.room = room;
-    this.fetcher = new TaskFetcher(externalTasks, settings, this.handlers.keySet(), identity, this::free,
+    FreeSlots free = new FreeSlots(settings, inFlight, room, dispatcher);
+    this.fetcher = new TaskFetcher(externalTasks, settings, this.handlers.keySet(), identity, free,
         inFlight::ids, task -> dispatcher.dispatch(task, null));
+    this.firstSteps = new FirstSteps(commands, settings, this.handlers.keySet(), fetcher::serving, free,
+        this::handOver);
     room.onFree(this::wakeFetcher);
     this.arrivals = arrivals;
     this.threads = threads;
@@ -118,8 +111,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     active = true;
     inFlight.open();
     identity.reset();
-    pool = Executors.newFixedThreadPool(settings.threads(), threads);
-    dispatcher.start(pool);
+    dispatcher.start(threads);
     locks.start(threads);
     fetcher.start(threads);
     arrivals.onArrival(fetcher::wakeUp);
@@ -146,23 +138,7 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     }
     locks.stop();
     identity.release();
-    pool.shutdownNow();
-    awaitPool();
-  }
-
-  /**
-   * Lets a completion that was under way when the grace period ended finish (or fail quietly, its task
-   * unlocked) before the application closes the database under it, which logged errors and stack traces.
-   */
-  private void awaitPool() {
-    try {
-      if (!pool.awaitTermination(POOL_DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.info("worker {}: a completion still runs after {} s; its task was unlocked for the other nodes",
-            settings.workerId(), POOL_DRAIN.toSeconds());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    dispatcher.stop();
   }
 
   @Override
@@ -189,25 +165,10 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
   /**
    * Runs {@code start}, which starts process instances, in a command that also locks for this worker
    * the tasks on its topics they created, and hands those to it once the transaction committed: a new
-   * run's first step begins at once, without a fetch and its transaction. A worker that does not serve
-   * (stopped, or another process holds its id) or has no task to spare leaves them to the fetchers.
-   * Between counting the free tasks and handing them over, others may be handed over too: in flight
-   * can exceed {@code maxConcurrency} by the few tasks a start creates.
+   * run's first step begins at once, without a fetch and its transaction (see {@link FirstSteps}).
    */
   public <T> T startTakingFirstSteps(Supplier<T> start) {
-    int free = fetcher.serving() ? free() : 0;
-    if (free <= 0) {
-      return start.get();
-    }
-    return commands.execute(context -> {
-      T started = start.get();
-      List<LockedExternalTask> taken = CreatedTasks.lock(context, settings, handlers.keySet(), free, created -> true);
-      if (!taken.isEmpty()) {
-        context.getTransactionContext().addTransactionListener(TransactionState.COMMITTED,
-            committed -> taken.forEach(this::handOver));
-      }
-      return started;
-    });
+    return firstSteps.startTaking(start);
   }
 
   /** Hands a task locked for this worker to it, or unlocks it for the others if the worker stopped meanwhile. */
@@ -217,16 +178,6 @@ public class ExternalTaskWorker<S> implements SmartLifecycle {
     } else {
       completer.unlockQuietly(task);
     }
-  }
-
-  /**
-   * How many more tasks the worker may take now: as its slots allow, and no more than can start at once
-   * ({@link TaskRoom}, less the tasks taken that have not yet asked for their model call).
-   */
-  private int free() {
-    int slots = settings.maxConcurrency() - inFlight.count();
-    int startable = room.free();
-    return startable == Integer.MAX_VALUE ? slots : Math.min(slots, startable - dispatcher.preparing());
   }
 
   /** A slot came free: the fetcher, which waits while all are taken, may lock tasks again. */

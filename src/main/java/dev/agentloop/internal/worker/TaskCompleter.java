@@ -3,8 +3,6 @@ package dev.agentloop.internal.worker;
 import dev.agentloop.internal.async.AsyncFailures;
 import dev.agentloop.spi.ModelCallException;
 import dev.agentloop.internal.trace.StaleHeadException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +10,6 @@ import java.util.Set;
 import org.camunda.bpm.engine.BadUserRequestException;
 import org.camunda.bpm.engine.ExternalTaskService;
 import org.camunda.bpm.engine.OptimisticLockingException;
-import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.exception.NotFoundException;
 import org.camunda.bpm.engine.externaltask.LockedExternalTask;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
@@ -34,7 +31,6 @@ class TaskCompleter<S> {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskCompleter.class);
   private static final int ATTEMPTS_ON_CONFLICT = 3;
-  private static final int MAX_CAUSE = 540;
 
   private final ExternalTaskService externalTasks;
   private final TransactionTemplate transaction;
@@ -125,7 +121,7 @@ class TaskCompleter<S> {
     // this failure included: the first failure waits the base back-off, each further one twice as long
     int failures = settings.retries() - remaining + 1;
     Duration backoff = settings.backoffAfter(failures);
-    String message = message(cause, remaining, backoff);
+    String message = TaskFailureMessage.message(cause, remaining, backoff);
     if (remaining == 0) {
       LOG.warn("AGENTLOOP-004 task {} ({}) failed, no retries left, an incident is raised: {}. Once the cause is"
           + " gone, retry the incident in Cockpit, or take the run's escape route", task.getId(), task.getActivityId(),
@@ -134,8 +130,8 @@ class TaskCompleter<S> {
       LOG.info("task {} ({}) failed, {} retries left: {}", task.getId(), task.getActivityId(), remaining, message);
     }
     try {
-      externalTasks.handleFailure(task.getId(), settings.workerId(), message, stackTrace(cause), remaining,
-          backoff.toMillis());
+      externalTasks.handleFailure(task.getId(), settings.workerId(), message, TaskFailureMessage.stackTrace(cause),
+          remaining, backoff.toMillis());
     } catch (BadUserRequestException e) {
       LOG.info("failure of task {} not reported, the task is gone: {}", task.getId(), e.getMessage());
     }
@@ -157,50 +153,6 @@ class TaskCompleter<S> {
   boolean stillOurs(LockedExternalTask task) {
     return externalTasks.createExternalTaskQuery().externalTaskId(task.getId()).workerId(settings.workerId())
         .locked().count() > 0;
-  }
-
-  /** The engine keeps 666 characters of a failure's message; the cause gets most, what comes next the rest. */
-  static String message(Throwable cause, int remaining, Duration backoff) {
-    String what = describe(cause);
-    if (what.length() > MAX_CAUSE) {
-      what = what.substring(0, MAX_CAUSE) + "…";
-    }
-    return what + (remaining == 0
-        ? " — no retries left: once the cause is fixed, an operator retries the incident (Cockpit)"
-        : " — AgentLoop tries again in " + readable(backoff) + " (" + remaining + (remaining == 1 ? " retry" : " retries")
-            + " left)");
-  }
-
-  /**
-   * The failure's message, or for one without (an Error from a static initialiser), its type and its cause's. The
-   * engine's own exceptions name the real cause too where their message does not ("An exception occurred in the
-   * persistence layer" for a database that refused a value), so that an incident says what went wrong.
-   */
-  static String describe(Throwable failure) {
-    String own = failure.getMessage();
-    if (own != null && !own.isBlank()) {
-      Throwable root = rootCause(failure);
-      boolean hidden = failure instanceof ProcessEngineException && root != failure && root.getMessage() != null
-          && !own.contains(root.getMessage());
-      return hidden ? own + " — caused by " + root.getClass().getSimpleName() + ": " + root.getMessage() : own;
-    }
-    Throwable cause = failure.getCause();
-    return failure.getClass().getSimpleName()
-        + (cause == null || cause == failure ? "" : ": " + (cause.getMessage() == null
-            ? describe(cause) : cause.getClass().getSimpleName() + ": " + cause.getMessage()));
-  }
-
-  private static Throwable rootCause(Throwable failure) {
-    Throwable root = failure;
-    for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 20; depth++) {
-      root = root.getCause();
-    }
-    return root;
-  }
-
-  private static String readable(Duration duration) {
-    return duration.toMillis() % 1000 != 0 ? duration.toMillis() + " ms"
-        : duration.toSeconds() < 120 ? duration.toSeconds() + " s" : duration.toMinutes() + " min";
   }
 
   /** The task is gone, but what its work cost (a model call's reply) is kept; a failure to keep it is logged only. */
@@ -230,11 +182,5 @@ class TaskCompleter<S> {
     S carried = result.write().get();
     List<LockedExternalTask> next = new CompleteAndContinueCmd(task, result, settings, topics, maxNext).execute(context);
     return new Continuation<>(next, carried);
-  }
-
-  private static String stackTrace(Throwable error) {
-    StringWriter text = new StringWriter();
-    error.printStackTrace(new PrintWriter(text));
-    return text.toString();
   }
 }

@@ -18,7 +18,7 @@ class TaskFailureMessageTest {
         "An exception occurred in the persistence layer. Please check the server logs for a detailed message.",
         new PersistenceException("### Error updating database", refused));
 
-    String message = TaskCompleter.message(failure, 0, Duration.ofSeconds(5));
+    String message = TaskFailureMessage.message(failure, 0, Duration.ofSeconds(5));
 
     assertThat(message).startsWith("An exception occurred in the persistence layer")
         .contains("caused by SQLException: ERROR: invalid byte sequence for encoding \"UTF8\": 0x00")
@@ -30,8 +30,8 @@ class TaskFailureMessageTest {
     IllegalStateException failure = new IllegalStateException("the model endpoint answered 500",
         new java.io.IOException("connection reset"));
 
-    assertThat(TaskCompleter.describe(failure)).isEqualTo("the model endpoint answered 500");
-    assertThat(TaskCompleter.describe(new ProcessEngineException("ENGINE-1: the task is gone"))).isEqualTo(
+    assertThat(TaskFailureMessage.describe(failure)).isEqualTo("the model endpoint answered 500");
+    assertThat(TaskFailureMessage.describe(new ProcessEngineException("ENGINE-1: the task is gone"))).isEqualTo(
         "ENGINE-1: the task is gone");
   }
 }

@@ -7,15 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
-import java.util.PriorityQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -40,20 +34,13 @@ public final class ModelQueue {
   private static final Logger LOG = LoggerFactory.getLogger(ModelQueue.class);
   /** A call admitted within this of its arrival did not wait: the step that made it is as current as then. */
   private static final long WAITED_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-  private static final int REMEMBERED_RUNS = 65_536;
 
   private final EndpointLimits limits;
-  private final ScheduledExecutorService timer;
+  private final AdmissionPump pump;
   private final LongSupplier clock;
-  private final PriorityQueue<QueuedCall<?>> waiting = new PriorityQueue<>();
-  private final RunOrder runs = new RunOrder(REMEMBERED_RUNS);
-  private final AtomicInteger pumping = new AtomicInteger();
-  private final List<Runnable> roomListeners = new CopyOnWriteArrayList<>();
+  private final WaitingLine waiting = new WaitingLine();
+  private final RoomSignal roomSignal = new RoomSignal(this::room);
   private volatile String endpoint = "the model endpoint";
-  private long arrivals;
-  private boolean full;
-  private ScheduledFuture<?> wake;
-  private long wakeAt;
 
   /**
    * @param maxInFlight calls under way at once; 0: no limit
@@ -68,13 +55,13 @@ public final class ModelQueue {
   ModelQueue(int maxInFlight, int requestsPerMinute, int tokensPerMinute, ScheduledExecutorService timer,
       LongSupplier clock) {
     this.limits = new EndpointLimits(maxInFlight, requestsPerMinute, tokensPerMinute);
-    this.timer = Objects.requireNonNull(timer, "timer");
+    this.pump = new AdmissionPump(Objects.requireNonNull(timer, "timer"), () -> admit().forEach(this::start));
     this.clock = clock;
   }
 
   /** Stops the timer; calls still waiting then wait for a call under way to end. */
   public void close() {
-    timer.shutdownNow();
+    pump.close();
   }
 
   /** Names the endpoint in the queue's log lines. */
@@ -86,15 +73,10 @@ public final class ModelQueue {
   public <R> CompletionStage<R> run(CallTicket ticket, Function<CallTicket.Admission, CompletionStage<R>> call) {
     QueuedCall<R> queued;
     synchronized (this) {
-      queued = new QueuedCall<>(ticket, call, runs.of(ticket.runId()), arrivals++, clock.getAsLong());
-      waiting.add(queued);
+      queued = waiting.add(ticket, call, clock.getAsLong());
     }
-    queued.result.whenComplete((reply, error) -> {
-      if (queued.result.isCancelled()) {
-        cancelled(queued);
-      }
-    });
-    pump();
+    queued.cancellableIn(this);
+    pump.pump();
     return queued.result;
   }
 
@@ -124,16 +106,16 @@ public final class ModelQueue {
   public void recheck(String runId) {
     List<QueuedCall<?>> ofRun;
     synchronized (this) {
-      ofRun = waiting.stream().filter(call -> runId.equals(call.ticket.runId())).toList();
+      ofRun = waiting.ofRun(runId);
     }
     for (QueuedCall<?> call : ofRun) {
-      if (!stillWanted(call)) {
+      if (!call.stillWanted()) {
         boolean again;
         synchronized (this) {
-          again = waiting.remove(call) && roomAgain();
+          again = waiting.remove(call) && roomSignal.roomAgain();
         }
-        call.result.completeExceptionally(notSent(call));
-        tellRoom(again);
+        call.result.completeExceptionally(call.notSent(clock.getAsLong(), endpoint));
+        roomSignal.tell(again);
       }
     }
   }
@@ -148,7 +130,7 @@ public final class ModelQueue {
 
   /** Told when there is room again after there was none. */
   public void onRoom(Runnable listener) {
-    roomListeners.add(Objects.requireNonNull(listener, "listener"));
+    roomSignal.onRoom(listener);
   }
 
   public synchronized int waiting() {
@@ -161,125 +143,56 @@ public final class ModelQueue {
 
   /** How many waiting calls go before the run's waiting call; empty when the run has no call waiting here. */
   public synchronized OptionalInt ahead(String runId) {
-    QueuedCall<?> own = waiting.stream().filter(call -> runId.equals(call.ticket.runId())).min(QueuedCall::compareTo)
-        .orElse(null);
-    return own == null ? OptionalInt.empty()
-        : OptionalInt.of((int) waiting.stream().filter(call -> call.compareTo(own) < 0).count());
+    return waiting.ahead(runId);
   }
 
-  /** Admits and starts what the limits allow; re-entered from a start that completed at once, it loops instead. */
-  private void pump() {
-    if (pumping.getAndIncrement() != 0) {
-      return;
-    }
-    int missed = 1;
-    do {
-      admit().forEach(this::start);
-      missed = pumping.addAndGet(-missed);
-    } while (missed != 0);
-  }
-
+  /** Admits what the limits allow, in the order of the line. */
   private synchronized List<QueuedCall<?>> admit() {
     List<QueuedCall<?>> admitted = new ArrayList<>();
     long now = clock.getAsLong();
     while (limits.slotFree() && !waiting.isEmpty()) {
-      QueuedCall<?> head = waiting.peek();
+      QueuedCall<?> head = waiting.first();
       long wait = limits.blockedFor(now, head.ticket.tokens());
       if (wait > 0) {
-        wakeIn(now, wait);
+        pump.wakeIn(now, wait);
         break;
       }
-      waiting.poll();
+      waiting.removeFirst();
       head.waited = now - head.queuedAt >= WAITED_NANOS;
       limits.admit(head, now);
       admitted.add(head);
     }
-    full |= room() == 0;
+    roomSignal.noteFull();
     return admitted;
   }
 
-  private void wakeIn(long now, long wait) {
-    // a wake that is due (or running: this may be it) wakes no more; a later one is brought forward
-    if (wake == null || wakeAt - now <= 0 || wakeAt - (now + wait) > 0) {
-      if (wake != null && wakeAt - now > 0) {
-        wake.cancel(false);
-      }
-      wakeAt = now + wait;
-      wake = timer.schedule(this::pump, wait, TimeUnit.NANOSECONDS);
-    }
-  }
-
   private <R> void start(QueuedCall<R> queued) {
-    if (queued.result.isDone() || (queued.waited && !stillWanted(queued))) {
+    if (queued.result.isDone() || (queued.waited && !queued.stillWanted())) {
       release(queued, true);
-      queued.result.completeExceptionally(notSent(queued));
+      queued.result.completeExceptionally(queued.notSent(clock.getAsLong(), endpoint));
       return;
     }
-    CompletionStage<R> stage;
-    try {
-      stage = queued.call.apply(used -> used(queued, used));
-    } catch (RuntimeException e) {
-      stage = CompletableFuture.failedFuture(e);
-    }
-    queued.running = stage;
-    stage.whenComplete((reply, error) -> {
-      release(queued, false);
-      queued.settle(reply, error);
-    });
-    if (queued.result.isCancelled()) {
-      queued.abort();
-    }
+    queued.send(this);
   }
 
-  private CallNotSent notSent(QueuedCall<?> queued) {
-    return new CallNotSent("not sent: the step it was for no longer needs it (its run left its loop, or another"
-        + " node took the step over) after it waited " + TimeUnit.NANOSECONDS.toMillis(clock.getAsLong()
-        - queued.queuedAt) + " ms for " + endpoint);
-  }
-
-  private boolean stillWanted(QueuedCall<?> queued) {
-    try {
-      return queued.ticket.stillWanted().getAsBoolean();
-    } catch (RuntimeException e) {
-      LOG.debug("whether a waiting call is still wanted could not be told; it is sent: {}", e.getMessage());
-      return true;
-    }
-  }
-
-  private void release(QueuedCall<?> queued, boolean unsent) {
+  /** Gives the call's slot back: it ended, or was never sent ({@code unsent}). */
+  void release(QueuedCall<?> queued, boolean unsent) {
     boolean again;
     synchronized (this) {
       limits.release(queued, unsent);
-      again = roomAgain();
+      again = roomSignal.roomAgain();
     }
-    pump();
-    tellRoom(again);
+    pump.pump();
+    roomSignal.tell(again);
   }
 
-  /** Whether there is room again after there was none; true once per time. Under the lock. */
-  private boolean roomAgain() {
-    boolean again = full && room() > 0;
-    full &= !again;
-    return again;
-  }
-
-  private void tellRoom(boolean again) {
-    if (again) {
-      roomListeners.forEach(Runnable::run);
-    }
-  }
-
-  private synchronized void used(QueuedCall<?> queued, long used) {
+  /** What the call's reply said it cost: its tokens are counted as that. */
+  synchronized void used(QueuedCall<?> queued, long used) {
     limits.used(queued, used);
   }
 
-  private void cancelled(QueuedCall<?> queued) {
-    boolean wasWaiting;
-    synchronized (this) {
-      wasWaiting = waiting.remove(queued);
-    }
-    if (!wasWaiting) {
-      queued.abort();
-    }
+  /** Takes a call its caller cancelled out of the line; whether it was waiting there. */
+  synchronized boolean takeOut(QueuedCall<?> queued) {
+    return waiting.remove(queued);
   }
 }

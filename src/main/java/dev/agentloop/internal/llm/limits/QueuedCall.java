@@ -2,7 +2,10 @@ package dev.agentloop.internal.llm.limits;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One call in the {@link ModelQueue}: what to send once admitted, its place (its run's, then its own arrival),
@@ -10,6 +13,9 @@ import java.util.function.Function;
  * call under way (its HTTP exchange is aborted). Its fields change under the queue's lock only.
  */
 final class QueuedCall<R> implements Comparable<QueuedCall<?>> {
+
+  /** The queue's logger: what befalls a call logs where the rest of the queue does. */
+  private static final Logger LOG = LoggerFactory.getLogger(ModelQueue.class);
 
   final CallTicket ticket;
   final Function<CallTicket.Admission, CompletionStage<R>> call;
@@ -38,6 +44,33 @@ final class QueuedCall<R> implements Comparable<QueuedCall<?>> {
     return byRun != 0 ? byRun : Long.compare(arrival, other.arrival);
   }
 
+  /** Sends the admitted call; once it ended, its slot goes back to {@code queue} and its outcome to the caller. */
+  void send(ModelQueue queue) {
+    CompletionStage<R> stage;
+    try {
+      stage = call.apply(used -> queue.used(this, used));
+    } catch (RuntimeException e) {
+      stage = CompletableFuture.failedFuture(e);
+    }
+    running = stage;
+    stage.whenComplete((reply, error) -> {
+      queue.release(this, false);
+      settle(reply, error);
+    });
+    if (result.isCancelled()) {
+      abort();
+    }
+  }
+
+  /** Once its caller cancels the call, takes it out of {@code queue}'s line, or aborts it if it is under way. */
+  void cancellableIn(ModelQueue queue) {
+    result.whenComplete((reply, error) -> {
+      if (result.isCancelled() && !queue.takeOut(this)) {
+        abort();
+      }
+    });
+  }
+
   /** Hands the outcome of the call under way to the caller. */
   void settle(R reply, Throwable error) {
     if (error == null) {
@@ -53,5 +86,22 @@ final class QueuedCall<R> implements Comparable<QueuedCall<?>> {
     if (stage != null) {
       stage.toCompletableFuture().cancel(true);
     }
+  }
+
+  /** Whether the step that made the call still wants it sent; when that cannot be told, it is sent. */
+  boolean stillWanted() {
+    try {
+      return ticket.stillWanted().getAsBoolean();
+    } catch (RuntimeException e) {
+      LOG.debug("whether a waiting call is still wanted could not be told; it is sent: {}", e.getMessage());
+      return true;
+    }
+  }
+
+  /** Why the call is not sent, {@code now} (the queue's clock) after it came, to {@code endpoint}. */
+  CallNotSent notSent(long now, String endpoint) {
+    return new CallNotSent("not sent: the step it was for no longer needs it (its run left its loop, or another"
+        + " node took the step over) after it waited " + TimeUnit.NANOSECONDS.toMillis(now - queuedAt) + " ms for "
+        + endpoint);
   }
 }
