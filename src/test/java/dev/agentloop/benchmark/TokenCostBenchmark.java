@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.internal.agent.PromptFixture;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AnswerSettings;
+import dev.agentloop.internal.agent.definition.ConversationSettings;
+import dev.agentloop.internal.agent.definition.PromptSettings;
+import dev.agentloop.internal.agent.definition.ReviewSettings;
 import dev.agentloop.internal.agent.definition.RevisionsRunOut;
 import dev.agentloop.internal.llm.FakeModelServer;
 import dev.agentloop.internal.llm.anthropic.AnthropicMessagesChatModel;
 import dev.agentloop.internal.llm.openai.OpenAiCompatibleChatModel;
+import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
 import dev.agentloop.spi.ChatModel;
@@ -68,11 +73,12 @@ class TokenCostBenchmark {
 
     Way(String label, int budgetTokens, int windowSteps) {
       this.label = label;
-      this.settings = new AgentSettings("You are a careful assistant that solves the user's question step by step."
-          + " Use the tools when they help; never guess what a tool can compute or look up. When you know the"
-          + " answer, reply with the final answer as plain text and no tool call.", "Plan.", Set.of("*"),
-          TokenCostCase.TURNS, windowSteps, 4_000, 200_000, true, true, 2, RevisionsRunOut.ACCEPT,
-          Duration.ofHours(1)).withContextBudgetTokens(budgetTokens);
+      this.settings = new AgentSettings(new PromptSettings("You are a careful assistant that solves the user's"
+          + " question step by step. Use the tools when they help; never guess what a tool can compute or look up."
+          + " When you know the answer, reply with the final answer as plain text and no tool call.", "Plan.",
+          windowSteps, 4_000, 200_000, budgetTokens), Set.of("*"),
+          new ReviewSettings(true, true, 2, RevisionsRunOut.ACCEPT, Duration.ofHours(1)),
+          EscapeLimits.NONE.withMaxSteps(TokenCostCase.TURNS), ConversationSettings.ONE_SHOT, AnswerSettings.TEXT);
     }
   }
 

@@ -34,9 +34,9 @@ class EditedContent {
       });
     }
     int size = edited.toJson().toString().length();
-    if (size > settings.maxStepChars()) {
+    if (size > settings.prompt().maxStepChars()) {
       throw new InvalidEditException("the new content has " + size + " characters, more than the "
-          + settings.maxStepChars() + " a step may have");
+          + settings.prompt().maxStepChars() + " a step may have");
     }
     return new NewStep(edited, author, reason);
   }

@@ -38,7 +38,7 @@ class LoopJump {
   /** {@code askHuman}'s timer reads its timeout from a transient variable, as when {@code think} routes there. */
   static Map<String, Object> variablesFor(Continuation continuation, AgentSettings settings) {
     return continuation == Continuation.ASK_HUMAN
-        ? ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.askHumanTimeout().toString())
+        ? ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.review().askHumanTimeout().toString())
         : Map.of();
   }
 

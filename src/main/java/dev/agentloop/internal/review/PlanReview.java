@@ -44,7 +44,7 @@ class PlanReview implements Review {
     task.put("plan", String.join("\n", steps(latestPlan(path))));
     task.put("decision", null);
     task.put("feedback", "");
-    task.put("revisionsLeft", Math.max(0, settings(task).maxPlanRevisions() - revisionsUsed(path)));
+    task.put("revisionsLeft", Math.max(0, settings(task).review().maxPlanRevisions() - revisionsUsed(path)));
   }
 
   @Override
@@ -54,9 +54,10 @@ class PlanReview implements Review {
     AgentSettings settings = settings(task);
     Step plan = latestPlan(path);
     String reason = task.text("feedback");
-    if (decision == Decision.REVISE && revisionsUsed(path) >= settings.maxPlanRevisions()) {
-      reason = "the plan was sent back " + settings.maxPlanRevisions() + " times already";
-      decision = settings.whenPlanRevisionsRunOut() == RevisionsRunOut.REJECT ? Decision.REJECT : Decision.ACCEPT;
+    if (decision == Decision.REVISE && revisionsUsed(path) >= settings.review().maxPlanRevisions()) {
+      reason = "the plan was sent back " + settings.review().maxPlanRevisions() + " times already";
+      decision = settings.review().whenPlanRevisionsRunOut() == RevisionsRunOut.REJECT
+          ? Decision.REJECT : Decision.ACCEPT;
     } else if (decision == Decision.REJECT && reason.isEmpty()) {
       reason = "rejected in plan review";
     }

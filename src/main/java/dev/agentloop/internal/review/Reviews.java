@@ -101,7 +101,7 @@ public class Reviews {
   public ExecutionListener noAnswerListener() {
     return execution -> {
       RunState run = store.state(execution.getProcessInstanceId());
-      String timeout = definitions.settings(execution.getProcessDefinitionId()).askHumanTimeout().toString();
+      String timeout = definitions.settings(execution.getProcessDefinitionId()).review().askHumanTimeout().toString();
       calls.write(run, Steps.observation(Observation.error(calls.single(run, AskHumanTool.NAME),
           "no answer within " + timeout + "; continue without it"), Steps.AGENTLOOP));
     };

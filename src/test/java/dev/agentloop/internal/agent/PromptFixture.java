@@ -56,9 +56,9 @@ public final class PromptFixture {
       path.add(step.at(RUN_ID, no, no - 1, turn, Instant.EPOCH));
     }
     // the reader's window: without a budget, the latest steps alone, as LoopStateReader reads them
-    boolean truncated = !settings.compacts() && path.size() > settings.contextWindowSteps();
+    boolean truncated = !settings.prompt().compacts() && path.size() > settings.prompt().contextWindowSteps();
     if (truncated) {
-      path = path.subList(path.size() - settings.contextWindowSteps(), path.size());
+      path = path.subList(path.size() - settings.prompt().contextWindowSteps(), path.size());
     }
     int head = written.size() + 1;
     RunRecord run = new RunRecord(RUN_ID, "agent", question, RunStatus.RUNNING, null,

@@ -265,7 +265,7 @@ class AgentDeploymentCheckTest {
 
     String definition = engine.getRepositoryService().createProcessDefinitionQuery().processDefinitionKey(key)
         .singleResult().getId();
-    assertThat(definitions.settings(definition).systemPrompt())
+    assertThat(definitions.settings(definition).prompt().systemPrompt())
         .isEqualTo("You answer in French.\nYou never guess a number: you compute it.");
   }
 

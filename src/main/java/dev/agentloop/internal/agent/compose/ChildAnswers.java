@@ -47,7 +47,7 @@ final class ChildAnswers {
           "stopped");
     }
     String answer = finalAnswer(childRun);
-    int limit = settings.maxStepChars();
+    int limit = settings.prompt().maxStepChars();
     return Observation.result(call, answer.length() <= limit ? answer
         : answer.substring(0, limit) + "\n[cut: " + (answer.length() - limit) + " more characters]");
   }

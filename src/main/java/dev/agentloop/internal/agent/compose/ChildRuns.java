@@ -13,23 +13,14 @@ import dev.agentloop.internal.agent.loop.LoopStateReader;
 import dev.agentloop.internal.agent.loop.Turn;
 import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.tool.ToolRegistry;
-import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.StepStore;
 import dev.agentloop.internal.trace.TreeCharges;
-import dev.agentloop.internal.trace.Usage;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
-import org.camunda.bpm.engine.runtime.ProcessInstance;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
@@ -49,23 +40,17 @@ import org.springframework.beans.factory.ObjectProvider;
  *
  * <p>Calls of agents run only where the agent's {@code allowedTools} name the agent (a {@code *} offers no agents),
  * not deeper than {@link AgentDefaults#maxAgentDepth()} below a top-level run, and only where the person the run acts
- * for may start the called agent ({@link #refusals}). Thread-safe.
+ * for may start the called agent ({@link AgentCallRefusals}). Thread-safe.
  */
 public class ChildRuns implements AgentCalls {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ChildRuns.class);
-
   private final AgentDefinitions definitions;
   private final LoopStateReader reader;
-  private final StepStore store;
   private final ToolRegistry tools;
-  private final ObjectProvider<ProcessEngine> engine;
-  private final int maxDepth;
+  private final AgentCallRefusals refusals;
   private final ParallelChildRuns parallel;
-  private final ChildAnswers answers;
+  private final ChildObservations observations;
   private final TreeCharges charges;
-  private final CallerBudgets callers;
-  private final AgentStartRights rights;
 
   public ChildRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, int maxDepth) {
@@ -81,17 +66,13 @@ public class ChildRuns implements AgentCalls {
   public ChildRuns(AgentDefinitions definitions, LoopStateReader reader, StepStore store, ToolRegistry tools,
       ObjectProvider<ProcessEngine> engine, int maxDepth, TreeCharges charges, CallerBudgets callers,
       AgentStartRights rights) {
-    this.rights = rights;
     this.definitions = definitions;
     this.reader = reader;
-    this.store = store;
     this.tools = tools;
-    this.engine = engine;
-    this.maxDepth = maxDepth;
-    this.parallel = new ParallelChildRuns(this);
-    this.answers = new ChildAnswers(store);
+    this.refusals = new AgentCallRefusals(definitions, engine, maxDepth, rights);
+    this.observations = new ChildObservations(definitions, reader, store, callers, this);
+    this.parallel = new ParallelChildRuns(observations);
     this.charges = charges;
-    this.callers = callers;
   }
 
   /** The listeners of a parallel multi-instance {@code callAgent}, which runs the calls of a turn side by side. */
@@ -122,50 +103,10 @@ public class ChildRuns implements AgentCalls {
         .toList();
   }
 
-  /**
-   * Why calls of agents may not run, by call id: every call where this run is too deep ({@link #tooDeep}); each call of
-   * an agent that the person this run acts for may not start ({@link AgentStartRights}). A call activity starts its
-   * child as the engine, so without this a child would run, and its answer land in this run's trace, where its
-   * starter could not have started it.
-   */
+  /** Why calls of agents may not run, by call id: see {@link AgentCallRefusals}. */
   @Override
   public Map<String, String> refusals(String runId, List<Action> calls) {
-    Optional<String> tooDeep = tooDeep(runId);
-    Optional<String> user = tooDeep.isPresent() ? Optional.empty() : rights.actingFor(runId);
-    Map<String, String> refused = new HashMap<>();
-    for (Action call : calls) {
-      tooDeep.or(() -> user.flatMap(starter -> rights.refusal(starter, call.tool())))
-          .ifPresent(reason -> refused.put(call.callId(), reason));
-    }
-    if (!refused.isEmpty() && tooDeep.isEmpty()) {
-      LOG.info("AGENTLOOP-105 run {} acts for {}: calls of agents not run: {}", runId, user.orElse(null),
-          refused.values());
-    }
-    return refused;
-  }
-
-  /**
-   * Why this run may not call agents, or empty: it is {@link AgentDefaults#maxAgentDepth()} agent calls below a
-   * top-level run already. Counted along Camunda's super process instances, agents only (a business process that
-   * asks an agent adds no depth).
-   */
-  public Optional<String> tooDeep(String runId) {
-    RuntimeService runtime = engine.getObject().getRuntimeService();
-    int depth = 0;
-    ProcessInstance caller = callerOf(runtime, runId);
-    while (caller != null && depth <= maxDepth) {
-      if (definitions.isAgent(caller.getProcessDefinitionId())) {
-        depth++;
-      }
-      caller = callerOf(runtime, caller.getId());
-    }
-    return depth < maxDepth ? Optional.empty() : Optional.of("not run: this run was started by another agent's call"
-        + " and agents call agents at most " + maxDepth + " deep (agentloop.agent.max-agent-depth); answer with the"
-        + " other tools");
-  }
-
-  private static ProcessInstance callerOf(RuntimeService runtime, String runId) {
-    return runtime.createProcessInstanceQuery().subProcessInstanceId(runId).singleResult();
+    return refusals.of(runId, calls);
   }
 
   /**
@@ -209,46 +150,8 @@ public class ChildRuns implements AgentCalls {
       if (execution.hasVariable(ReactAgentProcess.CHILD_RUN_ID.name())) {
         execution.removeVariable(ReactAgentProcess.CHILD_RUN_ID.name());
       }
-      AgentSettings settings = definitions.settings(execution.getProcessDefinitionId());
-      LoopState state = reader.read(execution.getProcessInstanceId(), settings.pathStepsToRead());
-      Optional<Action> call = pending(state.turn(), settings).stream().filter(a -> a.callId().equals(callId)).findFirst();
-      if (call.isEmpty()) {
-        LOG.info("call {} of run {} is observed already; the answer of run {} is dropped", callId,
-            execution.getProcessInstanceId(), childRun);
-        return;
-      }
-      Observation observation = answers.observation(call.get(), childRun, settings).ofChildRun(childRun);
-      // the call is one tool call of this run; what the child spent was charged to this run's tree as it spent it
-      store.append(state.head(), List.of(new NewStep(observation, call.get().tool())), Usage.toolCall());
-      callers.charge(state.run(), 0, 1, 0);
+      observations.observe(execution.getProcessInstanceId(), execution.getProcessDefinitionId(), callId, childRun);
     };
-  }
-
-  /**
-   * Writes the observations of calls whose child runs have ended, in the order the model made the calls, with one
-   * append; calls without an answering run in {@code childRuns} stay open.
-   *
-   * @param childRuns the answering run of each call id; a {@code null} run is a child that ended without saying
-   */
-  void observeAll(String runId, String processDefinitionId, Map<String, String> childRuns) {
-    AgentSettings settings = definitions.settings(processDefinitionId);
-    LoopState state = reader.read(runId, settings.pathStepsToRead());
-    List<NewStep> steps = new ArrayList<>();
-    for (Action call : pending(state.turn(), settings)) {
-      if (childRuns.containsKey(call.callId())) {
-        String childRun = childRuns.get(call.callId());
-        steps.add(new NewStep(answers.observation(call, childRun, settings).ofChildRun(childRun), call.tool()));
-      }
-    }
-    if (steps.size() < childRuns.size()) {
-      LOG.info("{} of the calls of run {} answered by {} are observed already; their answers are dropped",
-          childRuns.size() - steps.size(), runId, childRuns.values());
-    }
-    if (!steps.isEmpty()) {
-      // each call is one tool call of this run; what the children spent was charged to its tree as they spent it
-      store.append(state.head(), steps, new Usage(0, steps.size(), 0));
-      callers.charge(state.run(), 0, steps.size(), 0);
-    }
   }
 
   /**
@@ -256,6 +159,6 @@ public class ChildRuns implements AgentCalls {
    * a child run started again after an edit, whose answer replaces the one the call had.
    */
   public Observation observationOf(Observation call, String childRun, AgentSettings settings) {
-    return answers.observationOf(call, childRun, settings);
+    return observations.observationOf(call, childRun, settings);
   }
 }

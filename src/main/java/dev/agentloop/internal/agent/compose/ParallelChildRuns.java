@@ -28,10 +28,10 @@ public class ParallelChildRuns {
   /** Camunda's own local variable of a multi-instance body: how many instances it started. */
   private static final String NR_OF_INSTANCES = "nrOfInstances";
 
-  private final ChildRuns calls;
+  private final ChildObservations observations;
 
-  ParallelChildRuns(ChildRuns calls) {
-    this.calls = calls;
+  ParallelChildRuns(ChildObservations observations) {
+    this.observations = observations;
   }
 
   /** Whether an activity whose flow scope is {@code scope} is the inner activity of a multi-instance body. */
@@ -73,7 +73,7 @@ public class ParallelChildRuns {
         }
         return;
       }
-      calls.observeAll(execution.getProcessInstanceId(), execution.getProcessDefinitionId(), childRuns);
+      observations.observeAll(execution.getProcessInstanceId(), execution.getProcessDefinitionId(), childRuns);
     };
   }
 

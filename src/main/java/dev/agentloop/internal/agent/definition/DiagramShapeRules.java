@@ -55,7 +55,7 @@ final class DiagramShapeRules {
     Set<String> reviews = tasks.stream().map(DiagramTask::reviewKind).filter(Objects::nonNull).collect(Collectors.toSet());
     List<Finding> findings = new ArrayList<>();
     String plan = taskOn(tasks, ReactAgentProcess.TOPIC_PLAN);
-    if (plan != null && !settings.autoAcceptPlan() && !reviews.contains(PLAN_REVIEW)) {
+    if (plan != null && !settings.review().autoAcceptPlan() && !reviews.contains(PLAN_REVIEW)) {
       findings.add(missing(setOn, plan, AgentSettings.AUTO_ACCEPT_PLAN, "is false, so plans wait for a review, but the"
           + " diagram has no plan review task: add one (Agent: review (plan)) or set it to true"));
     }
@@ -63,7 +63,7 @@ final class DiagramShapeRules {
     if (think == null) {
       return findings;
     }
-    if (!settings.autoAcceptAnswer() && !reviews.contains(ANSWER_REVIEW)) {
+    if (!settings.review().autoAcceptAnswer() && !reviews.contains(ANSWER_REVIEW)) {
       findings.add(missing(setOn, think, AgentSettings.AUTO_ACCEPT_ANSWER, "is false, so answers wait for a review,"
           + " but the diagram has no answer review task: add one (Agent: review (answer)) or set it to true"));
     }
@@ -88,9 +88,10 @@ final class DiagramShapeRules {
           + ", which remote workers run, but the diagram has no remote tool task: add one after act"
           + " (Agent: call a remote tool) or allow other tools"));
     }
-    if (asksPeople && settings.limits().maxRunTime().compareTo(settings.askHumanTimeout()) <= 0) {
+    if (asksPeople && settings.limits().maxRunTime().compareTo(settings.review().askHumanTimeout()) <= 0) {
       findings.add(missing(setOn, think, AgentSettings.MAX_RUN_TIME, "is " + settings.limits().maxRunTime()
-          + ", not longer than askHumanTimeout (" + settings.askHumanTimeout() + "): the loop's timer would end"
+          + ", not longer than askHumanTimeout (" + settings.review().askHumanTimeout()
+          + "): the loop's timer would end"
           + " every wait for a person's answer; make it longer, or askHumanTimeout shorter"));
     }
     findings.addAll(checkEscapeRoute(think, reviews, caughtErrors));

@@ -58,7 +58,7 @@ public class EscapeChecks {
    */
   public BeforeThink beforeThink(LoopState state, AgentSettings settings) {
     // the loop detector sees the window of steps, also when a context budget has the whole path read
-    List<Step> window = sinceAPersonSpoke(state.latest(settings.contextWindowSteps()));
+    List<Step> window = sinceAPersonSpoke(state.latest(settings.prompt().contextWindowSteps()));
     String finalAnswerRequest = budgets.beforeThink(state, settings);
     BeforeThink before = loops.check(window, settings, finalAnswerRequest);
     budgets.reserveModelCall(state);

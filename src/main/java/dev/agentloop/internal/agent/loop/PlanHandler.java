@@ -76,11 +76,11 @@ public class PlanHandler implements TopicHandler<LoopState> {
             ? "the model returned only its reasoning (" + reply.reasoning().length() + " characters) and no plan"
             : "the model returned no plan: '" + reply.text() + "'");
       }
-      NewStep step = Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.maxStepChars()),
+      NewStep step = Steps.modelPlan(plan, ReplyInterpreter.kept(reply.reasoning(), settings.prompt().maxStepChars()),
           reply.stop().value());
       return completions.complete(state, new Written(List.of(step), CallCosts.modelCall(request, reply, started),
-              settings.autoAcceptPlan() ? AgentSettings.AUTO_ACCEPT_PLAN : null),
-          ReviewGate.of(settings.autoAcceptPlan()).asVariable(), settings);
+              settings.review().autoAcceptPlan() ? AgentSettings.AUTO_ACCEPT_PLAN : null),
+          ReviewGate.of(settings.review().autoAcceptPlan()).asVariable(), settings);
     });
   }
 }

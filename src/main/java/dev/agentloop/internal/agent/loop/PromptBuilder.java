@@ -40,11 +40,11 @@ public final class PromptBuilder {
    */
   static List<ChatMessage> forPlanning(LoopState state, AgentSettings settings) {
     List<ChatMessage> messages = new ArrayList<>();
-    messages.add(new SystemMessage(settings.plannerPrompt()));
+    messages.add(new SystemMessage(settings.prompt().plannerPrompt()));
     if (state.followUp() != null) {
       messages.add(new UserMessage(state.run().question()));
       // the window, also when a context budget has the whole path read: a plan needs no digest
-      List<Step> window = state.latest(settings.contextWindowSteps());
+      List<Step> window = state.latest(settings.prompt().contextWindowSteps());
       window.stream().filter(step -> step.stepNo() < state.followUp().stepNo()).forEach(step -> {
         if (step.content() instanceof FollowUp question) {
           messages.add(new UserMessage(question.text()));
@@ -101,10 +101,10 @@ public final class PromptBuilder {
       }
     }
     int stable = messages.size();
-    if (settings.compacts()) {
-      ContextDigest.Layout layout = ContextDigest.of(steps, settings.contextBudgetTokens(),
-          settings.contextWindowSteps(), turn -> turnTokens(turn, settings.observationPromptChars(), tokens),
-          tokens);
+    if (settings.prompt().compacts()) {
+      ContextDigest.Layout layout = ContextDigest.of(steps, settings.prompt().contextBudgetTokens(),
+          settings.prompt().contextWindowSteps(),
+          turn -> turnTokens(turn, settings.prompt().observationPromptChars(), tokens), tokens);
       layout.blocks().forEach(block -> messages.add(new UserMessage(block)));
       stable = messages.size();
       if (state.followUp() != null && steps.contains(state.followUp())
@@ -115,7 +115,7 @@ public final class PromptBuilder {
       }
       steps = layout.rest();
     }
-    appendSteps(messages, steps, settings.observationPromptChars());
+    appendSteps(messages, steps, settings.prompt().observationPromptChars());
     warnings.forEach(warning -> messages.add(new UserMessage("[AgentLoop] Warning: " + warning)));
     if (finalAnswerRequest != null) {
       messages.add(new UserMessage(finalAnswerRequest
@@ -144,7 +144,8 @@ public final class PromptBuilder {
 
   private static String instructions(LoopState state, AgentSettings settings) {
     String prompt = settings.answer().hasSchema()
-        ? settings.systemPrompt() + "\n\n" + settings.answer().schema().format().instruction() : settings.systemPrompt();
+        ? settings.prompt().systemPrompt() + "\n\n" + settings.answer().schema().format().instruction()
+        : settings.prompt().systemPrompt();
     if (state.plan() == null) {
       return prompt;
     }

@@ -138,7 +138,7 @@ public class RemoteToolTasks {
           + ReactAgentProcess.RESULT + " or an " + ReactAgentProcess.ERROR);
     }
     String text = String.valueOf(result);
-    int limit = settings.maxStepChars();
+    int limit = settings.prompt().maxStepChars();
     return Observation.result(call, text.length() <= limit ? text
         : text.substring(0, limit) + "\n[cut: " + (text.length() - limit) + " more characters]");
   }

@@ -104,12 +104,12 @@ public class Thinking {
         checks.modelCallFailed(state);
       }
     }).thenApply(reply -> {
-      ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.maxStepChars());
+      ModelTurn interpreted = ReplyInterpreter.interpret(reply, turn, settings.prompt().maxStepChars());
       if (finalTurn) {
         interpreted = interpreted.refusingCalls(withheld(before.finalAnswerRequest()));
       }
       ModelTurn result = repeats.mark(state.run().runId(), checked(interpreted, reply, state, settings));
-      boolean autoAccepted = result.finalAnswer() != null && settings.autoAcceptAnswer();
+      boolean autoAccepted = result.finalAnswer() != null && settings.review().autoAcceptAnswer();
       Written written = new Written(result.steps(), CallCosts.modelCall(request, reply, started),
           autoAccepted ? AgentSettings.AUTO_ACCEPT_ANSWER : null);
       if (result.leave() != null) {
@@ -162,7 +162,7 @@ public class Thinking {
     if (result.finalAnswer() != null) {
       Map<String, Object> variables = new HashMap<>();
       variables.putAll(Route.DONE.asVariable());
-      variables.putAll(ReviewGate.of(settings.autoAcceptAnswer()).asVariable());
+      variables.putAll(ReviewGate.of(settings.review().autoAcceptAnswer()).asVariable());
       variables.putAll(ReactAgentProcess.FINAL_ANSWER.with(result.finalAnswer()));
       FinalAnswer answer = (FinalAnswer) result.steps().get(result.steps().size() - 1).content();
       if (answer.hasData()) {
@@ -176,7 +176,8 @@ public class Thinking {
   private static Map<String, Object> routeTo(Route route, AgentSettings settings) {
     Map<String, Object> variables = new HashMap<>(route.asVariable());
     if (route == Route.ASK_HUMAN) {
-      variables.putAll(ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.askHumanTimeout().toString()));
+      variables.putAll(
+          ReactAgentProcess.ASK_HUMAN_TIMEOUT.transientWith(settings.review().askHumanTimeout().toString()));
     }
     return variables;
   }

@@ -37,6 +37,7 @@ public class RunService implements AgentRuns {
   private final DecisionLog decisions;
   private final EngineCommands commands;
   private final RunStarts starts;
+  private final RunInEngine inEngine;
   private final RunViews views;
 
   public RunService(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
@@ -48,7 +49,8 @@ public class RunService implements AgentRuns {
     this.decisions = decisions;
     this.commands = new EngineCommands(engine);
     this.starts = new RunStarts(engine, definitions, commands, worker, claims);
-    this.views = new RunViews(engine, store, definitions, insights, decisions, prices, commands, queue);
+    this.inEngine = new RunInEngine(engine, commands);
+    this.views = new RunViews(engine, inEngine, store, definitions, insights, decisions, prices, commands, queue);
   }
 
   /**
@@ -139,7 +141,7 @@ public class RunService implements AgentRuns {
    * waits for its next question; empty while the agent works. Asks the engine only.
    */
   public List<String> waitingFor(String runId) {
-    return views.waitingFor(runId);
+    return inEngine.waitingFor(runId);
   }
 
   /**
@@ -147,7 +149,7 @@ public class RunService implements AgentRuns {
    * to the follow-up message (at {@link dev.agentloop.internal.agent.ReactAgentProcess#AWAIT_FOLLOW_UP}).
    */
   public boolean waitsForFollowUp(String runId) {
-    return views.waitsForFollowUp(runId);
+    return inEngine.waitsForFollowUp(runId);
   }
 
   /** The run's turns on its active path, oldest first. */

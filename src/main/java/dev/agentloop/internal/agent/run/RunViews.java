@@ -8,7 +8,6 @@ import dev.agentloop.api.RunMoney;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.api.RunView;
 import dev.agentloop.api.UnknownRunException;
-import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.compose.ChildRunEnded;
 import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.budget.Budget;
@@ -28,19 +27,16 @@ import java.util.List;
 import java.util.Map;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.history.HistoricProcessInstance;
-import org.camunda.bpm.engine.history.HistoricVariableInstance;
 import org.camunda.bpm.engine.runtime.Incident;
-import org.camunda.bpm.engine.runtime.ProcessInstance;
-import org.camunda.bpm.engine.task.Task;
 
 /**
  * How a run stands, as {@link RunView} tells it: its status as the engine sees it (waiting, failed), its answer,
  * budgets, costs and money, turns, who ended it and who called it. Apart from starting and searching runs because
- * it joins the run's record with the engine's runtime and history, query by query. Thread-safe.
+ * it joins the run's record with what the engine knows of it ({@link RunInEngine}), query by query. Thread-safe.
  */
 final class RunViews {
 
-  private final ProcessEngine engine;
+  private final RunInEngine inEngine;
   private final StepStore store;
   private final AgentDefinitions definitions;
   private final RunInsights insights;
@@ -49,9 +45,9 @@ final class RunViews {
   private final ModelPrices prices;
   private final EngineCommands commands;
 
-  RunViews(ProcessEngine engine, StepStore store, AgentDefinitions definitions, RunInsights insights,
-      DecisionLog decisions, ModelPrices prices, EngineCommands commands, ModelQueue queue) {
-    this.engine = engine;
+  RunViews(ProcessEngine engine, RunInEngine inEngine, StepStore store, AgentDefinitions definitions,
+      RunInsights insights, DecisionLog decisions, ModelPrices prices, EngineCommands commands, ModelQueue queue) {
+    this.inEngine = inEngine;
     this.store = store;
     this.definitions = definitions;
     this.insights = insights;
@@ -67,10 +63,8 @@ final class RunViews {
     List<String> waitingFor = List.of();
     String incident = null;
     if (status == RunStatus.RUNNING) {
-      // how the run stands is the same for everyone who may read it, whatever tasks they may see
-      List<Incident> incidents = commands.withoutAuthorization(() ->
-          engine.getRuntimeService().createIncidentQuery().processInstanceId(runId).list());
-      waitingFor = waitingFor(runId);
+      List<Incident> incidents = inEngine.incidents(runId);
+      waitingFor = inEngine.waitingFor(runId);
       // the run's row was read before the engine: a step and the task it leads to commit together, so read the row
       // again, that the version a client edits on is never older than the task the view says the run waits for
       run = store.run(runId);
@@ -90,9 +84,10 @@ final class RunViews {
     RunRecord.Restart from = run.restartedFrom();
     ActiveStep active = run.status() == RunStatus.RUNNING
         ? commands.withoutAuthorization(() -> activeSteps.of(runId)) : null;
-    HistoricProcessInstance instance = historic(runId);
+    HistoricProcessInstance instance = inEngine.historic(runId);
     RunCosts totals = insights.totals(runId);
-    return new RunView(run.runId(), run.agentKey(), agentVersion(runId, instance), run.question(), status, run.statusReason(), answer, waitingFor,
+    Integer version = inEngine.agentVersion(runId, instance);
+    return new RunView(run.runId(), run.agentKey(), version, run.question(), status, run.statusReason(), answer, waitingFor,
         incident, run.head().stepCount(), run.modelCalls(), run.toolCalls(), run.tokens(), run.createdAt(), run.endedAt(),
         run.head().version(), from == null ? null : from.runId(), from == null ? null : from.fromStep(),
         from == null ? null : from.by(), from == null ? null : from.reason(), store.restartsOf(runId), active,
@@ -113,12 +108,8 @@ final class RunViews {
   private String calledBy(RunRecord run, HistoricProcessInstance instance) {
     String caller = instance == null ? null : instance.getSuperProcessInstanceId();
     if (caller == null && instance != null) {
-      // a query, not a read of the instance: the run may end while it is shown
-      HistoricVariableInstance reanswers = commands.withoutAuthorization(() -> engine.getHistoryService()
-          .createHistoricVariableInstanceQuery().processInstanceId(run.runId())
-          .variableName(ReactAgentProcess.REANSWERS.name()).singleResult());
-      caller = reanswers == null || reanswers.getValue() == null ? null
-          : ChildRunEnded.of(String.valueOf(reanswers.getValue()), run.runId()).callerRun();
+      String reanswers = inEngine.reanswers(run.runId());
+      caller = reanswers == null ? null : ChildRunEnded.of(reanswers, run.runId()).callerRun();
     }
     if (caller == null) {
       return null;
@@ -130,43 +121,10 @@ final class RunViews {
     }
   }
 
-  List<String> waitingFor(String runId) {
-    List<String> tasks = commands.withoutAuthorization(() -> engine.getTaskService().createTaskQuery()
-        .processInstanceId(runId).list()).stream().map(Task::getTaskDefinitionKey).toList();
-    return !tasks.isEmpty() || !waitsForFollowUp(runId) ? tasks : List.of(RunView.FOLLOW_UP);
-  }
-
-  boolean waitsForFollowUp(String runId) {
-    return commands.withoutAuthorization(() -> engine.getRuntimeService().createEventSubscriptionQuery()
-        .processInstanceId(runId).eventType("message").eventName(ReactAgentProcess.FOLLOW_UP_MESSAGE).count() > 0);
-  }
-
   List<ConversationTurn> turns(String runId) {
     RunRecord run = store.run(runId);
-    return turns(run, run.status() == RunStatus.RUNNING && waitsForFollowUp(runId), historic(runId),
-        insights.totals(runId));
-  }
-
-  /** The run's process instance in the engine's history, {@code null} where the engine keeps none. */
-  private HistoricProcessInstance historic(String runId) {
-    return commands.withoutAuthorization(() -> engine.getHistoryService()
-        .createHistoricProcessInstanceQuery().processInstanceId(runId).singleResult());
-  }
-
-  /**
-   * The version of the agent the run is on: by its historic instance, which a migration moves too, else (a host
-   * without history) by its running instance.
-   */
-  private Integer agentVersion(String runId, HistoricProcessInstance instance) {
-    if (instance != null) {
-      return instance.getProcessDefinitionVersion();
-    }
-    return commands.withoutAuthorization(() -> {
-      ProcessInstance running = engine.getRuntimeService().createProcessInstanceQuery().processInstanceId(runId)
-          .singleResult();
-      return running == null ? null
-          : engine.getRepositoryService().getProcessDefinition(running.getProcessDefinitionId()).getVersion();
-    });
+    return turns(run, run.status() == RunStatus.RUNNING && inEngine.waitsForFollowUp(runId),
+        inEngine.historic(runId), insights.totals(runId));
   }
 
   /** The business key a run was started under, unless it is its caller's (a called run carries it on). */

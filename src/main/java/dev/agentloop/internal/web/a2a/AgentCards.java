@@ -69,7 +69,7 @@ final class AgentCards {
       skill.putArray("outputModes").add("text/plain").add("application/json");
       tags.add("answer-fields");
     }
-    if (!settings.autoAcceptPlan() || !settings.autoAcceptAnswer()) {
+    if (!settings.review().autoAcceptPlan() || !settings.review().autoAcceptAnswer()) {
       tags.add("human-review");
     }
     if (settings.conversation().enabled()) {

@@ -4,23 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AnswerSettings;
+import dev.agentloop.internal.agent.definition.ConversationSettings;
+import dev.agentloop.internal.agent.definition.PromptSettings;
+import dev.agentloop.internal.agent.definition.ReviewSettings;
 import dev.agentloop.internal.agent.definition.RevisionsRunOut;
-import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.resilience.EscapeLimits;
+import dev.agentloop.internal.trace.NewStep;
+import dev.agentloop.internal.trace.RunHead;
+import dev.agentloop.internal.trace.RunRecord;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.step.Action;
+import dev.agentloop.internal.trace.step.FollowUp;
+import dev.agentloop.internal.trace.step.Observation;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.spi.ChatMessage.AssistantMessage;
 import dev.agentloop.spi.ChatMessage.ToolResultMessage;
 import dev.agentloop.spi.ChatMessage.UserMessage;
 import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ToolCall;
-import dev.agentloop.internal.trace.NewStep;
-import dev.agentloop.internal.trace.RunHead;
-import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.step.StepKind;
-import dev.agentloop.internal.trace.step.Action;
-import dev.agentloop.internal.trace.step.FollowUp;
-import dev.agentloop.internal.trace.step.Observation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,9 +45,8 @@ class ContextDigestTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String RUN_ID = "run-1";
   private static final int BUDGET = 2_000;
-  private static final AgentSettings WINDOW_ONLY = new AgentSettings("You are a careful agent.", "Make a plan.",
-      Set.of("*"), 200, 60, 4_000, 200_000, true, true, 2, RevisionsRunOut.ACCEPT, Duration.ofHours(1));
-  private static final AgentSettings DIGESTING = WINDOW_ONLY.withContextBudgetTokens(BUDGET);
+  private static final AgentSettings WINDOW_ONLY = settings(0);
+  private static final AgentSettings DIGESTING = settings(BUDGET);
 
   @Test
   void should_keep_the_prompt_prefix_identical_and_append_digest_blocks_in_whole_turns() {
@@ -171,8 +175,14 @@ class ContextDigestTest {
 
   @Test
   void should_refuse_a_negative_budget() {
-    assertThatThrownBy(() -> WINDOW_ONLY.withContextBudgetTokens(-1))
+    assertThatThrownBy(() -> WINDOW_ONLY.prompt().withContextBudgetTokens(-1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contextBudgetTokens");
+  }
+
+  private static AgentSettings settings(int budgetTokens) {
+    return new AgentSettings(new PromptSettings("You are a careful agent.", "Make a plan.", 60, 4_000, 200_000,
+        budgetTokens), Set.of("*"), new ReviewSettings(true, true, 2, RevisionsRunOut.ACCEPT, Duration.ofHours(1)),
+        EscapeLimits.NONE.withMaxSteps(200), ConversationSettings.ONE_SHOT, AnswerSettings.TEXT);
   }
 
   /** Turn n reads page n of an archive: about 250 tokens, page 3 with the fact. */

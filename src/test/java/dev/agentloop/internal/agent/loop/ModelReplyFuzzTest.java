@@ -3,10 +3,14 @@ package dev.agentloop.internal.agent.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AnswerSettings;
+import dev.agentloop.internal.agent.definition.ConversationSettings;
+import dev.agentloop.internal.agent.definition.PromptSettings;
+import dev.agentloop.internal.agent.definition.ReviewSettings;
 import dev.agentloop.internal.agent.definition.RevisionsRunOut;
-import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.budget.BudgetCheck;
 import dev.agentloop.internal.resilience.EscapeLimits;
@@ -14,11 +18,6 @@ import dev.agentloop.internal.resilience.LoopDetector;
 import dev.agentloop.internal.resilience.ResilienceMetrics;
 import dev.agentloop.internal.telemetry.RunTraces;
 import dev.agentloop.internal.telemetry.ToolSpans;
-import dev.agentloop.spi.ChatMessage.AssistantMessage;
-import dev.agentloop.spi.ChatMessage.ToolResultMessage;
-import dev.agentloop.spi.ChatMessage;
-import dev.agentloop.spi.ModelReply;
-import dev.agentloop.spi.ToolCall;
 import dev.agentloop.internal.tool.ToolApprovals;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.tool.ToolRunner;
@@ -31,11 +30,16 @@ import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunHead;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
 import dev.agentloop.internal.trace.step.Plan;
 import dev.agentloop.internal.trace.step.StepContent;
+import dev.agentloop.internal.trace.step.StepKind;
+import dev.agentloop.spi.ChatMessage.AssistantMessage;
+import dev.agentloop.spi.ChatMessage.ToolResultMessage;
+import dev.agentloop.spi.ChatMessage;
+import dev.agentloop.spi.ModelReply;
+import dev.agentloop.spi.ToolCall;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,9 +71,11 @@ class ModelReplyFuzzTest {
   private static final int REPLIES = 10_000;
   private static final int MAX_STEP_CHARS = 20_000;
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final AgentSettings SETTINGS = new AgentSettings("You are an agent.", "Plan.", Set.of("*"), 30, 60,
-      4_000, MAX_STEP_CHARS, true, true, 0, RevisionsRunOut.ACCEPT, Duration.ofHours(1),
-      new EscapeLimits(new Budget(30, 40, 60, 0), Duration.ofHours(48), new LoopDetector.Limits(3, 2, 3)));
+  private static final AgentSettings SETTINGS = new AgentSettings(
+      new PromptSettings("You are an agent.", "Plan.", 60, 4_000, MAX_STEP_CHARS, 0), Set.of("*"),
+      new ReviewSettings(true, true, 0, RevisionsRunOut.ACCEPT, Duration.ofHours(1)),
+      new EscapeLimits(new Budget(30, 40, 60, 0), Duration.ofHours(48), new LoopDetector.Limits(3, 2, 3)),
+      ConversationSettings.ONE_SHOT, AnswerSettings.TEXT);
   private static final List<String> TOOLS = List.of("calculator", "current_time", "read_document", "http_get",
       "ask_human");
 

@@ -3,24 +3,29 @@ package dev.agentloop.internal.agent.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AnswerSettings;
+import dev.agentloop.internal.agent.definition.ConversationSettings;
+import dev.agentloop.internal.agent.definition.PromptSettings;
+import dev.agentloop.internal.agent.definition.ReviewSettings;
 import dev.agentloop.internal.agent.definition.RevisionsRunOut;
-import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.resilience.EscapeLimits;
+import dev.agentloop.internal.trace.NewStep;
+import dev.agentloop.internal.trace.RunHead;
+import dev.agentloop.internal.trace.RunRecord;
+import dev.agentloop.internal.trace.Step;
+import dev.agentloop.internal.trace.step.Action;
+import dev.agentloop.internal.trace.step.HumanInput;
+import dev.agentloop.internal.trace.step.Observation;
+import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.spi.ChatMessage.AssistantMessage;
 import dev.agentloop.spi.ChatMessage.SystemMessage;
 import dev.agentloop.spi.ChatMessage.ToolResultMessage;
 import dev.agentloop.spi.ChatMessage.UserMessage;
 import dev.agentloop.spi.ChatMessage;
 import dev.agentloop.spi.ToolCall;
-import dev.agentloop.internal.trace.NewStep;
-import dev.agentloop.internal.trace.RunHead;
-import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.step.StepKind;
-import dev.agentloop.internal.trace.step.Action;
-import dev.agentloop.internal.trace.step.HumanInput;
-import dev.agentloop.internal.trace.step.Observation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,8 +41,9 @@ class PromptBuilderTest {
   private static final String EARLIER_STEPS_NOTE =
       "[Earlier steps of this run are left out; the most recent ones follow.]";
   private static final AgentSettings SETTINGS =
-      new AgentSettings("You are a careful agent.", "Make a plan.", Set.of("*"), 10, 20, 50, 10_000, true, true, 2,
-          RevisionsRunOut.ACCEPT, Duration.ofHours(1));
+      new AgentSettings(new PromptSettings("You are a careful agent.", "Make a plan.", 20, 50, 10_000, 0),
+          Set.of("*"), new ReviewSettings(true, true, 2, RevisionsRunOut.ACCEPT, Duration.ofHours(1)),
+          EscapeLimits.NONE.withMaxSteps(10), ConversationSettings.ONE_SHOT, AnswerSettings.TEXT);
 
   /** Numbers steps like the store does, starting at {@code firstNo}, with a new turn at each THOUGHT or FINAL_ANSWER. */
   private static List<Step> trace(int firstNo, NewStep... newSteps) {

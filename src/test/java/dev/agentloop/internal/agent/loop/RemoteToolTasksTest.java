@@ -4,20 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.TestTools;
+import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.agent.Steps;
 import dev.agentloop.internal.agent.definition.AgentSettings;
+import dev.agentloop.internal.agent.definition.AnswerSettings;
+import dev.agentloop.internal.agent.definition.ConversationSettings;
+import dev.agentloop.internal.agent.definition.PromptSettings;
+import dev.agentloop.internal.agent.definition.ReviewSettings;
 import dev.agentloop.internal.agent.definition.RevisionsRunOut;
-import dev.agentloop.api.RunStatus;
+import dev.agentloop.internal.resilience.EscapeLimits;
 import dev.agentloop.internal.tool.RemoteTool;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.NewStep;
 import dev.agentloop.internal.trace.RunHead;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.step.StepKind;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Approval;
 import dev.agentloop.internal.trace.step.Observation;
+import dev.agentloop.internal.trace.step.StepKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,8 +94,9 @@ class RemoteToolTasksTest {
   }
 
   private static AgentSettings settings(String... allowedTools) {
-    return new AgentSettings("system", "planner", Set.of(allowedTools), 10, 20, 50, 10_000, true, true, 2,
-        RevisionsRunOut.ACCEPT, Duration.ofHours(1));
+    return new AgentSettings(new PromptSettings("system", "planner", 20, 50, 10_000, 0), Set.of(allowedTools),
+        new ReviewSettings(true, true, 2, RevisionsRunOut.ACCEPT, Duration.ofHours(1)),
+        EscapeLimits.NONE.withMaxSteps(10), ConversationSettings.ONE_SHOT, AnswerSettings.TEXT);
   }
 
   /** The steps numbered like the store does, with a new turn at each THOUGHT. */
