@@ -1,6 +1,6 @@
 package dev.agentloop.internal.tool;
 
-import dev.agentloop.internal.tool.ToolSchemas.RegisteredTool;
+import dev.agentloop.internal.tool.ArgumentSchemas.RegisteredTool;
 import dev.agentloop.spi.AgentTool;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,7 +29,7 @@ final class SourceListing {
   /**
    * @param taken whether a fixed tool has the name already
    */
-  Map<String, RegisteredTool> tools(Predicate<String> taken, ToolSchemas schemas) {
+  Map<String, RegisteredTool> tools(Predicate<String> taken, ArgumentSchemas schemas) {
     Map<String, AgentTool> offered = source.tools();
     Listing listing = cached.get();
     if (listing.offered() == offered) {

@@ -3,7 +3,7 @@ package dev.agentloop.internal.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentloop.spi.AgentTool;
 import dev.agentloop.internal.tool.ToolOutcome.FailureKind;
-import dev.agentloop.internal.tool.ToolSchemas.RegisteredTool;
+import dev.agentloop.internal.tool.ArgumentSchemas.RegisteredTool;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -24,14 +24,14 @@ import java.util.regex.Pattern;
  * (also between a local and a remote tool) or an invalid schema of a fixed tool fails the start with
  * a message naming the tool; a source's tool with a bad name or schema is left out with a warning,
  * since the source is outside this application's control ({@link SourceListing}). The schemas are
- * {@link ToolSchemas}'. Thread-safe.
+ * {@link ArgumentSchemas}'. Thread-safe.
  */
 public class ToolRegistry {
 
   /** What a tool's name may be: the model providers' rule for a function's name. */
   static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-  private final ToolSchemas schemas = new ToolSchemas();
+  private final ArgumentSchemas schemas = new ArgumentSchemas();
   private final Map<String, RegisteredTool> tools;
   /** Replaced, never changed, when a source is added: readers need no lock. */
   private volatile Map<ToolSource, SourceListing> sources = Map.of();

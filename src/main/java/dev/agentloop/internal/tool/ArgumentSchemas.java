@@ -13,7 +13,7 @@ import java.util.List;
  * back as one line in words per way a call's arguments break them. Apart from {@link ToolRegistry}, which decides
  * which tools there are. Thread-safe.
  */
-final class ToolSchemas {
+final class ArgumentSchemas {
 
   private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
