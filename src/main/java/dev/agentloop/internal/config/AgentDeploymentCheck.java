@@ -4,15 +4,21 @@ import dev.agentloop.internal.agent.definition.AgentDiagramRules.DiagramTask;
 import dev.agentloop.internal.agent.definition.AgentDiagramRules.Finding;
 import dev.agentloop.internal.agent.definition.AgentDiagramRules;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.BpmnParseException;
+import org.camunda.bpm.engine.impl.bpmn.helper.BpmnProperties;
+import org.camunda.bpm.engine.impl.bpmn.parser.ErrorEventDefinition;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.interceptor.CommandContext;
 import org.camunda.bpm.engine.impl.persistence.entity.DeploymentEntity;
 import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
+import org.camunda.bpm.engine.impl.pvm.process.ActivityImpl;
 import org.camunda.bpm.engine.impl.pvm.process.ProcessDefinitionImpl;
+import org.camunda.bpm.engine.impl.pvm.process.ScopeImpl;
 import org.camunda.bpm.engine.impl.util.xml.Element;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,16 +60,16 @@ class AgentDeploymentCheck {
   /**
    * Checks what was noted for the process, when it is an agent, and forgets it either way.
    *
-   * @param caughtErrors the codes of the BPMN errors its boundary events catch ({@code ""}: all)
    * @throws BpmnParseException naming every problem, when a new deployment breaks a rule
    */
-  void check(ProcessDefinitionEntity process, boolean agent, java.util.Set<String> caughtErrors) {
+  void check(ProcessDefinitionEntity process, boolean agent) {
     List<NotedTask> tasks = noted(process);
     process.setProperty(NOTED_TASKS, null);
     if (!agent) {
       return;
     }
-    List<Finding> findings = rules.check(process.getKey(), tasks.stream().map(NotedTask::task).toList(), caughtErrors);
+    List<Finding> findings = rules.check(process.getKey(), tasks.stream().map(NotedTask::task).toList(),
+        caughtErrors(process));
     if (findings.isEmpty()) {
       return;
     }
@@ -76,6 +82,19 @@ class AgentDeploymentCheck {
       throw new BpmnParseException(message, first);
     }
     LOG.warn("AGENTLOOP-030 {} (deployed earlier, so its runs go on; fix the diagram and deploy it again)", message);
+  }
+
+  /** The codes of the BPMN errors boundary events of the process catch; {@code ""} for one that catches all. */
+  private static Set<String> caughtErrors(ScopeImpl scope) {
+    Set<String> codes = new HashSet<>();
+    for (ActivityImpl activity : scope.getActivities()) {
+      List<ErrorEventDefinition> definitions = activity.getProperties().get(BpmnProperties.ERROR_EVENT_DEFINITIONS);
+      if (definitions != null) {
+        definitions.forEach(definition -> codes.add(definition.getErrorCode() == null ? "" : definition.getErrorCode()));
+      }
+      codes.addAll(caughtErrors(activity));
+    }
+    return codes;
   }
 
   /** A deployment made in this command is new; one read back from the database to fill the cache is not. */

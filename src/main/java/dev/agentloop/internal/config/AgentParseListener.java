@@ -9,29 +9,18 @@ import dev.agentloop.internal.agent.loop.RemoteToolTasks;
 import dev.agentloop.internal.agent.loop.RunTimeRanOut;
 import dev.agentloop.internal.agent.run.RunLifecycle;
 import dev.agentloop.internal.review.Reviews;
-import dev.agentloop.internal.security.AgentGrants;
 import dev.agentloop.internal.worker.TaskArrivals;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.camunda.bpm.engine.BpmnParseException;
 import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.delegate.TaskListener;
 import org.camunda.bpm.engine.impl.bpmn.behavior.CallableElementActivityBehavior;
 import org.camunda.bpm.engine.impl.bpmn.behavior.UserTaskActivityBehavior;
-import org.camunda.bpm.engine.impl.bpmn.helper.BpmnProperties;
 import org.camunda.bpm.engine.impl.bpmn.parser.AbstractBpmnParseListener;
 import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParse;
-import org.camunda.bpm.engine.impl.bpmn.parser.BpmnParseUtil;
-import org.camunda.bpm.engine.impl.bpmn.parser.ErrorEventDefinition;
-import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
-import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.core.model.CallableElement;
 import org.camunda.bpm.engine.impl.core.model.CallableElementParameter;
-import org.camunda.bpm.engine.impl.interceptor.CommandContext;
 import org.camunda.bpm.engine.impl.persistence.entity.ProcessDefinitionEntity;
 import org.camunda.bpm.engine.impl.pvm.process.ActivityImpl;
 import org.camunda.bpm.engine.impl.pvm.process.ScopeImpl;
@@ -40,8 +29,9 @@ import org.camunda.bpm.engine.impl.util.xml.Element;
 
 /**
  * Recognises agent processes at deployment (they have a service task on an {@code agentloop.*}
- * topic), has them checked ({@link AgentDeploymentCheck}), attaches the run lifecycle to them,
- * grants the AgentLoop groups their rights on new ones, lets their tasks wake the embedded worker, connects their review tasks (user tasks marked
+ * topic), has them checked ({@link AgentDeploymentCheck}), has the run lifecycle attached to them and
+ * the AgentLoop groups granted their rights on new ones ({@link AgentProcessWiring}), lets their tasks
+ * wake the embedded worker, connects their review tasks (user tasks marked
  * {@code agentloop.review}) to the reviews and their remote tool tasks (topic
  * {@code agentloop.tool.${tool}}) to {@link RemoteToolTasks}, and says why a run left its agent
  * loop when the loop's run-time timer fires. The engine parses all elements of a process before it
@@ -51,26 +41,22 @@ class AgentParseListener extends AbstractBpmnParseListener {
 
   /** Set on a process definition that is an agent, while its elements are parsed. */
   static final String IS_AGENT = "agentloop.isAgent";
-  private static final String END_EVENTS = "agentloop.endEvents";
 
   private static final String REVIEW_KIND = "agentloop.reviewKind";
   /** Marks the scope (sub-process) that holds an agent's think task: its agent loop. */
   private static final String AGENT_LOOP = "agentloop.agentLoop";
 
-  private final RunLifecycle lifecycle;
+  private final AgentProcessWiring processWiring;
   private final TaskArrivals arrivals;
   private final Reviews reviews;
   private final AgentDeploymentCheck check;
   private final RemoteToolTasks remoteToolTasks;
   private final ChildRuns childRuns;
   private final RunTimeRanOut runTimeRanOut;
-  /** Whether {@code agent-workers} get rights on new agents: only where AgentLoop fences {@code /engine-rest}. */
-  private final boolean grantWorkers;
 
   AgentParseListener(RunLifecycle lifecycle, TaskArrivals arrivals, Reviews reviews, AgentDiagramRules rules,
       RemoteToolTasks remoteToolTasks, ChildRuns childRuns, RunTimeRanOut runTimeRanOut, boolean grantWorkers) {
-    this.grantWorkers = grantWorkers;
-    this.lifecycle = lifecycle;
+    this.processWiring = new AgentProcessWiring(lifecycle, grantWorkers);
     this.arrivals = arrivals;
     this.reviews = reviews;
     this.check = new AgentDeploymentCheck(rules);
@@ -82,7 +68,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
   /** A user task marked with {@code agentloop.review} gets the listeners that fill and read its form. */
   @Override
   public void parseUserTask(Element userTaskElement, ScopeImpl scope, ActivityImpl activity) {
-    Map<String, String> properties = camundaProperties(userTaskElement);
+    Map<String, String> properties = ElementProperties.of(userTaskElement);
     String kind = properties.get(ReviewKind.PROPERTY);
     if (kind == null) {
       return;
@@ -130,7 +116,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
     }
     if (agentTask || "external".equals(serviceTaskElement.attributeNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "type"))) {
       check.note(activity.getProcessDefinition(), serviceTaskElement, activity.getId(), topic, null,
-          agentTask ? camundaProperties(serviceTaskElement) : Map.of());
+          agentTask ? ElementProperties.of(serviceTaskElement) : Map.of());
     }
   }
 
@@ -152,7 +138,7 @@ class AgentParseListener extends AbstractBpmnParseListener {
    */
   @Override
   public void parseCallActivity(Element callActivityElement, ScopeImpl scope, ActivityImpl activity) {
-    Map<String, String> properties = camundaProperties(callActivityElement);
+    Map<String, String> properties = ElementProperties.of(callActivityElement);
     if (!"true".equals(properties.get(ReactAgentProcess.CALL_AGENT_PROPERTY))) {
       return;
     }
@@ -188,69 +174,17 @@ class AgentParseListener extends AbstractBpmnParseListener {
   @Override
   public void parseEndEvent(Element endEventElement, ScopeImpl scope, ActivityImpl activity) {
     if (scope instanceof ProcessDefinitionEntity definition) {
-      endEvents(definition).add(activity);
+      processWiring.noteEndEvent(definition, activity);
     }
   }
 
   @Override
   public void parseProcess(Element processElement, ProcessDefinitionEntity definition) {
     boolean agent = Boolean.TRUE.equals(definition.getProperty(IS_AGENT));
-    check.check(definition, agent, caughtErrors(definition));
-    if (!agent) {
-      return;
+    check.check(definition, agent);
+    if (agent) {
+      processWiring.wire(definition);
     }
-    if (AgentDeploymentCheck.isNewDeployment(definition)) {
-      grantRights(definition.getKey());
-    }
-    definition.addBuiltInListener(ExecutionListener.EVENTNAME_START, lifecycle.onStart());
-    definition.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEnd());
-    for (ActivityImpl endEvent : endEvents(definition)) {
-      endEvent.addBuiltInListener(ExecutionListener.EVENTNAME_END, lifecycle.onEndEvent(endEvent.getId()));
-    }
-    // what the diagram's own expressions would otherwise have to do with execution.* (refused in an analyst's)
-    attach(definition, ReactAgentProcess.CONVERSATION_GOES_ON, ExecutionListener.EVENTNAME_START,
-        lifecycle.onAnswerAccepted());
-    attach(definition, ReactAgentProcess.RESUME_GATEWAY, ExecutionListener.EVENTNAME_START,
-        lifecycle.onResumeGateway());
-    attach(definition, ReactAgentProcess.CONVERSATION_IDLE_TIMER, ExecutionListener.EVENTNAME_END,
-        lifecycle.onConversationIdle());
-  }
-
-  private static void attach(ProcessDefinitionEntity definition, String activityId, String event,
-      ExecutionListener listener) {
-    ActivityImpl activity = definition.findActivity(activityId);
-    if (activity != null) {
-      activity.addBuiltInListener(event, listener);
-    }
-  }
-
-  /**
-   * A new agent, say an analyst's diagram deployed from Modeler, gets the AgentLoop groups' rights in
-   * the deployment's own transaction, whoever deploys it (granting needs no right of the deployer).
-   */
-  private void grantRights(String processDefinitionKey) {
-    ProcessEngineConfigurationImpl engine = Context.getProcessEngineConfiguration();
-    CommandContext command = Context.getCommandContext();
-    if (engine == null || command == null || !engine.isAuthorizationEnabled()) {
-      return;
-    }
-    command.runWithoutAuthorization(() -> {
-      AgentGrants.ensure(engine.getAuthorizationService(), processDefinitionKey, grantWorkers);
-      return null;
-    });
-  }
-
-  /** The codes of the BPMN errors boundary events of the process catch; {@code ""} for one that catches all. */
-  private static Set<String> caughtErrors(ScopeImpl scope) {
-    Set<String> codes = new HashSet<>();
-    for (ActivityImpl activity : scope.getActivities()) {
-      List<ErrorEventDefinition> definitions = activity.getProperties().get(BpmnProperties.ERROR_EVENT_DEFINITIONS);
-      if (definitions != null) {
-        definitions.forEach(definition -> codes.add(definition.getErrorCode() == null ? "" : definition.getErrorCode()));
-      }
-      codes.addAll(caughtErrors(activity));
-    }
-    return codes;
   }
 
   private static ReviewKind reviewKind(Element element, ActivityImpl activity, String kind) {
@@ -261,33 +195,5 @@ class AgentParseListener extends AbstractBpmnParseListener {
       throw new BpmnParseException("element '" + activity.getId() + "': property '" + ReviewKind.PROPERTY + "': "
           + e.getMessage(), element);
     }
-  }
-
-  /** The task's extension properties and its fields, which hold the multi-line settings (prompts), as one map. */
-  private static Map<String, String> camundaProperties(Element element) {
-    Map<String, String> properties = new LinkedHashMap<>();
-    Element extensions = element.element("extensionElements");
-    if (extensions != null) {
-      for (Element field : extensions.elementsNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "field")) {
-        Element string = field.elementNS(BpmnParse.CAMUNDA_BPMN_EXTENSIONS_NS, "string");
-        String value = field.attribute("stringValue");
-        properties.put(field.attribute("name"), value != null ? value : string == null ? "" : string.getText());
-      }
-    }
-    Map<String, String> declared = BpmnParseUtil.parseCamundaExtensionProperties(element);
-    if (declared != null) {
-      properties.putAll(declared);
-    }
-    return properties;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static List<ActivityImpl> endEvents(ProcessDefinitionEntity definition) {
-    List<ActivityImpl> events = (List<ActivityImpl>) definition.getProperty(END_EVENTS);
-    if (events == null) {
-      events = new ArrayList<>();
-      definition.setProperty(END_EVENTS, events);
-    }
-    return events;
   }
 }

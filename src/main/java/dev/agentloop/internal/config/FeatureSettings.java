@@ -1,102 +1,50 @@
 package dev.agentloop.internal.config;
 
-import dev.agentloop.internal.agent.definition.AgentDefaults;
-import dev.agentloop.internal.agent.definition.DeploymentSettings;
-import dev.agentloop.internal.evaluation.EvaluationSettings;
-import dev.agentloop.internal.llm.LlmSettings;
-import dev.agentloop.internal.resilience.ResilienceSettings;
-import dev.agentloop.internal.resume.MigrationSettings;
-import dev.agentloop.internal.security.ApiSettings;
-import dev.agentloop.internal.security.SecuritySettings;
-import dev.agentloop.internal.events.RunEventsSettings;
-import dev.agentloop.internal.mcp.McpEndpointSettings;
-import dev.agentloop.internal.telemetry.TelemetrySettings;
-import dev.agentloop.internal.trace.DatabaseSettings;
-import dev.agentloop.internal.web.a2a.A2aSettings;
-import dev.agentloop.internal.worker.WorkerSettings;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.type.AnnotationMetadata;
 
 /**
  * Hands each feature its own settings record out of the bound {@link AgentLoopProperties}, so that the
  * features' configurations take {@code LlmSettings}, {@code ToolSettings} … and never import
- * {@code config}: dependencies run from config to the features only.
+ * {@code config}: dependencies run from config to the features only. Every record in {@code AgentLoopProperties}
+ * is a bean, named {@code agentLoopSettings.<its key>}: a feature's new settings record needs no line here.
  */
-@Configuration(proxyBeanMethods = false)
-class FeatureSettings {
+class FeatureSettings implements ImportBeanDefinitionRegistrar, BeanFactoryAware {
 
-  @Bean
-  ApiSettings agentLoopApiSettings(AgentLoopProperties properties) {
-    return properties.api();
+  private BeanFactory beans;
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    this.beans = beanFactory;
   }
 
-  @Bean
-  DeploymentSettings agentLoopDeploymentSettings(AgentLoopProperties properties) {
-    return properties.deployment();
+  @Override
+  public void registerBeanDefinitions(AnnotationMetadata importingClass, BeanDefinitionRegistry registry) {
+    for (RecordComponent component : AgentLoopProperties.class.getRecordComponents()) {
+      if (component.getType().isRecord()) {
+        registry.registerBeanDefinition("agentLoopSettings." + component.getName(),
+            definition(component.getType(), component.getAccessor()));
+      }
+    }
   }
 
-  @Bean
-  A2aSettings agentLoopA2aSettings(AgentLoopProperties properties) {
-    return properties.a2a();
+  /** The bean of the settings record that the accessor reads, read when a feature first asks for it. */
+  private <T> RootBeanDefinition definition(Class<T> type, Method accessor) {
+    return new RootBeanDefinition(type, () -> type.cast(read(accessor)));
   }
 
-  @Bean
-  SecuritySettings agentLoopSecuritySettings(AgentLoopProperties properties) {
-    return properties.security();
-  }
-
-  @Bean
-  LlmSettings agentLoopLlmSettings(AgentLoopProperties properties) {
-    return properties.llm();
-  }
-
-  @Bean
-  WorkerSettings agentLoopWorkerProperties(AgentLoopProperties properties) {
-    return properties.worker();
-  }
-
-  @Bean
-  AgentDefaults agentLoopAgentDefaults(AgentLoopProperties properties) {
-    return properties.agent();
-  }
-
-  @Bean
-  ToolSettings agentLoopToolSettings(AgentLoopProperties properties) {
-    return properties.tools();
-  }
-
-  @Bean
-  ResilienceSettings agentLoopResilienceSettings(AgentLoopProperties properties) {
-    return properties.resilience();
-  }
-
-  @Bean
-  MigrationSettings agentLoopMigrationSettings(AgentLoopProperties properties) {
-    return properties.migration();
-  }
-
-  @Bean
-  DatabaseSettings agentLoopDatabaseSettings(AgentLoopProperties properties) {
-    return properties.database();
-  }
-
-  @Bean
-  EvaluationSettings agentLoopEvaluationSettings(AgentLoopProperties properties) {
-    return properties.evaluation();
-  }
-
-  @Bean
-  TelemetrySettings agentLoopTelemetrySettings(AgentLoopProperties properties) {
-    return properties.telemetry();
-  }
-
-  @Bean
-  RunEventsSettings agentLoopEventsSettings(AgentLoopProperties properties) {
-    return properties.events();
-  }
-
-  @Bean
-  McpEndpointSettings agentLoopMcpSettings(AgentLoopProperties properties) {
-    return properties.mcp();
+  private Object read(Method accessor) {
+    try {
+      return accessor.invoke(beans.getBean(AgentLoopProperties.class));
+    } catch (IllegalAccessException | InvocationTargetException e) {
+      throw new IllegalStateException("cannot read agentloop." + accessor.getName() + " of the bound settings", e);
+    }
   }
 }

@@ -6,6 +6,7 @@ import static dev.agentloop.api.AgentLoopGroups.ANALYSTS;
 import static dev.agentloop.api.AgentLoopGroups.OPERATORS;
 import static dev.agentloop.api.AgentLoopGroups.REVIEWERS;
 import static dev.agentloop.api.AgentLoopGroups.WORKERS;
+import static dev.agentloop.internal.security.AgentGrants.grant;
 import static org.camunda.bpm.engine.authorization.Authorization.ANY;
 import static org.camunda.bpm.engine.authorization.Permissions.ACCESS;
 import static org.camunda.bpm.engine.authorization.Permissions.CREATE;
@@ -16,29 +17,21 @@ import static org.camunda.bpm.engine.authorization.Resources.FILTER;
 import static org.camunda.bpm.engine.authorization.Resources.PROCESS_DEFINITION;
 import static org.camunda.bpm.engine.authorization.Resources.PROCESS_INSTANCE;
 
-import dev.agentloop.internal.agent.ReactAgentProcess;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.authorization.Authorization;
-import org.camunda.bpm.engine.authorization.Permission;
-import org.camunda.bpm.engine.authorization.Resource;
-import org.camunda.bpm.engine.filter.Filter;
 import org.camunda.bpm.engine.identity.Group;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.interceptor.CommandInterceptor;
 import org.camunda.bpm.engine.impl.persistence.deploy.Deployer;
 import org.camunda.bpm.engine.repository.ProcessDefinition;
-import org.camunda.bpm.engine.task.TaskQuery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,8 +40,7 @@ import org.slf4j.LoggerFactory;
  * each may do, and the Tasklist filter "Agent reviews" with the tasks offered to the user's groups.
  * It only adds what is missing, so rights an administrator has changed in Camunda Admin stay as
  * they are. Nodes of a cluster starting at once are fine: a lost race for a group or an
- * authorization is re-checked, not fatal (filters have no unique name, so two nodes starting on an
- * empty database in the same instant may both add the filter; Admin deletes one).
+ * authorization is re-checked, not fatal (the filter: {@link ReviewFilter}).
  *
  * <p>Rights on process definitions are granted per agent ({@link AgentGrants}), never on every
  * definition: reviewers may read every run of an agent (its instance, tasks and history) and start
@@ -61,7 +53,8 @@ import org.slf4j.LoggerFactory;
  */
 class AccessBootstrap extends AbstractProcessEnginePlugin {
 
-  static final String REVIEW_FILTER = "Agent reviews";
+  /** The Tasklist filter's name ({@link ReviewFilter}). */
+  static final String REVIEW_FILTER = ReviewFilter.NAME;
 
   private static final Logger LOG = LoggerFactory.getLogger(AccessBootstrap.class);
 
@@ -113,7 +106,7 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
       ensureGroup(identity, ANALYSTS, "Agent analysts");
     }
     // the filter lists what a reviewer has to do, with or without authorization
-    String filter = ensureReviewFilter(engine);
+    String filter = ReviewFilter.ensure(engine);
     if (!engine.getProcessEngineConfiguration().isAuthorizationEnabled()) {
       LOG.warn("AGENTLOOP-020 Camunda authorization is disabled: every authenticated user may read and start every"
           + " run and complete its tasks; changing a run's course (edit, regenerate, stop) stays with {} and with"
@@ -173,7 +166,7 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
   }
 
   private static void ensureGroup(IdentityService identity, String id, String name) {
-    insertUnlessPresent(() -> identity.createGroupQuery().groupId(id).count() > 0, () -> {
+    AgentGrants.insertUnlessPresent(() -> identity.createGroupQuery().groupId(id).count() > 0, () -> {
       Group group = identity.newGroup(id);
       group.setName(name);
       group.setType("WORKFLOW");
@@ -181,43 +174,9 @@ class AccessBootstrap extends AbstractProcessEnginePlugin {
     });
   }
 
-  private static String ensureReviewFilter(ProcessEngine engine) {
-    var filters = engine.getFilterService();
-    insertUnlessPresent(() -> filters.createFilterQuery().filterName(REVIEW_FILTER).count() > 0, () -> {
-      TaskQuery offeredToMyGroups = engine.getTaskService().createTaskQuery()
-          .taskCandidateGroupInExpression("${currentUserGroups()}").includeAssignedTasks();
-      Filter filter = filters.newTaskFilter(REVIEW_FILTER).setQuery(offeredToMyGroups)
-          .setProperties(Map.of("description", "Plans, questions, actions and answers of agents, offered to your groups",
-              "priority", -10, "refresh", true, "variables", SUBJECT_COLUMN));
-      filters.saveFilter(filter);
-    });
-    String id = filters.createFilterQuery().filterName(REVIEW_FILTER).list().get(0).getId();
-    // filters made by earlier versions list tasks without their question
-    insertUnlessPresent(() -> filters.getFilter(id).getProperties().containsKey("variables"), () -> {
-      Filter filter = filters.getFilter(id);
-      Map<String, Object> properties = new HashMap<>(filter.getProperties());
-      properties.put("variables", SUBJECT_COLUMN);
-      filters.saveFilter(filter.setProperties(properties));
-    });
-    return id;
-  }
-
-  /** Tasklist shows these variables of each task in its list: the run's question, shortened. */
-  private static final List<Map<String, String>> SUBJECT_COLUMN =
-      List.of(Map.of("name", ReactAgentProcess.SUBJECT.name(), "label", "Question"));
-
   private static List<CommandInterceptor> with(List<CommandInterceptor> interceptors, CommandInterceptor added) {
     List<CommandInterceptor> all = new ArrayList<>(Objects.requireNonNullElse(interceptors, List.of()));
     all.add(added);
     return all;
-  }
-
-  private static void grant(AuthorizationService authorizations, String group, Resource resource, String resourceId,
-      Permission... permissions) {
-    AgentGrants.grant(authorizations, group, resource, resourceId, permissions);
-  }
-
-  private static void insertUnlessPresent(BooleanSupplier present, Runnable insert) {
-    AgentGrants.insertUnlessPresent(present, insert);
   }
 }

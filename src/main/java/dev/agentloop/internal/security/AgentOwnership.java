@@ -3,8 +3,6 @@ package dev.agentloop.internal.security;
 import dev.agentloop.api.AgentLoopGroups;
 import dev.agentloop.internal.security.AgentOwner.Kind;
 import dev.agentloop.internal.security.DeployRights.Deployer;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,7 +13,6 @@ import org.camunda.bpm.engine.ProcessEngine;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.context.Context;
 import org.camunda.bpm.engine.impl.identity.Authentication;
-import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,8 +34,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *       application deployed (a deployed key with no group: the application's, whoever deployed it);
  *   <li>anyone else: no, they may not deploy.
  * </ul>
- * Owners are kept in {@code agentloop_agent_owner}, one row per key a group owns. An administrator hands a key to a
- * group ({@link #handTo}) or back to the application ({@link #handBack}), through
+ * Owners are kept in {@code agentloop_agent_owner}, one row per key a group owns ({@code AgentOwnerRows}). An
+ * administrator hands a key to a group ({@link #handTo}) or back to the application ({@link #handBack}), through
  * {@code PUT}/{@code DELETE /api/agents/{key}/owner}. An analyst's group is the first of its
  * groups, by id, that is not one of AgentLoop's four; an analyst in none of those deploys for {@code agent-analysts},
  * which every analyst shares. Inside an engine command (a deployment) it reads and writes in the command's
@@ -48,13 +45,13 @@ public class AgentOwnership {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentOwnership.class);
 
-  private final JdbcTemplate jdbc;
+  private final AgentOwnerRows rows;
   private final ObjectProvider<ProcessEngine> engine;
   private final Set<String> reserved;
 
   /** @param reserved AgentLoop's own keys: its default agent's */
   public AgentOwnership(JdbcTemplate jdbc, ObjectProvider<ProcessEngine> engine, Set<String> reserved) {
-    this.jdbc = jdbc;
+    this.rows = new AgentOwnerRows(jdbc);
     this.engine = engine;
     this.reserved = Set.copyOf(reserved);
   }
@@ -65,10 +62,7 @@ public class AgentOwnership {
     if (reserved.contains(key)) {
       return new AgentOwner(key, Kind.AGENTLOOP, null, null, null);
     }
-    return jdbc.query("SELECT owner_group, assigned_by, assigned_at FROM agentloop_agent_owner WHERE agent_key = ?",
-            (row, n) -> new AgentOwner(key, Kind.GROUP, row.getString(1), row.getString(2),
-                row.getObject(3, OffsetDateTime.class).toInstant()), key)
-        .stream().findFirst()
+    return rows.find(key)
         .orElseGet(() -> new AgentOwner(key, isDeployed(key) ? Kind.APPLICATION : Kind.NOBODY, null, null, null));
   }
 
@@ -115,8 +109,7 @@ public class AgentOwnership {
 
   /** An analyst deployed a key nobody owned: from now on it is the analyst's group's. */
   void claim(String key, String userId, List<String> groups) {
-    jdbc.update("INSERT INTO agentloop_agent_owner (agent_key, owner_group, assigned_by, assigned_at)"
-        + " VALUES (?, ?, ?, ?)", key, groupOf(groups), userId, now());
+    rows.insert(key, groupOf(groups), userId);
   }
 
   /**
@@ -135,11 +128,7 @@ public class AgentOwnership {
     if (configuration.getIdentityService().createGroupQuery().groupId(group).count() == 0) {
       throw new IllegalArgumentException("there is no group '" + group + "' (Camunda Admin, Groups)");
     }
-    if (jdbc.update("UPDATE agentloop_agent_owner SET owner_group = ?, assigned_by = ?, assigned_at = ?"
-        + " WHERE agent_key = ?", group, by, now(), key) == 0) {
-      jdbc.update("INSERT INTO agentloop_agent_owner (agent_key, owner_group, assigned_by, assigned_at)"
-          + " VALUES (?, ?, ?, ?)", key, group, by, now());
-    }
+    rows.upsert(key, group, by);
     LOG.info("AGENTLOOP-104 {} handed the agent '{}' to the group {}", by, key, group);
     return owner(key);
   }
@@ -151,7 +140,7 @@ public class AgentOwnership {
    */
   public AgentOwner handBack(String key) {
     String by = requireAdministrator(key);
-    if (jdbc.update("DELETE FROM agentloop_agent_owner WHERE agent_key = ?", key) > 0) {
+    if (rows.delete(key)) {
       LOG.info("AGENTLOOP-104 {} handed the agent '{}' back to the application", by, key);
     }
     return owner(key);
@@ -195,9 +184,5 @@ public class AgentOwnership {
       return Context.getProcessEngineConfiguration();
     }
     return (ProcessEngineConfigurationImpl) engine.getObject().getProcessEngineConfiguration();
-  }
-
-  private static OffsetDateTime now() {
-    return ClockUtil.getCurrentTime().toInstant().atOffset(ZoneOffset.UTC);
   }
 }

@@ -3,16 +3,12 @@ package dev.agentloop.internal.security;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.security.SandboxRules.ElementRule;
 import dev.agentloop.internal.security.SandboxRules.Value;
-import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -22,8 +18,8 @@ import org.w3c.dom.Node;
 /**
  * Checks a diagram against what an analyst may deploy ({@link SandboxRules}, {@link SafeExpressions}) and names every
  * problem of the file at once: the element by its type and id, the attribute or part, and what to use instead. It
- * reads the XML itself rather than the engine's model, so that nothing the engine would skip or default goes unseen;
- * a file it cannot read is refused. Thread-safe (immutable).
+ * reads the XML itself ({@link DiagramXml}) rather than the engine's model, so that nothing the engine would skip or
+ * default goes unseen; a file it cannot read is refused. Thread-safe (immutable).
  */
 final class DiagramSandbox {
 
@@ -44,14 +40,14 @@ final class DiagramSandbox {
   }
 
   List<SandboxProblem> check(String file, byte[] xml) {
-    Optional<Document> document = read(xml);
+    Optional<Document> document = DiagramXml.read(xml);
     if (document.isEmpty()) {
       // what AgentLoop cannot read, it cannot vouch for, whatever the engine's parser would make of it
       return List.of(new SandboxProblem(file, null, "is no XML AgentLoop can read (a DTD and entities are refused"
           + " too)", "save the diagram from Camunda Modeler as it is"));
     }
     Element root = document.get().getDocumentElement();
-    Walk walk = new Walk(file, new SafeExpressions(declaredVariables(root), beans));
+    Walk walk = new Walk(file, new SafeExpressions(DiagramXml.declaredVariables(root), beans));
     walk.element(root, null);
     return walk.problems;
   }
@@ -73,7 +69,7 @@ final class DiagramSandbox {
       if (isDrawing(namespace)) {
         return;
       }
-      String name = qualified(namespace, element.getLocalName());
+      String name = DiagramXml.qualified(namespace, element.getLocalName());
       String here = element.hasAttribute("id") && SandboxRules.BPMN.equals(namespace)
           ? element.getLocalName() + " '" + element.getAttribute("id") + "'" : owner;
       Optional<ElementRule> rule = SandboxRules.of(namespace, element.getLocalName());
@@ -85,7 +81,7 @@ final class DiagramSandbox {
         return;
       }
       attributes(element, rule.get(), here);
-      if (rule.get().text() == Value.EXPRESSION && !hasChildElements(element)) {
+      if (rule.get().text() == Value.EXPRESSION && !DiagramXml.hasChildElements(element)) {
         check(here, "the " + element.getLocalName(), element.getTextContent().trim(), Value.EXPRESSION);
       }
       wholeElement(element, here);
@@ -104,7 +100,7 @@ final class DiagramSandbox {
         if (XMLNS.equals(namespace) || isDrawing(namespace)) {
           continue;
         }
-        String name = qualified(namespace, attribute.getLocalName());
+        String name = DiagramXml.qualified(namespace, attribute.getLocalName());
         Value value = rule.attributes().get(name);
         if (value == null) {
           refuse(here, "attribute " + name + " " + SandboxHints.why(name), SandboxHints.instead(name, "an analyst's "
@@ -120,12 +116,13 @@ final class DiagramSandbox {
       if (!SandboxRules.BPMN.equals(element.getNamespaceURI())) {
         return;
       }
-      if ("userTask".equals(element.getLocalName()) && property(element, ReactAgentProcess.REVIEW_PROPERTY) == null) {
+      if ("userTask".equals(element.getLocalName())
+          && DiagramXml.property(element, ReactAgentProcess.REVIEW_PROPERTY) == null) {
         refuse(here, "a user task without the property " + ReactAgentProcess.REVIEW_PROPERTY + " is no review of"
             + " AgentLoop's", "apply a template Agent: review (plan, answer, tool calls) or Agent: ask human");
       }
       if ("callActivity".equals(element.getLocalName())
-          && !"true".equals(property(element, ReactAgentProcess.CALL_AGENT_PROPERTY))) {
+          && !"true".equals(DiagramXml.property(element, ReactAgentProcess.CALL_AGENT_PROPERTY))) {
         refuse(here, "a call activity without the property " + ReactAgentProcess.CALL_AGENT_PROPERTY + "=true would"
             + " start a process that is no agent", "apply the template Agent: call an agent");
       }
@@ -168,72 +165,7 @@ final class DiagramSandbox {
     }
   }
 
-  /** The variables a diagram sets itself, which its expressions may read beside AgentLoop's. */
-  private static Set<String> declaredVariables(Element root) {
-    Set<String> declared = new HashSet<>();
-    var all = root.getElementsByTagNameNS("*", "*");
-    for (int i = 0; i < all.getLength(); i++) {
-      Element element = (Element) all.item(i);
-      for (String attribute : SandboxRules.DECLARING) {
-        String value = element.getAttributeNS(SandboxRules.CAMUNDA, attribute.substring("camunda:".length()));
-        if (!value.isBlank()) {
-          declared.add(value.trim());
-        }
-      }
-      boolean camunda = SandboxRules.CAMUNDA.equals(element.getNamespaceURI());
-      if (camunda && "out".equals(element.getLocalName()) && !element.getAttribute("target").isBlank()) {
-        declared.add(element.getAttribute("target").trim());
-      }
-      if (camunda && element.getLocalName().endsWith("Parameter") && !element.getAttribute("name").isBlank()) {
-        declared.add(element.getAttribute("name").trim());
-      }
-    }
-    return declared;
-  }
-
-  /** The value of the task's extension property of this name, or {@code null}. */
-  private static String property(Element task, String name) {
-    var properties = task.getElementsByTagNameNS(SandboxRules.CAMUNDA, "property");
-    for (int i = 0; i < properties.getLength(); i++) {
-      Element property = (Element) properties.item(i);
-      if (name.equals(property.getAttribute("name"))) {
-        return property.getAttribute("value");
-      }
-    }
-    return null;
-  }
-
-  private static String qualified(String namespace, String localName) {
-    return SandboxRules.CAMUNDA.equals(namespace) ? "camunda:" + localName
-        : SandboxRules.XSI.equals(namespace) ? "xsi:" + localName
-        : namespace == null || SandboxRules.BPMN.equals(namespace) ? localName : "{" + namespace + "}" + localName;
-  }
-
   private static boolean isDrawing(String namespace) {
     return namespace != null && SandboxRules.DRAWING.contains(namespace);
-  }
-
-  private static boolean hasChildElements(Element element) {
-    for (Node child = element.getFirstChild(); child != null; child = child.getNextSibling()) {
-      if (child instanceof Element) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Namespace-aware, and deaf to DTDs and external entities: the file is an analyst's, not to be trusted. */
-  private static Optional<Document> read(byte[] xml) {
-    try {
-      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-      factory.setNamespaceAware(true);
-      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      factory.setXIncludeAware(false);
-      factory.setExpandEntityReferences(false);
-      return Optional.of(factory.newDocumentBuilder().parse(new ByteArrayInputStream(xml)));
-    } catch (Exception unreadable) {
-      return Optional.empty();
-    }
   }
 }

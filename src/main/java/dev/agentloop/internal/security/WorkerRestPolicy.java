@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  * {@code extendLock}, {@code unlock} and {@code lock}. No call may write process variables: they steer
  * the agent's gateways. These are the calls of Camunda's {@code camunda-external-task-client} 7.24 apart
  * from {@code setVariables} and the lazy load of file variables, which read or write the instance.
- * Everything else is refused. Thread-safe.
+ * Everything else is refused. The checks of fetch-and-lock, which need no engine, are {@link FetchAndLockPolicy}'s.
+ * Thread-safe.
  */
 final class WorkerRestPolicy {
 
@@ -63,15 +64,18 @@ final class WorkerRestPolicy {
     boolean allowed() {
       return refusal == null;
     }
+
+    /** A call no remote tool worker makes, or makes only for tasks that are not its. */
+    static Decision refused(String why) {
+      return new Decision("a member of " + AgentLoopGroups.WORKERS + " may only serve tool tasks: " + why);
+    }
   }
 
   private static final Pattern FETCH = Pattern.compile("/external-task/fetchAndLock");
   private static final Pattern TASK_CALL =
       Pattern.compile("/external-task/([A-Za-z0-9-]+)/(complete|failure|bpmnError|extendLock|unlock|lock)");
-  private static final Set<String> FETCHABLE = Set.of(ReactAgentProcess.CALL_ID.name(),
-      ReactAgentProcess.TOOL.name(), ReactAgentProcess.ARGUMENTS.name());
   private static final Set<String> RESULTS = Set.of(ReactAgentProcess.RESULT, ReactAgentProcess.ERROR);
-  private static final String PREFIX = ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX;
+  static final String PREFIX = ReactAgentProcess.TOPIC_REMOTE_TOOL_PREFIX;
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
@@ -89,82 +93,20 @@ final class WorkerRestPolicy {
     Matcher task = TASK_CALL.matcher(path);
     boolean fetch = FETCH.matcher(path).matches();
     if (!"POST".equals(method) || !(fetch || task.matches())) {
-      return refuse(method + " " + path + " is not a call of a remote tool worker");
+      return Decision.refused(method + " " + path + " is not a call of a remote tool worker");
     }
     JsonNode json;
     try {
       json = body.length == 0 ? JSON.createObjectNode() : JSON.readTree(body);
     } catch (JsonProcessingException e) {
-      return refuse("the body is no JSON object that could be checked: " + e.getOriginalMessage());
+      return Decision.refused("the body is no JSON object that could be checked: " + e.getOriginalMessage());
     } catch (IOException e) {
-      return refuse("the body could not be read: " + e.getMessage());
+      return Decision.refused("the body could not be read: " + e.getMessage());
     }
     if (json == null || !json.isObject()) {
-      return refuse("the body must be a JSON object");
+      return Decision.refused("the body must be a JSON object");
     }
-    return fetch ? checkFetch(json) : checkTaskCall(task.group(1), task.group(2), json);
-  }
-
-  private static Decision checkFetch(JsonNode request) {
-    JsonNode topics = request.path("topics");
-    if (!topics.isArray() || topics.isEmpty()) {
-      return refuse("fetchAndLock must name its topics");
-    }
-    for (JsonNode topic : topics) {
-      String name = topic.path("topicName").asText("");
-      if (!isToolTopic(name)) {
-        return refuse("topic '" + name + "' is not a tool topic (" + PREFIX + "<tool>)");
-      }
-      JsonNode variables = topic.path("variables");
-      if (!variables.isArray()) {
-        return refuse("topic '" + name + "': name the variables to fetch, among " + sorted(FETCHABLE)
-            + " (without a list the engine would send every variable of the run)");
-      }
-      for (JsonNode variable : variables) {
-        if (!FETCHABLE.contains(variable.asText())) {
-          return refuse("topic '" + name + "': variable '" + variable.asText() + "' is not one of a tool call's "
-              + sorted(FETCHABLE));
-        }
-      }
-    }
-    JsonNode workerId = request.get("workerId");
-    if (workerId == null || !workerId.isTextual() || workerId.asText().isBlank()) {
-      return malformed("workerId must be the worker's id, a string");
-    }
-    for (JsonNode topic : topics) {
-      Decision wellFormed = checkTopicFilters(topic.path("topicName").asText(""), topic);
-      if (!wellFormed.allowed()) {
-        return wellFormed;
-      }
-    }
-    return Decision.ALLOWED;
-  }
-
-  /**
-   * What the engine would fail on with a 500 rather than refuse: a topic without a positive
-   * {@code lockDuration}, and a {@code processVariables} filter whose values are not plain values.
-   */
-  private static Decision checkTopicFilters(String name, JsonNode topic) {
-    JsonNode lockDuration = topic.get("lockDuration");
-    if (lockDuration == null || !lockDuration.canConvertToLong() || !lockDuration.isIntegralNumber()
-        || lockDuration.asLong() <= 0) {
-      return malformed("topic '" + name + "': lockDuration must be a positive number of milliseconds");
-    }
-    JsonNode filter = topic.get("processVariables");
-    if (filter == null || filter.isNull()) {
-      return Decision.ALLOWED;
-    }
-    if (!filter.isObject()) {
-      return malformed("topic '" + name + "': processVariables must be a JSON object of variable names and values");
-    }
-    for (Iterator<java.util.Map.Entry<String, JsonNode>> entries = filter.fields(); entries.hasNext(); ) {
-      java.util.Map.Entry<String, JsonNode> entry = entries.next();
-      if (entry.getValue().isContainerNode()) {
-        return malformed("topic '" + name + "': processVariables." + entry.getKey()
-            + " must be a string, number or boolean, not " + (entry.getValue().isArray() ? "an array" : "an object"));
-      }
-    }
-    return Decision.ALLOWED;
+    return fetch ? FetchAndLockPolicy.check(json) : checkTaskCall(task.group(1), task.group(2), json);
   }
 
   private Decision checkTaskCall(String taskId, String call, JsonNode request) {
@@ -173,16 +115,16 @@ final class WorkerRestPolicy {
       return Decision.ALLOWED;
     }
     if (!isToolTopic(task.get().topic())) {
-      return refuse("external task " + taskId + " has topic '" + task.get().topic() + "', which is not a tool topic ("
-          + PREFIX + "<tool>)");
+      return Decision.refused("external task " + taskId + " has topic '" + task.get().topic() + "', which is not a tool"
+          + " topic (" + PREFIX + "<tool>)");
     }
     if (hasEntries(request.get("variables"))) {
-      return refuse(call + " may not set process variables: they steer the agent");
+      return Decision.refused(call + " may not set process variables: they steer the agent");
     }
     return switch (call) {
       case "complete" -> checkResult(request.get("localVariables"));
       case "failure" -> hasEntries(request.get("localVariables"))
-          ? refuse("failure may not set variables: the engine retries the task, or raises an incident")
+          ? Decision.refused("failure may not set variables: the engine retries the task, or raises an incident")
           : Decision.ALLOWED;
       case "bpmnError" -> checkError(task.get(), request.path("errorCode").asText(""));
       default -> Decision.ALLOWED;
@@ -194,22 +136,23 @@ final class WorkerRestPolicy {
       for (Iterator<String> names = localVariables.fieldNames(); names.hasNext(); ) {
         String name = names.next();
         if (!RESULTS.contains(name)) {
-          return refuse("complete: local variable '" + name + "' is not one of a tool call's " + sorted(RESULTS));
+          return Decision.refused("complete: local variable '" + name + "' is not one of a tool call's "
+              + sorted(RESULTS));
         }
       }
     } else if (localVariables != null && !localVariables.isNull()) {
-      return refuse("complete: localVariables must be a JSON object");
+      return Decision.refused("complete: localVariables must be a JSON object");
     }
     return Decision.ALLOWED;
   }
 
   private Decision checkError(ExternalTaskFacts task, String errorCode) {
     return engine.catches(task.processDefinitionId(), errorCode) ? Decision.ALLOWED
-        : refuse("bpmnError '" + errorCode + "' is not caught by the agent's diagram; an uncaught error would end"
-            + " the run with no person deciding (report technical trouble with failure)");
+        : Decision.refused("bpmnError '" + errorCode + "' is not caught by the agent's diagram; an uncaught error"
+            + " would end the run with no person deciding (report technical trouble with failure)");
   }
 
-  private static boolean isToolTopic(String topic) {
+  static boolean isToolTopic(String topic) {
     return topic != null && topic.startsWith(PREFIX) && topic.length() > PREFIX.length();
   }
 
@@ -217,15 +160,7 @@ final class WorkerRestPolicy {
     return node != null && !node.isNull() && !(node.isObject() && node.isEmpty());
   }
 
-  private static String sorted(Set<String> names) {
+  static String sorted(Set<String> names) {
     return names.stream().sorted().toList().toString();
-  }
-
-  private static Decision malformed(String why) {
-    return new Decision("fetchAndLock: " + why, true);
-  }
-
-  private static Decision refuse(String why) {
-    return new Decision("a member of " + AgentLoopGroups.WORKERS + " may only serve tool tasks: " + why);
   }
 }

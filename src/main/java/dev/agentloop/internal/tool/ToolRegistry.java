@@ -1,12 +1,9 @@
 package dev.agentloop.internal.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.Error;
-import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
 import dev.agentloop.spi.AgentTool;
 import dev.agentloop.internal.tool.ToolOutcome.FailureKind;
+import dev.agentloop.internal.tool.ArgumentSchemas.RegisteredTool;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,12 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * All tools of this application by name, each with its compiled argument schema: the tool beans and
@@ -29,17 +23,18 @@ import org.slf4j.LoggerFactory;
  * servers), which are looked up anew on every call and compiled once per listing. A duplicate name
  * (also between a local and a remote tool) or an invalid schema of a fixed tool fails the start with
  * a message naming the tool; a source's tool with a bad name or schema is left out with a warning,
- * since the source is outside this application's control. Thread-safe.
+ * since the source is outside this application's control ({@link SourceListing}). The schemas are
+ * {@link ArgumentSchemas}'. Thread-safe.
  */
 public class ToolRegistry {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ToolRegistry.class);
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  /** What a tool's name may be: the model providers' rule for a function's name. */
+  static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-  private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+  private final ArgumentSchemas schemas = new ArgumentSchemas();
   private final Map<String, RegisteredTool> tools;
   /** Replaced, never changed, when a source is added: readers need no lock. */
-  private volatile Map<ToolSource, AtomicReference<Listing>> sources = Map.of();
+  private volatile Map<ToolSource, SourceListing> sources = Map.of();
   /** Stand-ins for tools of sources never reached, by name, while those sources have not listed. */
   private final Map<String, RegisteredTool> placeholders = new ConcurrentHashMap<>();
 
@@ -56,8 +51,7 @@ public class ToolRegistry {
       if (sources.stream().anyMatch(source -> source.claims(tool.name()))) {
         throw new IllegalArgumentException("tool name '" + tool.name() + "' is taken by an MCP server's tools");
       }
-      Schema schema = compile(tool);
-      if (byName.put(tool.name(), new RegisteredTool(tool, schema)) != null) {
+      if (byName.put(tool.name(), schemas.register(tool)) != null) {
         throw new IllegalArgumentException("two tools are named '" + tool.name() + "'");
       }
     }
@@ -70,8 +64,8 @@ public class ToolRegistry {
    * needs this registry. A name the fixed tools have already is left out of the source's listing with a warning.
    */
   public synchronized void addSource(ToolSource source) {
-    Map<ToolSource, AtomicReference<Listing>> more = new LinkedHashMap<>(sources);
-    more.put(source, new AtomicReference<>(Listing.NONE));
+    Map<ToolSource, SourceListing> more = new LinkedHashMap<>(sources);
+    more.put(source, new SourceListing(source));
     sources = Collections.unmodifiableMap(more);
   }
 
@@ -120,7 +114,7 @@ public class ToolRegistry {
       return tools.keySet();
     }
     Set<String> names = new LinkedHashSet<>(tools.keySet());
-    sources.keySet().forEach(source -> names.addAll(listing(source).tools().keySet()));
+    sources.keySet().forEach(source -> names.addAll(listing(source).keySet()));
     return Collections.unmodifiableSet(names);
   }
 
@@ -162,13 +156,7 @@ public class ToolRegistry {
     if (tool == null) {
       throw new IllegalArgumentException("unknown tool " + toolName);
     }
-    return tool.schema().validate(arguments).stream().map(ToolRegistry::describe).toList();
-  }
-
-  /** "/times: string found, integer expected"; problems of the arguments object itself have no path. */
-  private static String describe(Error error) {
-    String path = error.getInstanceLocation().toString();
-    return path.isEmpty() ? error.getMessage() : path + ": " + error.getMessage();
+    return tool.violations(arguments);
   }
 
   private RegisteredTool registered(String name) {
@@ -178,7 +166,7 @@ public class ToolRegistry {
     }
     for (ToolSource source : sources.keySet()) {
       if (source.claims(name)) {
-        RegisteredTool listed = listing(source).tools().get(name);
+        RegisteredTool listed = listing(source).get(name);
         return listed != null || source.listed() ? listed : placeholder(source, name);
       }
     }
@@ -190,54 +178,12 @@ public class ToolRegistry {
       return null;
     }
     Optional<AgentTool> standIn = source.placeholder(name);
-    return standIn.map(tool -> placeholders.computeIfAbsent(name, n -> new RegisteredTool(tool, compile(tool))))
+    return standIn.map(tool -> placeholders.computeIfAbsent(name, n -> schemas.register(tool)))
         .orElse(null);
   }
 
   /** The source's tools with their schemas, compiled again only when the source lists anew. */
-  private Listing listing(ToolSource source) {
-    AtomicReference<Listing> cached = sources.get(source);
-    Map<String, AgentTool> offered = source.tools();
-    Listing listing = cached.get();
-    if (listing.offered() == offered) {
-      return listing;
-    }
-    Map<String, RegisteredTool> compiled = new LinkedHashMap<>();
-    offered.values().forEach(tool -> {
-      if (!NAME.matcher(tool.name()).matches() || tools.containsKey(tool.name())) {
-        LOG.warn("AGENTLOOP-010 tool '{}' is left out: its name must match {} and differ from every other tool's."
-            + " Rename it where it is offered (its MCP server, or the other tool)", tool.name(), NAME);
-        return;
-      }
-      try {
-        compiled.put(tool.name(), new RegisteredTool(tool, compile(tool)));
-      } catch (IllegalArgumentException e) {
-        LOG.warn("AGENTLOOP-011 tool '{}' is left out: {}. Fix its parameter schema where it is offered", tool.name(),
-            e.getMessage());
-      }
-    });
-    Listing fresh = new Listing(offered, Collections.unmodifiableMap(compiled));
-    cached.set(fresh);
-    return fresh;
-  }
-
-  private Schema compile(AgentTool tool) {
-    JsonNode parameters = tool.parameters();
-    if (parameters == null || !"object".equals(parameters.path("type").asText())) {
-      throw new IllegalArgumentException("tool '" + tool.name() + "': parameters must be a JSON Schema of type object");
-    }
-    try {
-      Schema schema = schemas.getSchema(parameters);
-      schema.initializeValidators(); // resolves every $ref now, so a broken schema fails the start, not a run
-      return schema;
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("tool '" + tool.name() + "': invalid parameters schema: " + e.getMessage(), e);
-    }
-  }
-
-  private record RegisteredTool(AgentTool tool, Schema schema) {}
-
-  private record Listing(Map<String, AgentTool> offered, Map<String, RegisteredTool> tools) {
-    static final Listing NONE = new Listing(null, Map.of());
+  private Map<String, RegisteredTool> listing(ToolSource source) {
+    return sources.get(source).tools(tools::containsKey, schemas);
   }
 }

@@ -3,12 +3,8 @@ package dev.agentloop.internal.tool.a2a;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.failsafe.Failsafe;
-import dev.failsafe.FailsafeException;
-import dev.failsafe.RetryPolicy;
 import dev.agentloop.internal.tool.InputRequiredException;
 import dev.agentloop.internal.tool.RemoteInput;
-import dev.agentloop.internal.tool.a2a.A2aProtocol.TaskState;
 import dev.agentloop.spi.AgentTool;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -26,21 +22,19 @@ import org.slf4j.LoggerFactory;
  * task or context it names) and waits, within the tool's time-out, until the remote task has ended or waits for
  * input. A completed task is the observation; a failed, rejected or cancelled one an error the model reads; one
  * that waits for input ends the call with an {@link InputRequiredException}, which the agent loop hands to a
- * person. Past the time-out the remote task is cancelled. Thread-safe.
+ * person. Past the time-out the remote task is cancelled ({@link RemoteTaskWatch}). Thread-safe.
  */
 final class A2aAgentTool implements AgentTool {
 
   private static final Logger LOG = LoggerFactory.getLogger(A2aAgentTool.class);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration FIRST_POLL = Duration.ofMillis(50);
-  /** How long a cancel of a task past its time-out may take: the runner gives the call one second more. */
-  private static final Duration CANCEL_TIME = Duration.ofMillis(700);
   private static final int MAX_MESSAGE_CHARS = 20_000;
 
   private final String name;
   private final A2aAgentSettings settings;
   private final Duration timeout;
   private final A2aClient client;
+  private final RemoteTaskWatch watch;
   private final JsonNode parameters;
   private final AtomicReference<RemoteCard> card = new AtomicReference<>();
   private volatile String cardProblem = "not read yet";
@@ -50,6 +44,7 @@ final class A2aAgentTool implements AgentTool {
     this.settings = settings;
     this.timeout = settings.timeout() == null ? defaultTimeout : settings.timeout();
     this.client = new A2aClient(name, settings, http);
+    this.watch = new RemoteTaskWatch(name, client, settings.pollInterval(), timeout);
     String id = RemoteInput.ID.pattern();
     this.parameters = parse("""
         {"type": "object",
@@ -116,43 +111,9 @@ final class A2aAgentTool implements AgentTool {
       task = RemoteTask.ofSendResult(client.call(remote.endpoint(), A2aProtocol.SEND_MESSAGE,
           sendParams(arguments, continued.isEmpty()), deadline), name);
     } catch (TimeoutException e) {
-      throw continued.isEmpty() ? e : timedOut(remote, continued);
+      throw continued.isEmpty() ? e : watch.timedOut(remote, continued);
     }
-    return outcome(task.ended() ? task : awaitEnd(remote, task, deadline));
-  }
-
-  /**
-   * Asks for the task again, sooner at first and at most every {@code poll-interval} later, until it has ended or
-   * waits for input; past the deadline it is cancelled. Failsafe paces the looks, as it paces every retry here.
-   */
-  private RemoteTask awaitEnd(RemoteCard remote, RemoteTask started, Instant deadline) throws Exception {
-    Duration left = Duration.between(Instant.now(), deadline).minus(FIRST_POLL);
-    if (left.isNegative() || left.isZero()) {
-      throw timedOut(remote, started.id());
-    }
-    Duration longest = settings.pollInterval().compareTo(FIRST_POLL) > 0 ? settings.pollInterval()
-        : FIRST_POLL.plusMillis(1);
-    RetryPolicy<RemoteTask> untilEnded = RetryPolicy.<RemoteTask>builder()
-        // a task still at work is asked for again; a failed look is not (it ends the call, as the first one would)
-        .handleIf((task, failure) -> failure == null && !task.ended())
-        .withBackoff(FIRST_POLL, longest)
-        .withMaxRetries(-1)
-        .withMaxDuration(left)
-        .build();
-    RemoteTask task;
-    try {
-      task = Failsafe.with(untilEnded).get(() -> RemoteTask.of(
-          client.call(remote.endpoint(), A2aProtocol.GET_TASK, idParams(started.id()), deadline), name));
-    } catch (FailsafeException e) {
-      if (e.getCause() instanceof TimeoutException) {
-        throw timedOut(remote, started.id());
-      }
-      throw e.getCause() instanceof Exception cause ? cause : e;
-    }
-    if (!task.ended()) {
-      throw timedOut(remote, task.id());
-    }
-    return task;
+    return outcome(task.ended() ? task : watch.awaitEnd(remote, task, deadline));
   }
 
   private String outcome(RemoteTask task) throws Exception {
@@ -193,27 +154,6 @@ final class A2aAgentTool implements AgentTool {
     params.putObject("configuration").put("returnImmediately", returnImmediately).putArray("acceptedOutputModes")
         .add("text/plain");
     return params;
-  }
-
-  private static ObjectNode idParams(String taskId) {
-    return JSON.createObjectNode().put("id", taskId);
-  }
-
-  /** Cancels the remote task, as far as that is possible in a moment, and says so. */
-  private TimeoutException timedOut(RemoteCard remote, String taskId) {
-    String cancelled = "";
-    if (!taskId.isEmpty()) {
-      try {
-        client.call(remote.endpoint(), A2aProtocol.CANCEL_TASK, idParams(taskId), Instant.now().plus(CANCEL_TIME));
-        cancelled = "; its task " + taskId + " was cancelled";
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (Exception e) {
-        cancelled = "; cancelling its task " + taskId + " failed: " + e.getMessage();
-      }
-    }
-    return new TimeoutException("remote agent '" + name + "' did not finish within " + timeout.toSeconds() + " s"
-        + cancelled);
   }
 
   private RemoteCard card(Instant deadline) throws IOException, A2aPeerException, TimeoutException,

@@ -2,8 +2,6 @@ package dev.agentloop.internal.tool.mcp;
 
 import dev.agentloop.spi.AgentTool;
 import dev.agentloop.internal.tool.ToolSource;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.Collections;
@@ -12,9 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * stays while the server is down, so that calls of its tools fail as not connected (and count against
  * its breaker) instead of as unknown tools; before the first list, the tools agents name are offered as
  * {@link UnreachableTool}s. Why it is down is logged through a {@link DownLog}: once, then at a bounded
- * rate. One connection's handshake and wire are a {@link McpConnection}; what listeners and the log learn
- * of the server's ups and downs, its {@link ServerAvailability}. Thread-safe.
+ * rate. One connection's handshake and wire are a {@link McpConnection}; how the connection is kept, its
+ * {@link ServerConnection}; what listeners and the log learn of the server's ups and downs, its
+ * {@link ServerAvailability}. Thread-safe.
  */
 final class McpServer implements ToolSource {
 
@@ -41,15 +38,10 @@ final class McpServer implements ToolSource {
   private final String name;
   private final McpServerSettings settings;
   private final Duration timeout;
-  private final Executor supervisor;
-  private final ReentrantLock connecting = new ReentrantLock();
-  private volatile McpConnection connection;
-  /** The connection whose stdio process ended, so that the supervisor connects anew without a ping first. */
-  private volatile McpConnection exited;
   private volatile Map<String, AgentTool> tools = Map.of();
   private volatile boolean listed;
   private final ServerAvailability availability;
-  private final StdoutLines stdout;
+  private final ServerConnection connection;
 
   /**
    * @param timeout of one request, when the settings name none
@@ -59,9 +51,8 @@ final class McpServer implements ToolSource {
     this.name = name;
     this.settings = settings;
     this.timeout = settings.timeout() == null ? timeout : settings.timeout();
-    this.supervisor = supervisor;
     this.availability = new ServerAvailability(name, LOG);
-    this.stdout = new StdoutLines(McpJsonDefaults.getMapper(), LOG, name, McpServers.DOWN_LOG_EVERY, System::nanoTime);
+    this.connection = new ServerConnection(this, availability, this::listed, supervisor);
   }
 
   @Override
@@ -94,7 +85,7 @@ final class McpServer implements ToolSource {
   }
 
   boolean connected() {
-    return connection != null;
+    return connection.connected();
   }
 
   /** How many attempts to connect have failed so far. */
@@ -142,26 +133,7 @@ final class McpServer implements ToolSource {
    * Skips when another thread is at it.
    */
   void supervise() {
-    if (!connecting.tryLock()) {
-      return;
-    }
-    try {
-      McpConnection current = connection;
-      if (current != null && current == exited) {
-        disconnect("its process exited");
-      } else if (current != null) {
-        try {
-          current.ping();
-          return;
-        } catch (RuntimeException e) {
-          disconnect("it stopped answering pings: " + ConnectFailures.describe(e));
-          availability.logFailure();
-        }
-      }
-      connect();
-    } finally {
-      connecting.unlock();
-    }
+    connection.supervise();
   }
 
   /**
@@ -169,90 +141,12 @@ final class McpServer implements ToolSource {
    * on the server ({@code notifications/cancelled}) and fails with a {@link TimeoutException}.
    */
   McpSchema.CallToolResult call(String toolName, Map<String, Object> arguments) throws Exception {
-    McpConnection current = connection;
-    if (current == null) {
-      throw new McpServerDownException(notConnected());
-    }
-    return current.call(toolName, arguments, this::checkSoon);
-  }
-
-  /** Asks the supervisor to check the connection now, rather than at the next ping. */
-  private void checkSoon() {
-    try {
-      supervisor.execute(this::supervise);
-    } catch (RejectedExecutionException e) {
-      // the application stops: nothing to reconnect
-    }
+    return connection.call(toolName, arguments);
   }
 
   void close() {
     availability.stopListening();
-    connecting.lock();
-    try {
-      disconnect("it was stopped");
-    } finally {
-      connecting.unlock();
-    }
-  }
-
-  private void connect() {
-    Optional<String> missing =
-        ConnectFailures.missingCommand(settings).or(() -> ConnectFailures.unreachable(settings));
-    if (missing.isPresent()) {
-      availability.failed(missing.get());
-      return;
-    }
-    McpConnection fresh = null;
-    try {
-      fresh = McpConnection.open(name, settings, timeout, stdout, this::listed);
-      connection = fresh;
-      Optional<StdioClientTransport> process = fresh.process();
-      if (process.isPresent()) {
-        watchExit(process.get(), fresh);
-      }
-      LOG.info("MCP server '{}' ({} {}) connected over {}: tools {}", name, fresh.serverInfo().name(),
-          fresh.serverInfo().version(), settings.transport(), tools.keySet());
-      availability.connected();
-    } catch (RuntimeException e) {
-      if (fresh != null) {
-        fresh.close();
-      }
-      availability.failed(ConnectFailures.describe(settings, e));
-    }
-  }
-
-  /**
-   * Restarts a stdio server as soon as its process ends, rather than at the next failed ping, which
-   * would wait for the request time-out. One waiting daemon thread per stdio server.
-   */
-  private void watchExit(StdioClientTransport process, McpConnection watched) {
-    Thread watcher = new Thread(() -> {
-      try {
-        process.awaitForExit();
-      } catch (RuntimeException e) {
-        return; // interrupted: the application stops
-      }
-      exited = watched;
-      if (connection == watched) {
-        availability.died("its process exited"); // a server that keeps crashing says so at a bounded rate
-        checkSoon();
-      }
-    }, "agentloop-mcp-" + name + "-exit");
-    watcher.setDaemon(true);
-    watcher.start();
-  }
-
-  private void disconnect(String why) {
-    McpConnection current = connection;
-    connection = null;
-    availability.lost(why, current != null);
-    if (current != null) {
-      try {
-        current.close();
-      } catch (RuntimeException e) {
-        LOG.debug("closing MCP server '{}' failed", name, e);
-      }
-    }
+    connection.close();
   }
 
   private void listed(List<McpSchema.Tool> list) {

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 
 /**
  * Whether one MCP server can be called, as its listeners (the tool registry) and the log are told: why it
- * is not connected, whether its first attempt ended, how many attempts failed. Apart from {@link McpServer},
- * which connects and calls, because this is what the rest of the application learns of its ups and downs.
+ * is not connected, whether its first attempt ended, how many attempts failed. Apart from {@link ServerConnection},
+ * which connects, because this is what the rest of the application learns of its ups and downs.
  * Thread-safe.
  */
 final class ServerAvailability {
