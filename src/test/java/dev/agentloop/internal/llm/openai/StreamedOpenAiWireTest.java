@@ -5,9 +5,12 @@ import static dev.agentloop.internal.llm.ModelCalls.reply;
 import static dev.agentloop.internal.llm.ModelCalls.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentloop.internal.llm.AsyncWire;
 import dev.agentloop.internal.llm.FakeModelServer;
 import dev.agentloop.internal.llm.LlmSettings;
+import dev.agentloop.internal.llm.ModelCalls;
 import dev.agentloop.internal.llm.RecordedText;
 import dev.agentloop.internal.llm.Streaming;
 import dev.agentloop.spi.ChatMessage;
@@ -56,11 +59,9 @@ class StreamedOpenAiWireTest {
   }
 
   static List<String> replies() {
-    com.fasterxml.jackson.databind.node.ObjectNode twoCalls = (com.fasterxml.jackson.databind.node.ObjectNode)
-        dev.agentloop.internal.llm.ModelCalls.json(FakeOpenAiServer.toolCallCompletion("call_1", "web_search",
-            "{\"query\":\"camunda 7 end of life\",\"limit\":3}", 30, 12));
-    com.fasterxml.jackson.databind.node.ArrayNode calls = (com.fasterxml.jackson.databind.node.ArrayNode)
-        twoCalls.at("/choices/0/message/tool_calls");
+    ObjectNode twoCalls = (ObjectNode) ModelCalls.json(FakeOpenAiServer.toolCallCompletion("call_1", "web_search",
+        "{\"query\":\"camunda 7 end of life\",\"limit\":3}", 30, 12));
+    ArrayNode calls = (ArrayNode) twoCalls.at("/choices/0/message/tool_calls");
     calls.addObject().put("id", "call_2").put("type", "function").putObject("function").put("name", "calculator")
         .put("arguments", "{\"expression\":\"17*23\"}");
     return List.of(
