@@ -25,12 +25,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public class RunInsights {
 
   private final JdbcTemplate jdbc;
-  private final PromptArchive prompts;
+  private final PromptReads prompts;
   private final StepRows rows;
 
   public RunInsights(JdbcTemplate jdbc, ObjectMapper json) {
     this.jdbc = jdbc;
-    this.prompts = new PromptArchive(jdbc, json);
+    this.prompts = new PromptReads(jdbc, json);
     this.rows = new StepRows(json);
   }
 
