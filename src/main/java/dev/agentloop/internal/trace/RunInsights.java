@@ -74,7 +74,7 @@ public class RunInsights {
           int parentTurn = rs.wasNull() ? 1 : turnOf.getOrDefault(parentNo, 1);
           boolean opensTurn = StepStatus.ACTIVE.name().equals(rs.getString(3)) && rs.getInt(4) == 1;
           turnOf.put(rs.getInt(1), opensTurn ? parentTurn + 1 : parentTurn);
-        }, StepKind.HUMAN_INPUT.name(), StepStore.FOLLOW_UP_PATTERN, runId);
+        }, StepKind.HUMAN_INPUT.name(), StepRows.FOLLOW_UP_PATTERN, runId);
     Map<Integer, List<StepCost>> byTurn = new HashMap<>();
     costs.forEach((stepNo, cost) ->
         byTurn.computeIfAbsent(turnOf.getOrDefault(stepNo, 1), turn -> new ArrayList<>()).add(cost));

@@ -91,7 +91,7 @@ final class RunSearch {
       String pattern = "%" + query.text().toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
           + "%";
       arguments.add(pattern);
-      arguments.add(StepStore.FOLLOW_UP_PATTERN);
+      arguments.add(StepRows.FOLLOW_UP_PATTERN);
       arguments.add(pattern);
     }
     return where.toString();

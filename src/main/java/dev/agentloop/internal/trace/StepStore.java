@@ -1,7 +1,5 @@
 package dev.agentloop.internal.trace;
 
-import dev.agentloop.internal.trace.step.StepJson;
-
 import dev.agentloop.internal.trace.step.StepKind;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,12 +28,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  * same time in the trace.
  */
 public class StepStore {
-
-  static final String STEP_COLUMNS =
-      "run_id, step_no, parent_no, kind, turn, content, status, author, created_at, supersedes, reason";
-
-  /** Narrows the rows to read to those that may be follow-ups; the content read decides. */
-  static final String FOLLOW_UP_PATTERN = "%\"" + StepJson.FOLLOW_UP + "\"%";
 
   private final RunRecords runs;
   private final PathReads paths;
