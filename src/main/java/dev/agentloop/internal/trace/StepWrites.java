@@ -115,10 +115,6 @@ final class StepWrites {
     });
   }
 
-  RunHead rewind(RunHead expected, int toStep) {
-    return transaction.execute(status -> rewind(expected, requireActive(expected.runId(), toStep)));
-  }
-
   RunHead rewind(RunHead expected, Step to) {
     if (!to.isActive()) {
       throw new IllegalArgumentException("step " + to.stepNo() + " is not on the active path of run "
@@ -175,11 +171,6 @@ final class StepWrites {
       prompts.store(expected.runId(), written.get(0).stepNo(), usage.prompt());
     }
     return new Appended(head, written);
-  }
-
-  private Step requireActive(String runId, int stepNo) {
-    return paths.find(runId, stepNo).filter(Step::isActive).orElseThrow(() -> new IllegalArgumentException(
-        "step " + stepNo + " is not on the active path of run " + runId));
   }
 
   /** Moves the head (refusing a stale one) and remembers the run's newest version. */
