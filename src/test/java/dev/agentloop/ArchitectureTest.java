@@ -172,6 +172,16 @@ class ArchitectureTest {
     REVIEWS_CHANGE_A_RUN_THROUGH_ONE_DOOR.check(classes);
   }
 
+  private static final ArchRule REVIEWS_ONLY_READ_THE_TRACE = noClasses()
+      .that().resideInAPackage(INTERNAL + "review..")
+      .should().dependOnClassesThat().belongToAnyOf(StepStore.class)
+      .because("reviews read runs and steps through StepReads; what they change goes through the resume service");
+
+  @ArchTest
+  static void reviews_only_read_the_trace(JavaClasses classes) {
+    REVIEWS_ONLY_READ_THE_TRACE.check(classes);
+  }
+
   private static final ArchRule DEPENDENCIES_RUN_ONE_WAY = layers();
 
   @ArchTest

@@ -10,7 +10,7 @@ import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 class CasePlayer {
 
   private final RunService runs;
-  private final StepStore store;
+  private final StepReads store;
   private final DecisionLog decisions;
   private final ReviewTasks tasks;
   private final Conversations conversations;
@@ -40,7 +40,7 @@ class CasePlayer {
   private final TransactionTemplate transaction;
   private final ReplayedCalls replay;
 
-  CasePlayer(RunService runs, StepStore store, DecisionLog decisions, ReviewTasks tasks, Conversations conversations,
+  CasePlayer(RunService runs, StepReads store, DecisionLog decisions, ReviewTasks tasks, Conversations conversations,
       ResumeService resume, ProcessEngine engine, EvaluationStore evaluations, ToolRegistry tools,
       TransactionTemplate transaction, ReplayedCalls replay) {
     this.runs = runs;

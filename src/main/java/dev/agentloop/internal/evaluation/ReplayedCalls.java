@@ -6,7 +6,7 @@ import dev.agentloop.internal.agent.definition.AgentAsTool;
 import dev.agentloop.internal.agent.loop.CallReplay;
 import dev.agentloop.internal.tool.RemoteTool;
 import dev.agentloop.internal.tool.ToolRegistry;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.Observation;
 import dev.agentloop.spi.AgentTool;
@@ -34,7 +34,7 @@ class ReplayedCalls implements CallReplay {
   private static final int KEPT_CASES = 256;
 
   private final EvaluationStore evaluations;
-  private final StepStore store;
+  private final StepReads store;
   private final ToolRegistry tools;
   private final Map<String, Replay> cases = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
     @Override
@@ -43,7 +43,7 @@ class ReplayedCalls implements CallReplay {
     }
   });
 
-  ReplayedCalls(EvaluationStore evaluations, StepStore store, ToolRegistry tools) {
+  ReplayedCalls(EvaluationStore evaluations, StepReads store, ToolRegistry tools) {
     this.evaluations = evaluations;
     this.store = store;
     this.tools = tools;

@@ -2,7 +2,7 @@ package dev.agentloop.internal.events;
 
 import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import java.util.Comparator;
 import java.util.List;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -18,10 +18,10 @@ import org.camunda.bpm.engine.task.Task;
 final class RunMoments {
 
   private final ProcessEngine engine;
-  private final StepStore store;
+  private final StepReads store;
   private final RunService runs;
 
-  RunMoments(ProcessEngine engine, StepStore store, RunService runs) {
+  RunMoments(ProcessEngine engine, StepReads store, RunService runs) {
     this.engine = engine;
     this.store = store;
     this.runs = runs;

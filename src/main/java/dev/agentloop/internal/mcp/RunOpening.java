@@ -7,7 +7,7 @@ import dev.agentloop.internal.agent.run.RunService;
 import dev.agentloop.internal.events.EventCursor;
 import dev.agentloop.internal.resume.Conversations;
 import dev.agentloop.internal.security.RunAccess;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import org.camunda.bpm.engine.AuthorizationException;
 import org.camunda.bpm.engine.BadUserRequestException;
 
@@ -24,9 +24,9 @@ final class RunOpening {
   private final RunService runs;
   private final Conversations conversations;
   private final RunAccess access;
-  private final StepStore store;
+  private final StepReads store;
 
-  RunOpening(RunService runs, Conversations conversations, RunAccess access, StepStore store) {
+  RunOpening(RunService runs, Conversations conversations, RunAccess access, StepReads store) {
     this.runs = runs;
     this.conversations = conversations;
     this.access = access;

@@ -9,7 +9,7 @@ import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.Optional;
 import org.camunda.bpm.engine.HistoryService;
@@ -32,14 +32,14 @@ class ChildRunEdits {
   private static final Logger LOG = LoggerFactory.getLogger(ChildRunEdits.class);
 
   private final HistoryService history;
-  private final StepStore store;
+  private final StepReads store;
   private final AgentDefinitions definitions;
   private final ChildRuns agentCalls;
   private final RunRestarts restarts;
   private final RunChanges changes;
   private final ProcessEngine engine;
 
-  ChildRunEdits(ProcessEngine engine, StepStore store, AgentDefinitions definitions, ChildRuns agentCalls,
+  ChildRunEdits(ProcessEngine engine, StepReads store, AgentDefinitions definitions, ChildRuns agentCalls,
       RunRestarts restarts, RunChanges changes) {
     this.engine = engine;
     this.history = engine.getHistoryService();

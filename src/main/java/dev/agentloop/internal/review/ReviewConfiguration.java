@@ -11,7 +11,7 @@ import dev.agentloop.internal.resume.InFlowChanges;
 import dev.agentloop.internal.resume.ResumeService;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.DecisionLog;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.camunda.bpm.engine.ProcessEngine;
@@ -32,7 +32,7 @@ public class ReviewConfiguration {
       + " for a real model.";
 
   @Bean
-  Reviews reviews(StepStore store, DecisionLog decisions, AgentDefinitions definitions, Router router,
+  Reviews reviews(StepReads store, DecisionLog decisions, AgentDefinitions definitions, Router router,
       ToolRegistry tools, Breakers breakers, BudgetCheck budgets, ObjectProvider<ResumeService> resume, LlmSettings llm,
       ChildRuns agentCalls) {
     // the engine plugin needs the reviews before the engine exists, and the resume service needs the engine; reviews

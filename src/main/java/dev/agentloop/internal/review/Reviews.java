@@ -7,7 +7,7 @@ import dev.agentloop.internal.agent.definition.AgentDefinitions;
 import dev.agentloop.internal.tool.builtin.AskHumanTool;
 import dev.agentloop.internal.trace.DecisionLog;
 import dev.agentloop.internal.trace.RunState;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import dev.agentloop.internal.trace.step.Observation;
 import java.util.Map;
 import org.camunda.bpm.engine.delegate.DelegateTask;
@@ -34,12 +34,12 @@ public class Reviews {
   private final AgentDefinitions definitions;
   private final DecisionLog decisions;
 
-  private final StepStore store;
+  private final StepReads store;
   /** Said on every form where the answers come from the scripted demo model; empty otherwise. */
   private final String modelNotice;
 
   Reviews(Map<ReviewKind, Review> reviews, CallsForPeople calls, AgentDefinitions definitions, DecisionLog decisions,
-      StepStore store, String modelNotice) {
+      StepReads store, String modelNotice) {
     this.reviews = Map.copyOf(reviews);
     this.store = store;
     this.modelNotice = modelNotice;

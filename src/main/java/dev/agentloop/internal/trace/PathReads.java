@@ -2,8 +2,8 @@ package dev.agentloop.internal.trace;
 
 import dev.agentloop.internal.trace.step.StepKind;
 
-import static dev.agentloop.internal.trace.StepStore.FOLLOW_UP_PATTERN;
-import static dev.agentloop.internal.trace.StepStore.STEP_COLUMNS;
+import static dev.agentloop.internal.trace.StepRows.FOLLOW_UP_PATTERN;
+import static dev.agentloop.internal.trace.StepRows.STEP_COLUMNS;
 
 import dev.agentloop.internal.trace.step.FollowUp;
 import java.util.ArrayList;

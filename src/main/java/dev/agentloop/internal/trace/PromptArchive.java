@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -21,10 +19,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * ({@code {"ref": [from, to]}}) or a message of its own. A turn adds a thought, its calls and their
  * results, so a call stores those and two ranges: storage grows with what the run added, not with the
  * square of its length, and a sliding context window (older steps left out) stays a few ranges. The
- * tools are stored only when they differ from the base's. Reading one prompt reads the rows of its
- * run once and follows its ranges back through its bases, visiting only what it needs; writing one
- * diffs against the run's last prompt, remembered in memory, and costs one insert (the base is read
- * from the database only after a restart, or when another node ran the run's last step).
+ * tools are stored only when they differ from the base's. Writing one diffs against the run's last
+ * prompt, remembered in memory, and costs one insert (the base is read from the database only after a
+ * restart, or when another node ran the run's last step); {@link PromptReads} reads them back.
  *
  * <p>Why not rebuild prompts from the trace: what the model read also depended on the agent's
  * settings, escape checks, warnings and the context window of that moment; storing it is the only
@@ -42,6 +39,7 @@ class PromptArchive {
 
   private final JdbcTemplate jdbc;
   private final ObjectMapper json;
+  private final PromptReads reads;
   private final Map<String, Last> lastPrompts = Collections.synchronizedMap(
       new LinkedHashMap<>(64, 0.75f, true) {
         @Override
@@ -53,6 +51,7 @@ class PromptArchive {
   PromptArchive(JdbcTemplate jdbc, ObjectMapper json) {
     this.jdbc = jdbc;
     this.json = json;
+    this.reads = new PromptReads(jdbc, json);
   }
 
   /** The last prompt written for a run, remembered once its transaction committed (rows never change after). */
@@ -87,7 +86,7 @@ class PromptArchive {
         + " AND s.status = 'ACTIVE' AND p.step_no < ? ORDER BY p.step_no DESC LIMIT 1",
         Integer.class, runId, purpose, stepNo);
     return bases.isEmpty() ? null
-        : read(runId, bases.get(0)).map(prompt -> new Last(bases.get(0), prompt)).orElse(null);
+        : reads.read(runId, bases.get(0)).map(prompt -> new Last(bases.get(0), prompt)).orElse(null);
   }
 
   /** Only after the commit: a rolled-back step number is used again by the write that wins. */
@@ -104,104 +103,11 @@ class PromptArchive {
     }
   }
 
-  /** The prompt stored for the call that wrote step {@code stepNo}, if one is. */
-  Optional<SentPrompt> read(String runId, int stepNo) {
-    List<String> purposes = jdbc.queryForList("SELECT purpose FROM agentloop_prompt WHERE run_id = ? AND step_no = ?",
-        String.class, runId, stepNo);
-    if (purposes.isEmpty()) {
-      return Optional.empty();
-    }
-    String purpose = purposes.get(0);
-    Map<Integer, Row> rows = new HashMap<>();
-    jdbc.query("SELECT step_no, base_step, segments, tools FROM agentloop_prompt WHERE run_id = ? AND purpose = ?"
-        + " AND step_no <= ?", rs -> {
-          rows.put(rs.getInt(1), new Row(rs.getObject(2, Integer.class), rs.getString(3), rs.getString(4)));
-        }, runId, purpose, stepNo);
-    ArrayNode messages = json.createArrayNode();
-    emit(rows, stepNo, 0, Integer.MAX_VALUE, messages);
-    JsonNode tools = json.createArrayNode();
-    for (Row row = rows.get(stepNo); row != null; row = row.base() == null ? null : rows.get(row.base())) {
-      if (row.tools() != null) {
-        tools = read(row.tools());
-        break;
-      }
-    }
-    return Optional.of(new SentPrompt(purpose, messages, tools));
-  }
-
-  /**
-   * Adds messages {@code from} up to {@code to} of the prompt stored at {@code stepNo} to {@code out},
-   * following ranges into the base only for the messages asked for: reading a prompt costs its own
-   * length plus one visit per base in its chain, not the length of every prompt before it.
-   */
-  private void emit(Map<Integer, Row> rows, int stepNo, int from, int to, ArrayNode out) {
-    Row row = rows.get(stepNo);
-    if (row == null) {
-      throw new IllegalStateException("the stored prompt of step " + stepNo + " is missing from its chain");
-    }
-    int position = 0;
-    for (JsonNode segment : row.parsed(this)) {
-      boolean range = PromptSegments.isRange(segment);
-      int length = PromptSegments.length(segment);
-      int start = Math.max(from, position);
-      int end = Math.min(to, position + length);
-      if (start < end) {
-        if (range) {
-          int offset = PromptSegments.rangeStart(segment) - position;
-          emit(rows, row.base(), start + offset, end + offset, out);
-        } else {
-          out.add(segment);
-        }
-      }
-      position += length;
-      if (position >= to) {
-        return;
-      }
-    }
-  }
-
   private String write(JsonNode node) {
     try {
       return json.writeValueAsString(node);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("a prompt cannot be written as JSON", e);
-    }
-  }
-
-  private JsonNode read(String text) {
-    try {
-      return json.readTree(text);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a stored prompt is not JSON", e);
-    }
-  }
-
-  /** A stored row; its segments are parsed once per read, when the read first needs them. */
-  private static final class Row {
-    private final Integer base;
-    private final String segments;
-    private final String tools;
-    private JsonNode parsed;
-
-    Row(Integer base, String segments, String tools) {
-      this.base = base;
-      this.segments = segments;
-      this.tools = tools;
-    }
-
-    Integer base() {
-      return base;
-    }
-
-    String tools() {
-      return tools;
-    }
-
-    JsonNode parsed(PromptArchive archive) {
-      if (parsed == null) {
-        parsed = archive.read(segments);
-      }
-      return parsed;
     }
   }
 }

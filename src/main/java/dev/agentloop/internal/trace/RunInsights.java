@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunCosts;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,18 +18,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * What operators look up about runs beside their steps: what each call cost, the prompt a model
- * call received, and which runs match a search. Read-only; thread-safe.
+ * call received, and which runs match a search ({@link RunSearch}). Read-only; thread-safe.
  */
 public class RunInsights {
 
   private final JdbcTemplate jdbc;
-  private final PromptArchive prompts;
-  private final StepRows rows;
+  private final PromptReads prompts;
+  private final RunSearch search;
 
   public RunInsights(JdbcTemplate jdbc, ObjectMapper json) {
     this.jdbc = jdbc;
-    this.prompts = new PromptArchive(jdbc, json);
-    this.rows = new StepRows(json);
+    this.prompts = new PromptReads(jdbc, json);
+    this.search = new RunSearch(jdbc, new StepRows(json));
   }
 
   /** The cost of each step of the run that has one, by step number. */
@@ -76,7 +74,7 @@ public class RunInsights {
           int parentTurn = rs.wasNull() ? 1 : turnOf.getOrDefault(parentNo, 1);
           boolean opensTurn = StepStatus.ACTIVE.name().equals(rs.getString(3)) && rs.getInt(4) == 1;
           turnOf.put(rs.getInt(1), opensTurn ? parentTurn + 1 : parentTurn);
-        }, StepKind.HUMAN_INPUT.name(), StepStore.FOLLOW_UP_PATTERN, runId);
+        }, StepKind.HUMAN_INPUT.name(), StepRows.FOLLOW_UP_PATTERN, runId);
     Map<Integer, List<StepCost>> byTurn = new HashMap<>();
     costs.forEach((stepNo, cost) ->
         byTurn.computeIfAbsent(turnOf.getOrDefault(stepNo, 1), turn -> new ArrayList<>()).add(cost));
@@ -104,82 +102,11 @@ public class RunInsights {
 
   /** One page of the runs that match, newest first, and how many match altogether. */
   public Page search(RunQuery query) {
-    List<Object> arguments = new ArrayList<>();
-    String where = where(query, arguments);
-    if (query.readable() != null) {
-      return readableOnly(query, where, arguments);
-    }
-    Long total = jdbc.queryForObject("SELECT COUNT(*) FROM agentloop_run r" + where, Long.class, arguments.toArray());
-    arguments.add(query.limit());
-    arguments.add(query.offset());
-    List<RunRecord> runs = jdbc.query(RunRecords.SELECT + where
-        + " ORDER BY r.created_at DESC, r.run_id LIMIT ? OFFSET ?", rows::run, arguments.toArray());
-    return new Page(runs, total == null ? 0 : total);
-  }
-
-  /**
-   * The page among the matching runs the searcher may read: their ids are few (runs granted one by one),
-   * so the matching ids are read and kept in Java rather than sent as a list of parameters.
-   */
-  private Page readableOnly(RunQuery query, String where, List<Object> arguments) {
-    if (query.readable().isEmpty()) {
-      return new Page(List.of(), 0);
-    }
-    List<String> matching = jdbc.queryForList("SELECT r.run_id FROM agentloop_run r" + where
-        + " ORDER BY r.created_at DESC, r.run_id", String.class, arguments.toArray()).stream()
-        .filter(query.readable()::contains).toList();
-    List<String> page = matching.subList(Math.min(query.offset(), matching.size()),
-        Math.min(query.offset() + query.limit(), matching.size()));
-    if (page.isEmpty()) {
-      return new Page(List.of(), matching.size());
-    }
-    List<RunRecord> runs = jdbc.query(RunRecords.SELECT + " WHERE r.run_id IN ("
-        + String.join(", ", Collections.nCopies(page.size(), "?")) + ") ORDER BY r.created_at DESC, r.run_id",
-        rows::run, page.toArray());
-    return new Page(runs, matching.size());
+    return search.search(query);
   }
 
   /** @param total how many runs match, on all pages */
   public record Page(List<RunRecord> runs, long total) {}
-
-  private static String where(RunQuery query, List<Object> arguments) {
-    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
-    if (query.agentKey() != null) {
-      where.append(" AND r.agent_key = ?");
-      arguments.add(query.agentKey());
-    }
-    if (!query.statuses().isEmpty()) {
-      where.append(" AND r.status IN (").append(String.join(", ", Collections.nCopies(query.statuses().size(), "?")))
-          .append(')');
-      query.statuses().stream().map(Enum::name).sorted().forEach(arguments::add);
-    }
-    if (query.from() != null) {
-      where.append(" AND r.created_at >= ?");
-      arguments.add(query.from().atOffset(ZoneOffset.UTC));
-    }
-    if (query.to() != null) {
-      where.append(" AND r.created_at < ?");
-      arguments.add(query.to().atOffset(ZoneOffset.UTC));
-    }
-    if (query.editedBy() != null) {
-      where.append(" AND (r.restarted_by = ? OR EXISTS (SELECT 1 FROM agentloop_step s WHERE s.author = ?"
-          + " AND s.run_id = r.run_id))");
-      arguments.add(query.editedBy());
-      arguments.add(query.editedBy());
-    }
-    if (query.text() != null) {
-      // the run's question, or any follow-up question of a conversation (searched in the step's JSON)
-      where.append(" AND (LOWER(r.question) LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM agentloop_step s"
-          + " WHERE s.run_id = r.run_id AND s.kind = 'HUMAN_INPUT' AND s.content LIKE ? AND LOWER(s.content) LIKE ?"
-          + " ESCAPE '\\'))");
-      String pattern = "%" + query.text().toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-          + "%";
-      arguments.add(pattern);
-      arguments.add(StepStore.FOLLOW_UP_PATTERN);
-      arguments.add(pattern);
-    }
-    return where.toString();
-  }
 
   /** The sum of what these calls cost, as {@link #totals} sums a whole run: for one turn of a conversation. */
   static RunCosts sum(Collection<StepCost> costs) {

@@ -9,6 +9,7 @@ import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.budget.Budget;
 import dev.agentloop.internal.budget.Spending;
 import dev.agentloop.internal.trace.step.StepContent;
+import dev.agentloop.internal.trace.step.StepJson;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -18,6 +19,13 @@ import java.util.List;
 
 /** Steps and runs to and from the rows of {@code agentloop_step} and {@code agentloop_run}. Thread-safe. */
 class StepRows {
+
+  /** The columns of a step, in the order of {@link #row(Step)} and {@link #step}. */
+  static final String STEP_COLUMNS =
+      "run_id, step_no, parent_no, kind, turn, content, status, author, created_at, supersedes, reason";
+
+  /** Narrows the rows to read to those that may be follow-ups; the content read decides. */
+  static final String FOLLOW_UP_PATTERN = "%\"" + StepJson.FOLLOW_UP + "\"%";
 
   private final ObjectMapper json;
 

@@ -1,44 +1,30 @@
 package dev.agentloop.internal.trace;
 
-import dev.agentloop.internal.trace.step.StepJson;
-
-import dev.agentloop.internal.trace.step.StepKind;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentloop.api.RunStatus;
 import dev.agentloop.internal.budget.Budget;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import org.camunda.bpm.engine.impl.util.ClockUtil;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Reads and writes runs and their steps. Writes join the caller's transaction (the engine's, when
- * called from a worker completion or a listener) or open their own. Writing a step costs one insert
+ * Writes runs and their steps, and reads them ({@link StepReads}). Writes join the caller's transaction (the
+ * engine's, when called from a worker completion or a listener) or open their own. Writing a step costs one insert
  * and one update of the run's head, however long the run is; reading the recent path costs one
  * indexed query.
  *
  * <p>The one door to the trace for the other packages: the runs' rows are {@link RunRecords}, the reads of
- * steps {@link PathReads}, their writes {@link StepWrites}.
+ * steps {@link PathReads}, their writes {@link StepWrites}. A caller that only reads takes a {@link StepReads}.
  *
  * <p>Thread-safe. Times come from Camunda's clock, so tests that move the engine clock see the
  * same time in the trace.
  */
-public class StepStore {
+public class StepStore extends StepReads {
 
-  static final String STEP_COLUMNS =
-      "run_id, step_no, parent_no, kind, turn, content, status, author, created_at, supersedes, reason";
-
-  /** Narrows the rows to read to those that may be follow-ups; the content read decides. */
-  static final String FOLLOW_UP_PATTERN = "%\"" + StepJson.FOLLOW_UP + "\"%";
-
-  private final RunRecords runs;
-  private final PathReads paths;
   private final StepWrites writes;
   private final RunWatchers watchers;
 
@@ -49,10 +35,13 @@ public class StepStore {
   /** @param watchers told of every change of a run written here, for those who follow runs in this JVM */
   public StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json,
       RunWatchers watchers) {
+    this(jdbc, transactionManager, json, watchers, new StepRows(json));
+  }
+
+  private StepStore(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, ObjectMapper json,
+      RunWatchers watchers, StepRows rows) {
+    super(new RunRecords(jdbc, rows), new PathReads(jdbc, rows));
     this.watchers = watchers;
-    StepRows rows = new StepRows(json);
-    this.runs = new RunRecords(jdbc, rows);
-    this.paths = new PathReads(jdbc, rows);
     this.writes = new StepWrites(jdbc, new TransactionTemplate(transactionManager), rows, new PromptArchive(jdbc, json),
         runs, paths);
   }
@@ -61,22 +50,13 @@ public class StepStore {
     createRun(runId, agentKey, question, List.of(), null, null);
   }
 
-  /** @param answerSchema the answer schema the run's start gave, as JSON; {@code null}: the agent's own */
-  public void createRun(String runId, String agentKey, String question, String answerSchema) {
-    createRun(runId, agentKey, question, List.of(), null, answerSchema);
-  }
-
   /**
-   * A run that another agent's call starts, or one with a budget of its own.
+   * A run, also one that another agent's call starts or one with a budget of its own.
    *
    * @param callers the runs whose calls led to it, the top-level run first; empty for a run no agent called
    * @param budget its budget where it is not its agent's, else {@code null}
+   * @param answerSchema the answer schema the run's start gave, as JSON; {@code null}: the agent's own
    */
-  public void createRun(String runId, String agentKey, String question, List<String> callers, Budget budget) {
-    createRun(runId, agentKey, question, callers, budget, null);
-  }
-
-  /** @param answerSchema the answer schema the run's start gave, as JSON; {@code null}: the agent's own */
   public void createRun(String runId, String agentKey, String question, List<String> callers, Budget budget,
       String answerSchema) {
     runs.create(runId, agentKey, question, callers, budget, answerSchema);
@@ -86,14 +66,6 @@ public class StepStore {
   /** A person raised the run's budget (in {@code agentStuck}): it holds for all the run's later turns. */
   public void raiseBudget(String runId, Budget budget) {
     runs.raiseBudget(runId, budget);
-  }
-
-  public Optional<RunRecord> findRun(String runId) {
-    return runs.find(runId);
-  }
-
-  public RunRecord run(String runId) {
-    return runs.get(runId);
   }
 
   /**
@@ -106,66 +78,6 @@ public class StepStore {
   }
 
   /**
-   * The run and all its steps, read once for a command that changes it: one query for the run, one for
-   * the steps. Not locked: a write against its head fails when the run moved meanwhile; a command that
-   * queues behind other changes locks the run ({@link #lockRun}) and reads {@link #allSteps} after it.
-   */
-  public RunState state(String runId) {
-    RunRecord run = run(runId);
-    return new RunState(run, allSteps(runId));
-  }
-
-  /** The active path, root first. */
-  public List<Step> activePath(String runId) {
-    return paths.activePath(runId);
-  }
-
-  /** The active path from step {@code fromStep} on (by number), root first: what an edit there touches. */
-  public List<Step> activePathFrom(String runId, int fromStep) {
-    return paths.activePathFrom(runId, fromStep);
-  }
-
-  /** The last {@code limit} steps of the active path, root first: what the next model call needs. */
-  public List<Step> recentPath(String runId, int limit) {
-    return paths.recentPath(runId, limit);
-  }
-
-  /** The newest step of a kind on the active path. */
-  public Optional<Step> latestActive(String runId, StepKind kind) {
-    return paths.latestActive(runId, kind);
-  }
-
-  /**
-   * The newest follow-up question on the active path ({@link dev.agentloop.internal.trace.step.FollowUp}), which opens the current
-   * turn of a conversation; empty while the run is in its first turn.
-   */
-  public Optional<Step> latestFollowUp(String runId) {
-    return paths.latestFollowUp(runId);
-  }
-
-  /**
-   * What a conversation's turns are made of, on one path, root first: the follow-up questions and
-   * the final answers of the active path ({@code activeOnly}) or of every branch.
-   */
-  public List<Step> questionsAndAnswers(String runId, boolean activeOnly) {
-    return paths.questionsAndAnswers(runId, activeOnly);
-  }
-
-  /** How many steps of a kind hang directly below a step, on any branch (e.g. earlier answers). */
-  public int countChildren(String runId, int parentNo, StepKind kind) {
-    return paths.countChildren(runId, parentNo, kind);
-  }
-
-  /**
-   * The steps written after step {@code stepNo} (by number, so in the order they were written), superseded ones
-   * included: what a follower of the run has not seen yet.
-   */
-  public List<Step> stepsAfter(String runId, int stepNo) {
-    return paths.stepsAfter(runId, stepNo);
-  }
-
-  /** Who is told of the changes written here, to follow a run in this JVM. */
-  /**
    * Whether this JVM wrote the run past {@code head} since (e.g. a listener of the same task completion, after the
    * task's own steps): a state handed on at that head is no longer the run's. Another node's writes are not known here.
    */
@@ -173,13 +85,9 @@ public class StepStore {
     return writes.movedPast(head);
   }
 
+  /** Who is told of the changes written here, to follow a run in this JVM. */
   public RunWatchers watchers() {
     return watchers;
-  }
-
-  /** Every step of the run, superseded branches included, in the order they were written. */
-  public List<Step> allSteps(String runId) {
-    return paths.allSteps(runId);
   }
 
   /**
@@ -226,22 +134,11 @@ public class StepStore {
   }
 
   /**
-   * Moves the head back to a step of the active path; the steps after it stay stored, marked
-   * superseded, and the next step written hangs below {@code toStep} as a new branch.
+   * Moves the head back to a step of the active path, as the caller read it (with the run's {@link RunState}):
+   * had the path moved since, the head's version refuses the write. The steps after it stay stored, marked
+   * superseded, and the next step written hangs below {@code to} as a new branch.
    *
    * @throws StaleHeadException when the head is no longer {@code expected}; nothing is changed
-   * @throws IllegalArgumentException when {@code toStep} is not on the active path
-   */
-  public RunHead rewind(RunHead expected, int toStep) {
-    var written = writes.rewind(expected, toStep);
-    watchers.changed(expected.runId());
-    return written;
-  }
-
-  /**
-   * {@link #rewind(RunHead, int)} to a step as the caller read it (with the run's {@link RunState}): had the
-   * path moved since, the head's version refuses the write.
-   *
    * @throws IllegalArgumentException when {@code to} was not on the active path
    */
   public RunHead rewind(RunHead expected, Step to) {
@@ -259,25 +156,6 @@ public class StepStore {
     var written = writes.copyPath(runId, path, restart);
     watchers.changed(runId);
     return written;
-  }
-
-  /** The runs restarted from this one, oldest first. */
-  public List<String> restartsOf(String runId) {
-    return runs.restartsOf(runId);
-  }
-
-  /** The most recent runs of an agent, newest first; only finished ones when {@code finished}. */
-  public List<RunRecord> recentRuns(String agentKey, boolean finished, int limit) {
-    return runs.recent(agentKey, finished, limit);
-  }
-
-  public Optional<Step> findStep(String runId, int stepNo) {
-    return paths.find(runId, stepNo);
-  }
-
-  /** The superseded observations of the run written by one of these tools: calls that ran on an abandoned branch. */
-  public List<Step> supersededRunsOf(String runId, Collection<String> tools) {
-    return paths.supersededRunsOf(runId, tools);
   }
 
   /** Records how a run ended; the trace itself is untouched. */

@@ -1,7 +1,5 @@
 package dev.agentloop.internal.trace;
 
-import static dev.agentloop.internal.trace.StepStore.STEP_COLUMNS;
-
 import dev.agentloop.api.RunStatus;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -16,19 +14,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The writes of a run's steps: a chain below the head (append), a new branch (branch), the head moved back
  * (rewind), a late call's steps kept off the path, a copied path. Apart from the reads because each write is one
  * transaction that moves the run's head only from the version its caller read, and so refuses a stale one.
- * Thread-safe.
+ * Their statements are {@link StepTable}'s. Thread-safe.
  */
 final class StepWrites {
-
-  /** A step's row: the step, and what the call that wrote it cost ({@link RunInsights#costs}). */
-  private static final String ROW_COLUMNS = STEP_COLUMNS
-      + ", cost_model_call, cost_latency_ms, cost_prompt_tokens, cost_completion_tokens, cost_total_tokens"
-      + ", cost_cache_read_tokens, cost_cache_write_tokens, cost_model";
 
   /** How many runs' newest head versions are remembered: as many as a node runs at once, and more. */
   private static final int REMEMBERED_RUNS = 4096;
 
-  private final JdbcTemplate jdbc;
+  private final StepTable table;
   private final TransactionTemplate transaction;
   /**
    * The newest head version written here per run, for the runs written last. A writer whose transaction rolled back
@@ -48,7 +41,7 @@ final class StepWrites {
 
   StepWrites(JdbcTemplate jdbc, TransactionTemplate transaction, StepRows rows, PromptArchive prompts,
       RunRecords runs, PathReads paths) {
-    this.jdbc = jdbc;
+    this.table = new StepTable(jdbc);
     this.transaction = transaction;
     this.rows = rows;
     this.prompts = prompts;
@@ -82,8 +75,7 @@ final class StepWrites {
       if (head.version() != madeOn.version() && run.status() != RunStatus.STOPPED) {
         // written since by a person's edit, or by a node that did the step again: steps beside theirs would make
         // their next write stale, but the calls were paid for all the same, so their cost counts, head untouched
-        jdbc.update("UPDATE agentloop_run SET model_calls = model_calls + ?, tool_calls = tool_calls + ?,"
-            + " tokens = tokens + ? WHERE run_id = ?", usage.modelCalls(), usage.toolCalls(), usage.tokens(), runId);
+        table.addUsage(runId, usage);
         return false;
       }
       Integer parent = madeAfter;
@@ -98,11 +90,9 @@ final class StepWrites {
         stepRows.add(rows.row(late.at(runId, stepNo, parent, turn, time.toInstant()), usage.costOf(i)));
         parent = stepNo;
       }
-      jdbc.update("UPDATE agentloop_run SET step_count = step_count + ?, version = version + 1,"
-              + " model_calls = model_calls + ?, tool_calls = tool_calls + ?, tokens = tokens + ? WHERE run_id = ?",
-          steps.size(), usage.modelCalls(), usage.toolCalls(), usage.tokens(), runId);
-      insert(stepRows);
-      supersedeFrom(runId, head.stepCount() + 1, head.stepCount() + steps.size() + 1);
+      table.addOffPath(runId, steps.size(), usage);
+      table.insert(stepRows);
+      table.supersedeFrom(runId, head.stepCount() + 1, head.stepCount() + steps.size() + 1);
       newestVersions.put(runId, head.version() + 1);
       return true;
     }));
@@ -120,13 +110,9 @@ final class StepWrites {
     return transaction.execute(status -> {
       int turnBefore = replaced.kind().startsTurn() ? replaced.turn() - 1 : replaced.turn();
       Appended appended = chain(expected, replaced.parentNo(), turnBefore, replaced.stepNo(), steps, Usage.NONE);
-      supersedeFrom(expected.runId(), replaced.stepNo(), appended.steps().get(0).stepNo());
+      table.supersedeFrom(expected.runId(), replaced.stepNo(), appended.steps().get(0).stepNo());
       return appended;
     });
-  }
-
-  RunHead rewind(RunHead expected, int toStep) {
-    return transaction.execute(status -> rewind(expected, requireActive(expected.runId(), toStep)));
   }
 
   RunHead rewind(RunHead expected, Step to) {
@@ -138,7 +124,7 @@ final class StepWrites {
       RunHead head = new RunHead(expected.runId(), expected.version() + 1, to.stepNo(), to.turn(),
           expected.stepCount());
       moveHead(expected, head, 0, Usage.NONE);
-      supersedeFrom(expected.runId(), to.stepNo() + 1, expected.stepCount() + 1);
+      table.supersedeFrom(expected.runId(), to.stepNo() + 1, expected.stepCount() + 1);
       return head;
     });
   }
@@ -152,16 +138,10 @@ final class StepWrites {
             step.createdAt()));
       }
       Step last = copies.get(copies.size() - 1);
-      int updated = jdbc.update("UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = ?,"
-              + " version = version + 1, restarted_from = ?, restarted_from_step = ?, restarted_by = ?,"
-              + " restart_reason = ? WHERE run_id = ? AND step_count = 0",
-          last.stepNo(), last.turn(), copies.size(), restart.runId(), restart.fromStep(), StoredText.of(restart.by()),
-          StoredText.of(restart.reason()),
-          runId);
-      if (updated != 1) {
+      if (!table.startCopy(runId, last, copies.size(), restart)) {
         throw new IllegalStateException("run " + runId + " is not a new, empty run");
       }
-      insert(copies.stream().map(rows::row).toList());
+      table.insert(copies.stream().map(rows::row).toList());
       RunHead head = runs.get(runId).head();
       newestVersions.put(runId, head.version());
       return head;
@@ -186,43 +166,16 @@ final class StepWrites {
     for (int i = 0; i < written.size(); i++) {
       stepRows.add(rows.row(written.get(i), usage.costOf(i)));
     }
-    insert(stepRows);
+    table.insert(stepRows);
     if (usage.prompt() != null) {
       prompts.store(expected.runId(), written.get(0).stepNo(), usage.prompt());
     }
     return new Appended(head, written);
   }
 
-  private Step requireActive(String runId, int stepNo) {
-    return paths.find(runId, stepNo).filter(Step::isActive).orElseThrow(() -> new IllegalArgumentException(
-        "step " + stepNo + " is not on the active path of run " + runId));
-  }
-
-  /** Active steps numbered from {@code first} up to, not including, {@code end}: the path after a branch point. */
-  private void supersedeFrom(String runId, int first, int end) {
-    jdbc.update("UPDATE agentloop_step SET status = 'SUPERSEDED' WHERE run_id = ? AND status = 'ACTIVE'"
-        + " AND step_no >= ? AND step_no < ?", runId, first, end);
-  }
-
+  /** Moves the head (refusing a stale one) and remembers the run's newest version. */
   private void moveHead(RunHead expected, RunHead head, int added, Usage usage) {
-    int updated = jdbc.update(
-        "UPDATE agentloop_run SET head_step = ?, head_turn = ?, step_count = step_count + ?, version = version + 1,"
-            + " model_calls = model_calls + ?, tool_calls = tool_calls + ?, tokens = tokens + ?"
-            + " WHERE run_id = ? AND version = ?",
-        head.headStep(), head.headTurn(), added, usage.modelCalls(), usage.toolCalls(), usage.tokens(),
-        expected.runId(), expected.version());
-    if (updated != 1) {
-      throw new StaleHeadException(expected.runId(), expected.version());
-    }
+    table.moveHead(expected, head, added, usage);
     newestVersions.put(head.runId(), head.version());
-  }
-
-  private void insert(List<Object[]> rows) {
-    String sql = "INSERT INTO agentloop_step (" + ROW_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    if (rows.size() == 1) {
-      jdbc.update(sql, rows.get(0));
-    } else {
-      jdbc.batchUpdate(sql, rows);
-    }
   }
 }

@@ -138,7 +138,7 @@ class StepStoreOnPostgresTest {
         List.of(step(StepKind.PLAN), step(StepKind.THOUGHT), step(StepKind.ACTION)), Usage.NONE).head();
 
     // when
-    head = store.rewind(head, 1);
+    head = store.rewind(head, store.findStep(runId, 1).orElseThrow());
     store.append(head, List.of(step(StepKind.THOUGHT)), Usage.NONE);
 
     // then

@@ -192,7 +192,7 @@ class TreeChargesTest {
 
   private static String run(StepStore store, List<String> callers, Budget budget) {
     String runId = UUID.randomUUID().toString();
-    store.createRun(runId, "react-agent", "a question", callers, budget);
+    store.createRun(runId, "react-agent", "a question", callers, budget, null);
     return runId;
   }
 

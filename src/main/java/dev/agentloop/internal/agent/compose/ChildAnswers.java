@@ -5,7 +5,7 @@ import dev.agentloop.internal.agent.definition.AgentSettings;
 import dev.agentloop.internal.trace.RunRecord;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import dev.agentloop.internal.trace.step.Action;
 import dev.agentloop.internal.trace.step.FinalAnswer;
 import dev.agentloop.internal.trace.step.Observation;
@@ -18,9 +18,9 @@ import java.util.List;
  */
 final class ChildAnswers {
 
-  private final StepStore store;
+  private final StepReads store;
 
-  ChildAnswers(StepStore store) {
+  ChildAnswers(StepReads store) {
     this.store = store;
   }
 

@@ -4,7 +4,7 @@ import dev.agentloop.spi.AgentTool;
 import dev.agentloop.internal.tool.ToolRegistry;
 import dev.agentloop.internal.trace.Step;
 import dev.agentloop.internal.trace.step.StepKind;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import dev.agentloop.internal.trace.step.Action;
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,10 +21,10 @@ import java.util.stream.Collectors;
  */
 public class RepeatedSideEffects {
 
-  private final StepStore store;
+  private final StepReads store;
   private final ToolRegistry tools;
 
-  public RepeatedSideEffects(StepStore store, ToolRegistry tools) {
+  public RepeatedSideEffects(StepReads store, ToolRegistry tools) {
     this.store = store;
     this.tools = tools;
   }

@@ -6,7 +6,7 @@ import dev.agentloop.api.UnknownRunException;
 import dev.agentloop.internal.agent.ReactAgentProcess;
 import dev.agentloop.internal.agent.loop.Turn;
 import dev.agentloop.internal.trace.RunRecord;
-import dev.agentloop.internal.trace.StepStore;
+import dev.agentloop.internal.trace.StepReads;
 import dev.agentloop.internal.trace.step.Action;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,10 +41,10 @@ import org.camunda.bpm.model.bpmn.instance.FlowElement;
 final class ActiveSteps {
 
   private final ProcessEngine engine;
-  private final StepStore store;
+  private final StepReads store;
   private final ModelSlotWait slots;
 
-  ActiveSteps(ProcessEngine engine, StepStore store, ModelQueue queue) {
+  ActiveSteps(ProcessEngine engine, StepReads store, ModelQueue queue) {
     this.engine = engine;
     this.store = store;
     this.slots = new ModelSlotWait(engine, queue);

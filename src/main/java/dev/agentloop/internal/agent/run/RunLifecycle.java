@@ -61,7 +61,8 @@ public class RunLifecycle {
       ExecutionEntity caller = ((ExecutionEntity) execution).getProcessInstance().getSuperExecution();
       RunRecord callingRun = caller == null ? null : store.findRun(caller.getProcessInstanceId()).orElse(null);
       if (callingRun == null) {
-        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, answerSchema);
+        store.createRun(execution.getProcessInstanceId(), processKey(execution), question, List.of(), null,
+            answerSchema);
       } else {
         // another agent's call: its budget is at most what each run above it has left, and it spends from theirs
         List<String> callers = new ArrayList<>(callingRun.tree().callers());

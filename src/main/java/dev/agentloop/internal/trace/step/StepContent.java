@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * What a step holds, one record per kind of step. {@link StepJson} is the one mapping to and from
- * the JSON that the store keeps and the API shows; nothing else reads or writes step content by its
- * field names.
+ * the JSON that the store keeps and the API shows, and owns its field names; {@link StepEdits} reads a
+ * person's edit by them. Nothing else reads or writes step content by its field names.
  *
  * <p>A model's {@link Plan}, {@link Thought} or {@link FinalAnswer} may hold its reasoning: what a
  * reasoning model thought before it replied ({@code <think>} blocks, {@code reasoning_content}). It
@@ -39,7 +39,7 @@ public sealed interface StepContent permits Plan, Thought, Action, Observation, 
    * @throws IllegalArgumentException saying what to fix
    */
   static StepContent edited(StepContent original, int stepNo, JsonNode json) {
-    return StepJson.edited(original, stepNo, json);
+    return StepEdits.edited(original, stepNo, json);
   }
 
   /** {@code ""} for {@code null}: absent text is empty text in every kind of step. */

@@ -1,13 +1,9 @@
 package dev.agentloop.internal.trace.step;
 
-
-
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,21 +32,21 @@ import java.util.Locale;
 public final class StepJson {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final String TEXT = "text";
+  static final String TEXT = "text";
   private static final String REASONING = "reasoning";
   private static final String STOP_REASON = "stopReason";
   private static final String DATA = "data";
-  private static final String STEPS = "steps";
+  static final String STEPS = "steps";
   private static final String CALL_ID = "callId";
-  private static final String TOOL = "tool";
-  private static final String ARGUMENTS = "arguments";
-  private static final String RAW_ARGUMENTS = "rawArguments";
+  static final String TOOL = "tool";
+  static final String ARGUMENTS = "arguments";
+  static final String RAW_ARGUMENTS = "rawArguments";
   private static final String REPEATS = "repeats";
-  private static final String RESULT = "result";
-  private static final String ERROR = "error";
+  static final String RESULT = "result";
+  static final String ERROR = "error";
   private static final String FAILURE = "failure";
   private static final String WORKER = "worker";
-  private static final String CHILD_RUN = "childRun";
+  static final String CHILD_RUN = "childRun";
   private static final String APPROVALS = "approvals";
   private static final String DECISION = "decision";
   private static final String REASON = "reason";
@@ -107,74 +103,6 @@ public final class StepJson {
       case OBSERVATION -> new Observation(optional(json, CALL_ID), optional(json, TOOL), optional(json, RESULT),
           optional(json, ERROR), optional(json, FAILURE), optional(json, WORKER), optional(json, CHILD_RUN));
     };
-  }
-
-  /**
-   * New content for {@code original} from its JSON form as a person sent it, checked strictly: a
-   * thought's {@code "text"} (may be empty), a note's non-empty {@code "text"}, a plan's non-empty
-   * {@code "steps"}, an action's {@code "arguments"} (and {@code "tool"} to call another one; the
-   * tool's schema is the caller's to check), an observation's {@code "result"} or {@code "error"}.
-   *
-   * @throws IllegalArgumentException saying what to fix
-   */
-  public static StepContent edited(StepContent original, int stepNo, JsonNode json) {
-    return switch (original.kind()) {
-      case THOUGHT -> new Thought(editedText(json, false));
-      case HUMAN_INPUT -> {
-        if (original instanceof Approvals) {
-          throw new IllegalArgumentException("step " + stepNo + " holds approval decisions; edit the"
-              + " action instead, and it is approved again");
-        }
-        // an edited follow-up stays the question that opens its turn
-        yield original instanceof FollowUp ? new FollowUp(editedText(json, true))
-            : new HumanInput(editedText(json, true));
-      }
-      case PLAN -> new Plan(editedPlan(json));
-      case ACTION -> {
-        Action action = (Action) original;
-        // arguments that are no JSON object come back as written, so that the refusal can quote them
-        JsonNode arguments = json.has(ARGUMENTS) || !json.has(RAW_ARGUMENTS) ? json.get(ARGUMENTS)
-            : TextNode.valueOf(text(json, RAW_ARGUMENTS));
-        yield new Action(action.callId(), json.hasNonNull(TOOL) ? json.get(TOOL).asText() : action.tool(), arguments,
-            null);
-      }
-      case OBSERVATION -> {
-        Observation observation = (Observation) original;
-        boolean result = json.has(RESULT);
-        if (result == json.has(ERROR)) {
-          throw new IllegalArgumentException("an edited observation has either \"result\" or \"error\"");
-        }
-        JsonNode value = json.get(result ? RESULT : ERROR);
-        String text = value.isTextual() ? value.asText() : value.toString();
-        // the child run that answered a call of an agent: kept, or the one named (a child run started again)
-        String childRun = json.hasNonNull(CHILD_RUN) ? json.get(CHILD_RUN).asText() : observation.childRun();
-        yield new Observation(observation.callId(), observation.tool(), result ? text : null, result ? null : text,
-            null, null, childRun);
-      }
-      case FINAL_ANSWER -> throw new IllegalArgumentException("a final answer is not edited: regenerate it, or"
-          + " edit a step before it so that the agent answers again");
-    };
-  }
-
-  private static String editedText(JsonNode json, boolean required) {
-    JsonNode text = json.get(TEXT);
-    if (text == null || !text.isTextual() || (required && text.asText().isBlank())) {
-      throw new IllegalArgumentException("the edited step needs \"text\": a " + (required ? "non-empty " : "")
-          + "string");
-    }
-    return text.asText();
-  }
-
-  private static List<String> editedPlan(JsonNode json) {
-    JsonNode steps = json.get(STEPS);
-    List<String> plan = new ArrayList<>();
-    if (steps != null && steps.isArray()) {
-      steps.forEach(step -> plan.add(step.isTextual() ? step.asText().strip() : ""));
-    }
-    if (plan.isEmpty() || plan.contains("")) {
-      throw new IllegalArgumentException("an edited plan needs \"steps\": a list of non-empty strings");
-    }
-    return plan;
   }
 
   private static ObjectNode action(Action action) {
@@ -247,7 +175,7 @@ public final class StepJson {
   }
 
   /** A text field, or "" when absent or null. */
-  private static String text(JsonNode json, String field) {
+  static String text(JsonNode json, String field) {
     JsonNode value = json.get(field);
     return value == null || value.isNull() ? "" : value.asText();
   }
